@@ -1,0 +1,132 @@
+"""What the runner, CLI and results code know about a game: one :class:`GameSpec` per game.
+
+Rule parameters are data: a game's rule options are :class:`RuleOption` values, parsed from
+``--rule key=value`` and packed with the player count into the ``params`` int32 array the
+kernel's ``init`` reads. Nothing outside a game's own module knows what its options mean.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+
+class RuleError(ValueError):
+    """A bad rule option (unknown key, bad value); its message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One ``--rule key=value`` option of a game.
+
+    ``kind`` is ``int`` (with ``low``/``high``), ``bool``, ``choice`` (with ``choices``) or
+    ``file`` (a path the game loads in ``parse_value``). ``default`` is the parsed value.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    loader: Callable[[str], Any] | None = None  # for kind == "file": path -> recorded value
+
+    def allowed(self) -> str:
+        if self.kind == "int":
+            return f"an integer from {self.low} to {self.high}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        return "a path to a readable file"
+
+    def parse(self, text: str) -> Any:
+        bad = RuleError(f"rule {self.name} expects {self.allowed()}, got {text!r}")
+        if self.kind == "int":
+            try:
+                value = int(text)
+            except ValueError:
+                raise bad from None
+            if not (self.low <= value <= self.high):
+                raise bad
+            return value
+        if self.kind == "bool":
+            low = text.strip().lower()
+            if low in ("true", "1", "yes", "on"):
+                return True
+            if low in ("false", "0", "no", "off"):
+                return False
+            raise bad
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise bad
+            return text
+        if self.kind == "file":
+            return self.loader(text)
+        raise AssertionError(self.kind)
+
+    def describe(self) -> str:
+        return f"{self.name}={self.default} ({self.allowed()}): {self.help}"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the engine sees it. The callables come from the game's module."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: int
+    team_game: bool
+    options: tuple[RuleOption, ...]
+    #: the game's own result columns, one value per result seat: (name, description)
+    columns: tuple[tuple[str, str], ...]
+    state_size: int
+    max_moves: int
+    max_decisions: int
+    module: Any  # the game's module: init, to_move, legal_moves, ... (see simulate.kernel)
+    make_params: Callable[[int, dict], np.ndarray]
+    describe_move: Callable[[np.ndarray, int], str]
+    describe_state: Callable[[np.ndarray], dict]
+    move_to_json: Callable[[np.ndarray, int], dict]
+    #: names of result seats that are not players (e.g. Colleagues' Grey Entity), by player count
+    extra_seats: Callable[[int], tuple[str, ...]] = field(default=lambda n: ())
+    #: "high" when the highest score is best, "low" when the lowest is
+    better: str = "high"
+
+    def team_of(self, seat: int, n_players: int) -> int:
+        """Team number of a seat: partners opposite (seat % 2) in team games, else the seat."""
+        if self.team_game:
+            return seat % 2
+        return seat
+
+    def result_seats(self, n_players: int) -> int:
+        return n_players + len(self.extra_seats(n_players))
+
+    def option(self, name: str) -> RuleOption:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise RuleError(f"{self.name} has no rule option {name!r} (options: {known})")
+
+    def resolve_options(self, assignments: list[str] | tuple[str, ...]) -> dict:
+        """Defaults overridden by ``key=value`` strings; raises RuleError with a one-line message."""
+        values = {o.name: o.default for o in self.options}
+        for text in assignments:
+            if "=" not in text:
+                raise RuleError(f"--rule expects key=value, got {text!r}")
+            key, _, raw = text.partition("=")
+            values[key.strip()] = self.option(key.strip()).parse(raw.strip())
+        return values
+
+    def check_players(self, n_players: int) -> None:
+        if not (self.min_players <= n_players <= self.max_players):
+            if self.min_players == self.max_players:
+                allowed = f"exactly {self.min_players}"
+            else:
+                allowed = f"{self.min_players} to {self.max_players}"
+            raise RuleError(f"{self.name} is played by {allowed} players, not {n_players}")

@@ -1,0 +1,155 @@
+"""The compiled core shared by every game: the game loop, the strategy signature, small helpers.
+
+A game module (``simulate/games/<name>.py``) provides these ``@njit`` functions over its state,
+one flat ``int32`` array whose layout the module draws where it declares it:
+
+=====================================  ========================================================
+``init(state, params, chance)``        set up game from ``params`` (int32, see ``make_params``)
+                                       using the chance stream ``chance`` (uint64[4])
+``to_move(state) -> seat``             the seat that decides next, or -1 once the game is over
+``legal_moves(state, moves) -> n``     write the legal moves (int64 codes, ascending) to
+                                       ``moves[:n]``; n >= 1 whenever ``to_move >= 0``
+``public_view(state)``                 the part of the state every seat may see (a view)
+``private_view(state, seat)``          what only ``seat`` may see (a view): its hand, ...
+``apply_move(state, move, chance)``    play ``move`` for the seat to move (chance: reshuffles)
+``result(state, score, rank, extra)``  per result seat: score, rank (1 = best, ties share) and
+                                       the game's own columns ``extra[seat, column]``
+=====================================  ========================================================
+
+The whole state of a game in progress is ``(state, chance)``: copy both and the game can be
+stepped on independently; replay is seeding the streams again and re-applying the decisions.
+
+A strategy is an ``@njit`` function with exactly :data:`STRATEGY_SIGNATURE`:
+``choose(public, private, moves, n_moves, rng) -> index`` into ``moves[:n_moves]``. It sees the
+public view, its own private view, the legal moves and its own random stream, nothing else
+(no peeking by construction). Strategies of a matchup travel as a tuple of first-class
+functions, padded to :data:`MAX_STRATEGIES`, so any matchup runs without recompiling.
+
+:func:`play_games` is the loop over games and decisions. It is ``inline='always'`` so that each
+game's module-level ``play_chunk`` (three lines) specialises it with direct calls to that game's
+functions and is still cached on disk (numba cannot cache a function given dispatchers as
+arguments, but can cache one that inlines a loop calling globals).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from .seeding import seed_stream
+
+#: ``int64 choose(int32[::1] public, int32[::1] private, int64[::1] moves, int64 n, uint64[::1] rng)``
+STRATEGY_SIGNATURE = types.int64(
+    types.int32[::1], types.int32[::1], types.int64[::1], types.int64, types.uint64[::1]
+)
+#: Length of the strategy tuple handed to a kernel (one compiled kernel serves every matchup).
+MAX_STRATEGIES = 6
+#: Most seats a result row set can have (players plus non-player seats such as a Grey Entity).
+MAX_SEATS = 8
+
+# error codes written to ``error[0]`` by play_games (``error[1:4]`` = game index, seat, value)
+ERR_NONE = 0
+ERR_ILLEGAL_CHOICE = 1  # the strategy returned an index outside [0, n_moves)
+ERR_NO_MOVES = 2  # the game reported no legal move for the seat to move (a rules bug)
+ERR_TOO_LONG = 3  # more decisions than the game's declared maximum (a rules bug)
+
+
+@njit(inline="always")
+def play_games(init, to_move, legal_moves, public_view, private_view, apply_move, result,
+               state_size, max_moves, max_decisions,
+               params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
+    """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
+
+    ``lineup[k]`` is the index (into ``strategies``) of the strategy at seat k before rotation;
+    with ``rotate`` game i seats ``lineup[(s + i) % n_players]`` at seat s, so over any
+    n_players consecutive games every strategy sits in every seat equally often.
+    Outputs are indexed [game - first_game, seat]. Returns the number of games completed; on an
+    error it stops and fills ``error``.
+    """
+    state = np.zeros(state_size, np.int32)
+    moves = np.zeros(max_moves, np.int64)
+    chance = np.zeros(4, np.uint64)
+    seat_rng = np.zeros((n_players, 4), np.uint64)
+    seat_strategy = np.zeros(n_players, np.int64)
+    for g in range(n_games):
+        game = first_game + g
+        seed_stream(chance, seed, game, 0)
+        shift = game % n_players if rotate else 0
+        for s in range(n_players):
+            seed_stream(seat_rng[s], seed, game, 1 + s)
+            seat_strategy[s] = lineup[(s + shift) % n_players]
+            out_strategy[g, s] = seat_strategy[s]
+        init(state, params, chance)
+        out_start[g] = to_move(state)
+        decisions = 0
+        seat = to_move(state)
+        while seat >= 0:
+            n = legal_moves(state, moves)
+            if n <= 0:
+                error[0] = ERR_NO_MOVES
+                error[1] = game
+                error[2] = seat
+                return g
+            if decisions >= max_decisions:
+                error[0] = ERR_TOO_LONG
+                error[1] = game
+                error[2] = seat
+                return g
+            choice = strategies[seat_strategy[seat]](
+                public_view(state), private_view(state, seat), moves, n, seat_rng[seat])
+            if choice < 0 or choice >= n:
+                error[0] = ERR_ILLEGAL_CHOICE
+                error[1] = game
+                error[2] = seat
+                error[3] = choice
+                return g
+            apply_move(state, moves[choice], chance)
+            decisions += 1
+            seat = to_move(state)
+        result(state, out_score[g], out_rank[g], out_extra[g])
+        out_decisions[g] = decisions
+    return n_games
+
+
+# ----------------------------------------------------------------------------- shared helpers
+# Speed rule for rules kernels: index the state with offsets instead of slicing it. In numba
+# every slice is a new array object whose creation and death call NRT_incref/NRT_decref;
+# measured on Compañeros, slices in apply_move cost more than the rules themselves.
+
+@njit(cache=True, inline="always")
+def rank_descending(score, n, rank):
+    """rank[s] = 1 + number of seats with a strictly higher score (ties share a rank)."""
+    for s in range(n):
+        r = 1
+        for t in range(n):
+            if score[t] > score[s]:
+                r += 1
+        rank[s] = r
+
+
+@njit(cache=True, inline="always")
+def sort_range(items, start, n):
+    """Sort ``items[start:start + n]`` ascending in place (insertion sort: hands are small)."""
+    for i in range(start + 1, start + n):
+        v = items[i]
+        j = i - 1
+        while j >= start and items[j] > v:
+            items[j + 1] = items[j]
+            j -= 1
+        items[j + 1] = v
+
+
+@njit(cache=True, inline="always")
+def remove_sorted(items, start, n, value):
+    """Remove ``value`` from the sorted ``items[start:start + n]`` keeping the order.
+
+    The freed last slot is set to -1; returns the new length ``n - 1``.
+    """
+    j = start
+    while items[j] != value:
+        j += 1
+    end = start + n - 1
+    for k in range(j, end):
+        items[k] = items[k + 1]
+    items[end] = -1
+    return n - 1

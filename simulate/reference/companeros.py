@@ -1,0 +1,179 @@
+"""Compañeros, the slow and readable way: a reference for the compiled kernel.
+
+Written from ``shared/rules/companeros.md`` with plain lists and named things. It shares with the
+kernel only what a replay must share: card and move numbering, the shuffle, and the seeding.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulate.seeding import PyStream
+
+COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
+ROUNDS = 9
+HAND = 9
+TAKE, PASS = 64, 127  # move codes: take colour k = TAKE + k; play card = card number
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    colour: int
+    value: int
+
+    @property
+    def number(self) -> int:  # the kernel's card id
+        return self.colour * 10 + self.value - 1
+
+    @staticmethod
+    def of(number: int) -> "Card":
+        return Card(number // 10, number % 10 + 1)
+
+    def __str__(self) -> str:
+        return f"{COLOURS[self.colour]} {self.value}"
+
+
+@dataclass
+class Game:
+    players: int
+    match_games: int
+    chance: PyStream
+    hands: list[list[Card]] = field(default_factory=list)
+    display: list[Card] = field(default_factory=list)
+    played: dict[int, Card] = field(default_factory=dict)  # seat -> card, this round
+    points: list[int] = field(default_factory=list)
+    cards_taken: list[int] = field(default_factory=list)
+    first_takes: list[int] = field(default_factory=list)
+    starter: int = 0  # CO-1
+    game_starter: int = 0
+    games_done: int = 0
+    round: int = 0
+    takers: list[int] = field(default_factory=list)  # seats still to decide what to take
+    first_taker: int | None = None
+    over: bool = False
+
+    def __init__(self, params, chance: PyStream):
+        self.players, self.match_games = int(params[0]), int(params[1])
+        self.chance = chance
+        self.points = [0] * self.players
+        self.cards_taken = [0] * self.players
+        self.first_takes = [0] * self.players
+        self.starter = 0
+        self.games_done = 0
+        self.over = False
+        self._deal()
+
+    # -- setup
+    def _deal(self) -> None:
+        deck = list(range(self.players * 10))
+        self.chance.shuffle(deck)
+        n = self.players
+        self.display = [Card.of(c) for c in deck[:n]]
+        self.hands = [sorted(Card.of(c) for c in deck[n + HAND * p:n + HAND * (p + 1)])
+                      for p in range(n)]
+        self.played = {}
+        self.round = 0
+        self.takers = []
+        self.game_starter = self.starter
+
+    # -- whose turn
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        return "take" if self.takers else "play"
+
+    def to_move(self) -> int:
+        if self.over:
+            return -1
+        if self.takers:
+            return self.takers[0]
+        return (self.starter + len(self.played)) % self.players
+
+    def legal_moves(self) -> list[int]:
+        if self.over:
+            return []
+        if self.takers:
+            colours = sorted({card.colour for card in self.display})
+            return [TAKE + c for c in colours] + [PASS]
+        return sorted(card.number for card in self.hands[self.to_move()])
+
+    # -- playing
+    def apply(self, move: int) -> None:
+        assert move in self.legal_moves(), (move, self.legal_moves())
+        if self.takers:
+            self._take(self.takers.pop(0), move)
+            if not self.takers or not self.display:  # CO-2: an empty display ends the taking
+                self.takers = []
+                self._end_round()
+            return
+        seat = self.to_move()
+        card = Card.of(move)
+        self.hands[seat].remove(card)
+        self.played[seat] = card
+        if len(self.played) == self.players:
+            self.takers = self.scoring_order()
+            self.first_taker = None
+            if not self.takers or not self.display:
+                self.takers = []
+                self._end_round()
+
+    def scoring_order(self) -> list[int]:
+        """Seats allowed to take, in order: by colour value, then card value, stopping at a tie."""
+        colour_value: dict[int, int] = {}
+        for card in self.played.values():
+            colour_value[card.colour] = colour_value.get(card.colour, 0) + card.value
+        order = sorted(self.played, key=lambda s: (colour_value[self.played[s].colour],
+                                                    self.played[s].value), reverse=True)
+        takers = []
+        for seat in order:
+            value = colour_value[self.played[seat].colour]
+            if sum(1 for v in colour_value.values() if v == value) > 1:
+                break  # two colours share this colour value: scoring stops here
+            takers.append(seat)
+        return takers
+
+    def _take(self, seat: int, move: int) -> None:
+        if move == PASS:
+            return
+        colour = move - TAKE
+        taken = [card for card in self.display if card.colour == colour]
+        self.display = [card for card in self.display if card.colour != colour]
+        self.points[seat] += sum(card.value for card in taken)
+        self.cards_taken[seat] += len(taken)
+        if self.first_taker is None:
+            self.first_taker = seat
+
+    def _end_round(self) -> None:
+        self.display.extend(self.played.values())
+        self.played = {}
+        if self.first_taker is not None:
+            self.starter = self.first_taker
+            self.first_takes[self.first_taker] += 1
+        self.first_taker = None
+        self.round += 1
+        if self.round < ROUNDS:
+            return
+        self.games_done += 1
+        if self.games_done == self.match_games:
+            self.over = True
+            return
+        # CO-5: leader on points starts; ties go to the earliest in the last game's seat order
+        order = [(self.game_starter + i) % self.players for i in range(self.players)]
+        best = max(self.points)
+        self.starter = next(p for p in order if self.points[p] == best)
+        self._deal()
+
+    # -- the end
+    def result(self):
+        scores = list(self.points)
+        ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
+        extras = [[self.cards_taken[p], self.first_takes[p]] for p in range(self.players)]
+        return scores, ranks, extras
+
+    def describe(self, move: int) -> str:
+        if move == PASS:
+            return "passes"
+        if move >= TAKE:
+            colour = move - TAKE
+            cards = [c for c in self.display if c.colour == colour]
+            return f"takes {COLOURS[colour]} ({sum(c.value for c in cards)} points)"
+        return f"plays {Card.of(move)}"

@@ -1,0 +1,65 @@
+"""Step one game of a run from Python: replays, traces, tests and the reference comparisons.
+
+The compiled runner plays whole chunks without Python; this drives the very same kernel
+functions one decision at a time, with the same streams, so game i of a run can be rebuilt
+exactly from (seed, i) and the seating.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .games.spec import GameSpec
+from .seeding import CHANCE_STREAM, new_stream
+
+
+class KernelGame:
+    """One game of ``spec`` with params, seeded as game ``game`` of the run with ``seed``."""
+
+    def __init__(self, spec: GameSpec, params: np.ndarray, seed: int, game: int):
+        self.spec = spec
+        self.m = spec.module
+        self.params = params
+        self.n_players = int(params[0])
+        self.state = np.zeros(spec.state_size, np.int32)
+        self.chance = new_stream(seed, game, CHANCE_STREAM)
+        self.seat_rng = [new_stream(seed, game, 1 + s) for s in range(self.n_players)]
+        self.moves = np.zeros(spec.max_moves, np.int64)
+        self.m.init(self.state, params, self.chance)
+
+    def copy(self) -> "KernelGame":
+        other = object.__new__(KernelGame)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.chance = self.chance.copy()
+        other.seat_rng = [r.copy() for r in self.seat_rng]
+        other.moves = self.moves.copy()
+        return other
+
+    def to_move(self) -> int:
+        return int(self.m.to_move(self.state))
+
+    def legal_moves(self) -> list[int]:
+        n = self.m.legal_moves(self.state, self.moves)
+        return [int(x) for x in self.moves[:n]]
+
+    def choose(self, strategy_fn) -> int:
+        """The move ``strategy_fn`` picks for the seat to move (advancing that seat's stream)."""
+        seat = self.to_move()
+        n = self.m.legal_moves(self.state, self.moves)
+        i = strategy_fn(self.m.public_view(self.state), self.m.private_view(self.state, seat),
+                        self.moves, n, self.seat_rng[seat])
+        if not 0 <= i < n:
+            raise ValueError(f"strategy returned {i}, not an index into {n} legal moves")
+        return int(self.moves[i])
+
+    def apply(self, move: int) -> None:
+        self.m.apply_move(self.state, np.int64(move), self.chance)
+
+    def result(self):
+        """(scores, ranks, extras) per result seat, as plain lists."""
+        seats = self.spec.result_seats(self.n_players)
+        score = np.zeros(seats, np.int32)
+        rank = np.zeros(seats, np.int8)
+        extra = np.zeros((seats, len(self.spec.columns)), np.int32)
+        self.m.result(self.state, score, rank, extra)
+        return score.tolist(), rank.tolist(), extra.tolist()

@@ -1,0 +1,11 @@
+"""Strategies that work for every game, whatever its move encoding."""
+from numba import njit
+
+from simulate.kernel import STRATEGY_SIGNATURE
+from simulate.seeding import below
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def random_move(public, private, moves, n_moves, rng):
+    """Uniformly random legal move from the seat's own stream."""
+    return below(rng, n_moves)

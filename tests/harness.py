@@ -1,0 +1,112 @@
+"""Checks every game's tests end with (like pgx's api_test): reference comparison, invariants,
+no peeking, metadata bounds. Each game's test module calls these with its own pieces."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.spec import GameSpec
+from simulate.seeding import PyStream, seed_stream, below
+from simulate.stepper import KernelGame
+
+PICK_STREAM = 1000  # the test's own stream for choosing random moves
+
+
+def differential(spec: GameSpec, reference, params, seed: int, games: int, on_step=None) -> int:
+    """Play ``games`` random games in the kernel and in the reference engine side by side.
+
+    At every step both must agree on the seat to move and the legal moves (the same ascending
+    list); both get the same random move; at the end both give the same result. Returns the
+    number of decisions checked.
+    """
+    checked = 0
+    for g in range(games):
+        k = KernelGame(spec, params, seed, g)
+        r = reference.Game(params, PyStream(seed, g, 0))
+        pick = PyStream(seed, g, PICK_STREAM)
+        steps = 0
+        while True:
+            seat = k.to_move()
+            assert seat == r.to_move(), f"game {g} step {steps}: to_move {seat} != {r.to_move()}"
+            if seat < 0:
+                break
+            km = k.legal_moves()
+            rm = r.legal_moves()
+            assert km == rm, f"game {g} step {steps}: kernel {km} != reference {rm}"
+            assert km, f"game {g} step {steps}: no legal move"
+            move = km[pick.below(len(km))]
+            k.apply(move)
+            r.apply(move)
+            if on_step is not None:
+                on_step(k)
+            steps += 1
+            assert steps <= spec.max_decisions
+        assert k.result() == tuple(r.result()), f"game {g}: {k.result()} != {r.result()}"
+        checked += steps
+    return checked
+
+
+@njit
+def random_playthroughs(init, to_move, legal_moves, apply_move, invariant, state_size, max_moves,
+                        max_decisions, params, seed, n_games, lengths):
+    """Play ``n_games`` uniformly random games compiled, calling ``invariant(state)`` after the
+    deal and after every move; returns (game, step, code) of the first failure or (-1, 0, 0)."""
+    state = np.zeros(state_size, np.int32)
+    moves = np.zeros(max_moves, np.int64)
+    chance = np.zeros(4, np.uint64)
+    pick = np.zeros(4, np.uint64)
+    for g in range(n_games):
+        seed_stream(chance, seed, g, 0)
+        seed_stream(pick, seed, g, 1000)
+        init(state, params, chance)
+        code = invariant(state)
+        if code != 0:
+            return g, 0, code
+        steps = 0
+        while to_move(state) >= 0:
+            n = legal_moves(state, moves)
+            if n <= 0:
+                return g, steps, -1
+            for i in range(1, n):
+                if moves[i] <= moves[i - 1]:
+                    return g, steps, -2  # legal moves must be strictly ascending
+            apply_move(state, moves[below(pick, n)], chance)
+            steps += 1
+            if steps > max_decisions:
+                return g, steps, -3
+            code = invariant(state)
+            if code != 0:
+                return g, steps, code
+        lengths[g] = steps
+    return -1, 0, 0
+
+
+def check_no_peeking(spec: GameSpec, params, seed: int, games: int, hide, strategies=()) -> int:
+    """At every decision of random games, ``hide(state, seat, rng)`` returns a copy of the state
+    with everything ``seat`` may not see changed (other hands redealt, ...). The public view and
+    the seat's private view must be identical in both, so no strategy can tell them apart, and
+    every strategy given makes the same choice in both. Returns how many decisions had hidden
+    information actually changed (so a test can insist the check was not vacuous)."""
+    checked = 0
+    for g in range(games):
+        k = KernelGame(spec, params, seed, g)
+        pick = PyStream(seed, g, PICK_STREAM)
+        while (seat := k.to_move()) >= 0:
+            other = hide(k.state.copy(), seat, pick)
+            m = spec.module
+            assert np.array_equal(m.public_view(other), m.public_view(k.state))
+            assert np.array_equal(m.private_view(other, seat), m.private_view(k.state, seat))
+            changed = not np.array_equal(other, k.state)
+            checked += changed
+            moves_buf = np.zeros(spec.max_moves, np.int64)
+            n = m.legal_moves(k.state, moves_buf)
+            for strategy in strategies:
+                choices = []
+                for st in (k.state, other):
+                    rng = k.seat_rng[seat].copy()
+                    choices.append(strategy.fn(m.public_view(st), m.private_view(st, seat),
+                                               moves_buf, n, rng))
+                assert choices[0] == choices[1], (strategy.name, choices)
+            moves = k.legal_moves()
+            k.apply(moves[pick.below(len(moves))])
+    return checked

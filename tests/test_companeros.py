@@ -1,0 +1,246 @@
+"""Compañeros: rulebook example, decisions CO-1..CO-6, reference engine, invariants, no peeking."""
+import numpy as np
+import pytest
+from numba import njit
+
+from simulate.games import companeros as co
+from simulate.games import get_game
+from simulate.reference import companeros as ref
+from simulate.seeding import PyStream, new_stream
+from simulate.stepper import KernelGame
+from strategies import available
+
+from . import harness
+
+SPEC = get_game("companeros")
+RED, YELLOW, GREEN, BLUE, PURPLE, ORANGE = range(6)
+
+
+def card(colour, value):
+    return colour * 10 + value - 1
+
+
+def build_state(n, hands, display, starter=0, match_games=1):
+    """A kernel state at the start of a round with the given hands and display; the remaining
+    cards count as taken earlier by nobody in particular (they are out of play)."""
+    state = np.zeros(co.STATE_SIZE, np.int32)
+    co.init(state, co.make_params(n, {"match_games": match_games}), new_stream(0, 0, 0))
+    state[co.CARD_PUB:co.CARD_PUB + co.MAX_CARDS] = co.PUB_TAKEN + 5
+    state[co.DISPLAY_SUM:co.DISPLAY_SUM + 6] = 0
+    state[co.DISPLAY_COUNT:co.DISPLAY_COUNT + 6] = 0
+    for c in display:
+        state[co.CARD_PUB + c] = co.PUB_DISPLAY
+        state[co.DISPLAY_SUM + c // 10] += c % 10 + 1
+        state[co.DISPLAY_COUNT + c // 10] += 1
+    for p, hand in enumerate(hands):
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        state[base:base + co.PRIVATE_SIZE] = -1
+        state[base] = len(hand)
+        state[base + 1:base + 1 + len(hand)] = sorted(hand)
+        for c in hand:
+            state[co.CARD_PUB + c] = co.PUB_HAND
+    state[co.H_STARTER] = state[co.H_TO_MOVE] = state[co.H_GAME_STARTER] = starter
+    return state
+
+
+def play(state, moves):
+    chance = new_stream(0, 0, 0)
+    for m in moves:
+        buf = np.zeros(co.MAX_MOVES, np.int64)
+        n = co.legal_moves(state, buf)
+        assert m in buf[:n], (m, buf[:n])
+        co.apply_move(state, m, chance)
+
+
+def display_cards(state):
+    return sorted(c for c in range(60) if state[co.CARD_PUB + c] == co.PUB_DISPLAY)
+
+
+# ------------------------------------------------------------------ the rulebook example (CO-6)
+def test_rulebook_example_co6():
+    plays = [card(GREEN, 7), card(GREEN, 2), card(YELLOW, 9), card(RED, 5), card(BLUE, 10), card(RED, 6)]
+    display = [card(YELLOW, 7), card(YELLOW, 4), card(RED, 8), card(RED, 1), card(GREEN, 6), card(BLUE, 4)]
+    hands = [[plays[p]] for p in range(6)]
+    state = build_state(6, hands, display)
+    play(state, plays)
+    # red (11) first, the red 6 (Frank, seat 5) before the red 5 (Doro, seat 3), then blue (Emil)
+    assert state[co.H_PHASE] == co.PHASE_TAKE
+    assert state[co.H_N_TAKERS] == 3
+    assert list(state[co.TAKE_ORDER:co.TAKE_ORDER + 3]) == [5, 3, 4]
+    assert co.to_move(state) == 5
+    # Frank takes yellow (7 + 4), Doro red (8 + 1), Emil green (6); blue 4 stays
+    play(state, [co.MOVE_TAKE + YELLOW, co.MOVE_TAKE + RED, co.MOVE_TAKE + GREEN])
+    assert list(state[co.SCORE:co.SCORE + 6]) == [0, 0, 0, 9, 6, 11]
+    # the six played cards join the blue 4; Frank starts the next round
+    assert display_cards(state) == sorted(plays + [card(BLUE, 4)])
+    assert state[co.H_STARTER] == 5 and co.to_move(state) == 5
+    assert state[co.H_ROUND] == 1 and state[co.H_PHASE] == co.PHASE_PLAY
+    # the reference engine's ordering agrees
+    g = ref.Game([6, 1], PyStream(0, 0, 0))
+    g.played = {p: ref.Card.of(c) for p, c in enumerate(plays)}
+    assert g.scoring_order() == [5, 3, 4]
+
+
+def test_co1_seat0_starts_game1():
+    for g in range(20):
+        assert KernelGame(SPEC, co.make_params(4, {"match_games": 1}), 3, g).to_move() == 0
+
+
+def test_co2_taking_is_a_choice_and_passing_moves_the_start():
+    # seat 0 plays red 9 (red = 9), seat 1 yellow 5, seat 2 green 2: order 0, 1, 2
+    display = [card(RED, 3), card(YELLOW, 8)]
+    state = build_state(3, [[card(RED, 9)], [card(YELLOW, 5)], [card(GREEN, 2)]], display)
+    play(state, [card(RED, 9), card(YELLOW, 5), card(GREEN, 2)])
+    moves = np.zeros(co.MAX_MOVES, np.int64)
+    n = co.legal_moves(state, moves)
+    assert list(moves[:n]) == [co.MOVE_TAKE + RED, co.MOVE_TAKE + YELLOW, co.MOVE_PASS]  # only present colours
+    play(state, [co.MOVE_PASS, co.MOVE_TAKE + YELLOW])  # seat 0 passes, seat 1 takes yellow
+    assert co.to_move(state) == 2  # seat 2 may still take red
+    play(state, [co.MOVE_TAKE + RED])
+    assert state[co.H_STARTER] == 1  # the first who took starts, not the passer
+    assert list(state[co.SCORE:co.SCORE + 3]) == [0, 8, 3]
+
+
+def test_co2_empty_display_ends_taking():
+    display = [card(RED, 3)]
+    state = build_state(3, [[card(RED, 9)], [card(YELLOW, 5)], [card(GREEN, 2)]], display)
+    play(state, [card(RED, 9), card(YELLOW, 5), card(GREEN, 2), co.MOVE_TAKE + RED])
+    # nothing left to take: seats 1 and 2 are not asked; seat 0 starts
+    assert state[co.H_PHASE] == co.PHASE_PLAY and state[co.H_ROUND] == 1
+    assert co.to_move(state) == 0
+
+
+def test_tie_at_the_top_takes_nothing_and_starter_stays():
+    # red 7 vs yellow 7 tie at the top: nobody takes; the starter (seat 1) starts again
+    display = [card(GREEN, 5)]
+    state = build_state(3, [[card(RED, 7)], [card(YELLOW, 7)], [card(GREEN, 2)]], display, starter=1)
+    play(state, [card(YELLOW, 7), card(GREEN, 2), card(RED, 7)])
+    assert state[co.H_ROUND] == 1 and state[co.H_PHASE] == co.PHASE_PLAY
+    assert co.to_move(state) == 1
+    assert state[co.SCORE:co.SCORE + 3].sum() == 0
+
+
+def test_tie_below_the_top_stops_after_the_leader():
+    # red 9 alone on top; yellow 5 and green 5 tie: only the red player takes
+    state = build_state(3, [[card(YELLOW, 5)], [card(GREEN, 5)], [card(RED, 9)]], [card(RED, 1)])
+    play(state, [card(YELLOW, 5), card(GREEN, 5), card(RED, 9)])
+    assert state[co.H_N_TAKERS] == 1 and co.to_move(state) == 2
+
+
+def test_co3_same_colour_orders_by_card_value():
+    state = build_state(3, [[card(RED, 2)], [card(RED, 8)], [card(YELLOW, 3)]], [card(YELLOW, 1)])
+    play(state, [card(RED, 2), card(RED, 8), card(YELLOW, 3)])
+    assert list(state[co.TAKE_ORDER:co.TAKE_ORDER + 3]) == [1, 0, 2]
+
+
+def test_co4_tied_top_scores_share_first_place():
+    state = build_state(4, [[], [], [], []], [])
+    state[co.SCORE:co.SCORE + 4] = [30, 41, 41, 12]
+    score, rank, extra = np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros((4, 2), np.int32)
+    co.result(state, score, rank, extra)
+    assert list(rank) == [3, 1, 1, 4]
+
+
+def test_co5_match_leader_starts_next_game_ties_to_earliest_in_order():
+    state = build_state(4, [[card(RED, 1)], [card(BLUE, 1)], [card(GREEN, 1)], [card(YELLOW, 1)]], [],
+                        starter=2, match_games=2)
+    state[co.H_ROUND] = co.ROUNDS - 1
+    state[co.SCORE:co.SCORE + 4] = [40, 50, 20, 50]
+    play(state, [card(GREEN, 1), card(YELLOW, 1), card(RED, 1), card(BLUE, 1)])  # all tie: nobody takes
+    # seats 1 and 3 lead with 50; the last game's order was 2, 3, 0, 1: seat 3 starts game 2
+    assert state[co.H_GAME_NO] == 1 and state[co.H_ROUND] == 0
+    assert co.to_move(state) == 3
+    assert all(state[co.PRIVATE + p * co.PRIVATE_SIZE] == 9 for p in range(4))  # dealt afresh
+    assert list(state[co.SCORE:co.SCORE + 4]) == [40, 50, 20, 50]  # points accumulate
+
+
+def test_co5_match_game_count():
+    k = KernelGame(SPEC, co.make_params(3, {"match_games": 3}), 1, 0)
+    games_seen = set()
+    while k.to_move() >= 0:
+        games_seen.add(int(k.state[co.H_GAME_NO]))
+        k.apply(k.legal_moves()[0])
+    assert games_seen == {0, 1, 2}
+
+
+# ------------------------------------------------------------------ reference engine
+@pytest.mark.parametrize("players,games", [(3, 2500), (4, 3000), (5, 2500), (6, 2000)])
+def test_kernel_matches_reference(players, games):
+    params = co.make_params(players, {"match_games": 1})
+    assert harness.differential(SPEC, ref, params, seed=11, games=games) > games * 30
+
+
+def test_kernel_matches_reference_in_matches():
+    params = co.make_params(4, {"match_games": 3})
+    harness.differential(SPEC, ref, params, seed=5, games=300)
+
+
+# ------------------------------------------------------------------ invariants
+@njit
+def invariant(state):
+    n = state[co.H_PLAYERS]
+    seen = np.zeros(co.MAX_CARDS, np.int64)
+    for p in range(n):
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        for j in range(state[base]):
+            seen[state[base + 1 + j]] += 1
+    points = np.zeros(co.MAX_PLAYERS, np.int64)
+    dsum = np.zeros(co.MAX_PLAYERS, np.int64)
+    for c in range(n * co.VALUES):
+        where = state[co.CARD_PUB + c]
+        if where != co.PUB_HAND:
+            seen[c] += 1
+        if where == co.PUB_DISPLAY:
+            dsum[c // 10] += c % 10 + 1
+        if co.PUB_TAKEN <= where < co.PUB_TAKEN + n:
+            points[where - co.PUB_TAKEN] += c % 10 + 1
+        if co.PUB_PLAYED <= where < co.PUB_PLAYED + n and state[co.PLAYED + where - co.PUB_PLAYED] != c:
+            return 4
+    for c in range(n * co.VALUES):
+        if seen[c] != 1:
+            return 1  # every card in exactly one place
+    for p in range(n):
+        if state[co.SCORE + p] != points[p]:
+            return 2  # points taken equal the values of the cards taken from the display
+        if state[co.DISPLAY_SUM + p] != dsum[p]:
+            return 3
+    return 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_invariants_over_random_games(players):
+    games = 100_000 if players == 4 else 20_000
+    m = co
+    lengths = np.zeros(games, np.int64)
+    failure = harness.random_playthroughs(
+        m.init, m.to_move, m.legal_moves, m.apply_move, invariant, co.STATE_SIZE, co.MAX_MOVES,
+        co.MAX_DECISIONS_PER_GAME, co.make_params(players, {"match_games": 1}), np.uint64(3), games, lengths)
+    assert failure == (-1, 0, 0)
+    # nine rounds: n plays a round, and at most n take decisions a round
+    assert lengths.min() >= co.ROUNDS * players
+    assert lengths.max() <= co.ROUNDS * 2 * players
+
+
+# ------------------------------------------------------------------ no peeking
+def redeal_other_hands(state, seat, rng):
+    """Shuffle the cards of every hand but ``seat``'s among those hands (sizes kept)."""
+    n = state[co.H_PLAYERS]
+    others = [p for p in range(n) if p != seat]
+    pool = []
+    for p in others:
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        pool += list(state[base + 1:base + 1 + state[base]])
+    rng.shuffle(pool)
+    for p in others:
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        size = state[base]
+        state[base + 1:base + 1 + size] = sorted(pool[:size])
+        pool = pool[size:]
+    return state
+
+
+def test_no_peeking():
+    params = co.make_params(4, {"match_games": 1})
+    changed = harness.check_no_peeking(SPEC, params, seed=2, games=200, hide=redeal_other_hands,
+                                       strategies=available("companeros").values())
+    assert changed > 1000
