@@ -1,0 +1,36 @@
+"""tourney's engine: games, compiled kernels, runner, results.
+
+Compiled kernels are cached on disk. numba invalidates a cached function only when its own
+source file changes, but every game's ``play_chunk`` inlines the shared loop of
+``simulate/kernel.py`` and helpers from other files; so the cache directory is keyed to a hash of
+all of this project's sources (``~/.cache/tourney/numba-<hash>``, or ``$TOURNEY_CACHE_DIR``). An
+explicit ``NUMBA_CACHE_DIR`` is respected.
+"""
+import hashlib
+import os
+import warnings
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+
+def _source_hash() -> str:
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("simulate", "strategies"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    base = os.environ.get("TOURNEY_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tourney")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, f"numba-{_source_hash()}")
+
+# Strategies travel into kernels as first-class functions: numba calls that feature experimental
+# and warns on every compile; we rely on it knowingly (see simulate/kernel.py).
+from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)

@@ -1,0 +1,3 @@
+from simulate.cli import main
+
+main()

@@ -1,0 +1,184 @@
+"""The ``tourney`` command line: a thin layer gathering options for the library."""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(
+    name="tourney",
+    help="Play millions of seeded tabletop games between strategies; results to Parquet.\n\n"
+         "Start with `tourney games`, then `tourney strategies GAME`, then `tourney run GAME`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _user_errors():
+    from simulate.games import RuleError
+    from simulate.matchup import RunError
+    from simulate.results import DatasetError, OutputError
+    from strategies import StrategyError
+    return (RuleError, StrategyError, OutputError, DatasetError), RunError
+
+
+@app.command()
+def games() -> None:
+    """List the games: player counts, teams, rules version and rule options (--rule key=value)."""
+    from simulate.games import game_names, get_game
+    for name in game_names():
+        spec = get_game(name)
+        players = (f"{spec.min_players}" if spec.min_players == spec.max_players
+                   else f"{spec.min_players}-{spec.max_players}")
+        kind = "teams {0,2} v {1,3}" if spec.team_game else "each for themselves"
+        typer.echo(f"{name:<12} {spec.title}: {players} players, {kind}, "
+                   f"{'lowest' if spec.better == 'low' else 'highest'} score wins, rules v{spec.rules_version}")
+        for opt in spec.options:
+            typer.echo(f"    --rule {opt.describe()}")
+
+
+@app.command()
+def strategies(game: str = typer.Argument(..., help="Game name (see `tourney games`).")) -> None:
+    """List the strategies of a game, one line each (plug-ins included)."""
+    errors, _ = _user_errors()
+    from simulate.games import get_game
+    from strategies import available
+    try:
+        get_game(game)
+        table = available(game)
+    except errors as exc:
+        fail(str(exc))
+    width = max(len(n) for n in table)
+    for name, s in table.items():
+        origin = "" if s.origin == "built-in" else f"  [{s.origin}]"
+        typer.echo(f"{name:<{width}}  {s.description}{origin}")
+
+
+@app.command()
+def run(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: 4, or the game's only count)."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Number of games to play."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i depends only on (seed, i)."),
+    strategy: Optional[List[str]] = typer.Option(None, "--strategy", help="Strategy for the next seat; repeat it. The list repeats to fill the table (default: the game's built-ins)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option key=value (see `tourney games`); repeatable."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output dataset directory (default: runs/GAME-Np-seedS)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk / Parquet part (does not change results)."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="Rotate the seating every game so each strategy sits in every seat equally."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing dataset in --out."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+) -> None:
+    """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
+
+    Example: tourney run companeros --players 4 --games 1000000 --seed 7
+    --strategy greedy --strategy random --out runs/first
+    """
+    errors, run_error = _user_errors()
+    from simulate.matchup import make_matchup
+    from simulate.runner import run as run_games
+    from strategies import available
+    if games < 1:
+        fail(f"--games must be a positive number, got {games}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if chunk_size is not None and chunk_size < 1:
+        fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    try:
+        names = list(strategy or [])
+        if not names:
+            from simulate.games import get_game
+            spec = get_game(game)
+            n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
+            names = list(available(game))[:n]
+        m = make_matchup(game, players, names, rules=rule or [], seed=seed, rotate=rotate)
+        out = out or Path("runs") / f"{game}-{m.n_players}p-seed{seed}"
+        command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        report = run_games(m, games, out, workers=workers, chunk_size=chunk_size,
+                           overwrite=overwrite, progress=not quiet, command=command)
+    except errors as exc:
+        fail(str(exc))
+    except run_error as exc:
+        fail(str(exc), code=1)
+    man = report.manifest
+    if report.interrupted:
+        typer.echo(f"interrupted: {man['games_done']:,} of {games:,} games kept in {out} (whole parts only)", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        from reports.summary import summary_text
+        typer.echo(summary_text(out))
+        typer.echo(f"\n{games:,} games in {report.seconds:.2f} s ({games / report.seconds:,.0f} games/s); "
+                   f"results in {out}")
+
+
+@app.command()
+def summary(directory: Path = typer.Argument(..., help="A dataset directory written by `tourney run`.")) -> None:
+    """Print the summary of a dataset (per strategy and per seat)."""
+    errors, _ = _user_errors()
+    from reports.summary import summary_text
+    try:
+        typer.echo(summary_text(directory))
+    except errors as exc:
+        fail(str(exc))
+
+
+@app.command()
+def replay(
+    directory: Path = typer.Argument(..., help="A dataset directory written by `tourney run`."),
+    game: int = typer.Option(..., "--game", "-g", help="Game index within the run."),
+    format: str = typer.Option("text", "--format", "-f", help="text (readable) or json (a trace another program can re-check)."),
+) -> None:
+    """Replay one game of a dataset move by move, exactly as it was played."""
+    errors, _ = _user_errors()
+    from simulate.replay import format_text, trace
+    if format not in ("text", "json"):
+        fail(f"--format must be text or json, got {format!r}")
+    try:
+        t = trace(directory, game)
+    except errors as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(t, indent=1) if format == "json" else format_text(t))
+
+
+@app.command()
+def bench(
+    game: str = typer.Argument(..., help="Game name."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Games per timed run."),
+    repeats: int = typer.Option(3, "--repeats", "-r", help="Timed runs per strategy (the median is shown)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option key=value; repeatable."),
+) -> None:
+    """Kernel speed per strategy (every seat plays it), one core, compile time shown apart."""
+    errors, _ = _user_errors()
+    from simulate.bench import bench_game
+    if games < 1 or repeats < 1:
+        fail("--games and --repeats must be positive")
+    try:
+        r = bench_game(game, players, games, repeats, rules=rule or [])
+    except errors as exc:
+        fail(str(exc))
+    typer.echo(f"{r['game']}, {r['players']} players, {games:,} games x {repeats} runs (median), one core")
+    typer.echo(f"compile or cache load: {r['compile_seconds']:.2f} s")
+    typer.echo(f"  {'strategy':<14}{'games/s':>12}{'decisions/s':>14}{'decisions/game':>16}")
+    for row in r["rows"]:
+        typer.echo(f"  {row['strategy']:<14}{row['games_per_s']:>12,.0f}{row['decisions_per_s']:>14,.0f}"
+                   f"{row['decisions_per_game']:>16.1f}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

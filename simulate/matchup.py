@@ -1,0 +1,142 @@
+"""A matchup: which game, how many players, which rules, which strategy in which seat, which seed.
+
+Everything a run needs to replay any of its games is here, and it is built from plain names and
+numbers (:meth:`Matchup.describe` / :func:`from_description`), so worker processes and remote
+workers rebuild it instead of receiving compiled objects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from strategies import Strategy, StrategyError, resolve
+
+from .games import GameSpec, RuleError, get_game
+from .kernel import ERR_ILLEGAL_CHOICE, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES
+
+MAX_SEED = 2**64 - 1
+
+
+class RunError(RuntimeError):
+    """A run stopped by a broken strategy or rules bug; the message names game, seat, strategy."""
+
+
+@dataclass
+class Matchup:
+    spec: GameSpec
+    n_players: int
+    options: dict
+    seat_names: list[str]  # strategy name per seat before rotation (the list repeated to fill)
+    seed: int
+    rotate: bool = True
+    strategies: list[Strategy] = field(default_factory=list)  # distinct, first-appearance order
+    lineup: np.ndarray = None  # seat -> index into strategies
+    params: np.ndarray = None
+
+    @property
+    def strategy_names(self) -> list[str]:
+        """Dictionary of the ``strategy`` column: the strategies, then non-player seats."""
+        return [s.name for s in self.strategies] + list(self.spec.extra_seats(self.n_players))
+
+    @property
+    def result_seats(self) -> int:
+        return self.spec.result_seats(self.n_players)
+
+    def strategy_tuple(self) -> tuple:
+        fns = [s.fn for s in self.strategies]
+        return tuple(fns + [fns[0]] * (MAX_STRATEGIES - len(fns)))
+
+    def seating(self, game: int) -> list[str]:
+        """Strategy name per seat in game ``game`` (after rotation)."""
+        n = self.n_players
+        shift = game % n if self.rotate else 0
+        return [self.strategies[self.lineup[(s + shift) % n]].name for s in range(n)]
+
+    def describe(self) -> dict:
+        return {"game": self.spec.name, "players": self.n_players, "options": self.options,
+                "seats": self.seat_names, "seed": self.seed, "rotate": self.rotate}
+
+
+def make_matchup(game: str, n_players: int | None, strategy_names: list[str], rules=(),
+                 seed: int = 0, rotate: bool = True, options: dict | None = None) -> Matchup:
+    """Validate and build a matchup; RuleError / StrategyError carry a one-line message.
+
+    ``rules`` are ``key=value`` strings; ``options`` (already parsed values) override them, as
+    when rebuilding a recorded run.
+    """
+    spec = get_game(game)
+    if n_players is None:
+        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+    spec.check_players(n_players)
+    values = spec.resolve_options(list(rules))
+    if options:
+        values.update(options)
+    if not strategy_names:
+        raise StrategyError("give at least one --strategy")
+    if len(strategy_names) > n_players:
+        raise StrategyError(f"{len(strategy_names)} strategies for {n_players} seats: "
+                            f"give at most one strategy per seat")
+    if not (0 <= seed <= MAX_SEED):
+        raise RuleError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed}")
+    resolved = resolve(game, list(strategy_names))
+    distinct: list[Strategy] = []
+    for s in resolved:
+        if s.name not in [d.name for d in distinct]:
+            distinct.append(s)
+    seat_names = [strategy_names[s % len(strategy_names)] for s in range(n_players)]
+    lineup = np.array([[d.name for d in distinct].index(name) for name in seat_names], np.int64)
+    return Matchup(spec=spec, n_players=n_players, options=values, seat_names=seat_names,
+                   seed=int(seed), rotate=rotate, strategies=distinct, lineup=lineup,
+                   params=spec.make_params(n_players, values))
+
+
+def from_description(d: dict) -> Matchup:
+    return make_matchup(d["game"], d["players"], d["seats"], seed=d["seed"], rotate=d["rotate"],
+                        options=d["options"])
+
+
+@dataclass
+class Block:
+    """Results of games ``first_game .. first_game + n - 1``, indexed [game - first_game, seat]."""
+
+    first_game: int
+    strategy: np.ndarray  # int8, index into Matchup.strategy_names
+    score: np.ndarray  # int32
+    rank: np.ndarray  # int8
+    extra: np.ndarray  # int32 [game, seat, column]
+    start_seat: np.ndarray  # int8 [game]
+    decisions: np.ndarray  # int32 [game]
+
+    def __len__(self) -> int:
+        return len(self.start_seat)
+
+
+def play_block(m: Matchup, first_game: int, n_games: int) -> Block:
+    """Play games ``first_game ..`` of the matchup in the compiled kernel, all in memory."""
+    seats = m.result_seats
+    out_strategy = np.zeros((n_games, seats), np.int8)
+    for j in range(m.n_players, seats):  # non-player seats (e.g. a Grey Entity)
+        out_strategy[:, j] = len(m.strategies) + j - m.n_players
+    block = Block(first_game, out_strategy, np.zeros((n_games, seats), np.int32),
+                  np.zeros((n_games, seats), np.int8),
+                  np.zeros((n_games, seats, len(m.spec.columns)), np.int32),
+                  np.zeros(n_games, np.int8), np.zeros(n_games, np.int32))
+    error = np.zeros(4, np.int64)
+    done = m.spec.module.play_chunk(
+        m.params, m.n_players, np.uint64(m.seed), first_game, n_games, m.lineup, m.rotate,
+        m.strategy_tuple(), block.strategy, block.score, block.rank, block.extra,
+        block.start_seat, block.decisions, error)
+    if done != n_games:
+        kind, game, seat, value = (int(x) for x in error)
+        who = m.seating(game)[seat]
+        where = f"game {game}, seat {seat} (strategy {who!r}, seed {m.seed})"
+        if kind == ERR_ILLEGAL_CHOICE:
+            raise RunError(f"strategy {who!r} returned move index {value}, which is not a legal "
+                           f"move, in {where}; replay it with: tourney replay")
+        if kind == ERR_NO_MOVES:
+            raise RunError(f"rules error: no legal move in {where}")
+        if kind == ERR_TOO_LONG:
+            raise RunError(f"rules error: game longer than {m.spec.max_decisions} decisions in {where}")
+        raise RunError(f"kernel stopped early in {where}")
+    return block
