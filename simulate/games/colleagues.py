@@ -1,0 +1,965 @@
+"""Colleagues (2-5 players; 2 players add the Grey Entity): the rules kernel.
+
+Rules: ``shared/rules/colleagues.md`` (decisions CL-1..CL-13) over the rulebook
+``shared/seeds/colleagues.txt``. Lowest score wins. Choices made here where both are silent:
+
+Components and numbering
+- Commitment cards have ids 0..59 (card number = id + 1); their values and Coffee icons come from
+  the component table (CL-1, option ``components``), by default value = number. Work cards have
+  ids 0..14, Reprimand cards 0..14, Overtime cards 0..2 (pile order, top first), all looked up in
+  the table. A Commitment card with k icons draws k tokens when played (k is 0 or 1 by default).
+- Token kinds: 0 = +10, 1 = -10, 2 = ILLNESS, 3 = MEETING. Tokens of one kind are alike, so the
+  Coffee Room is kept as four counts; a draw takes ``r = below(chance, tokens in the room)`` and
+  returns the kind in whose cumulative count (kinds in that order) r falls, which is exactly a
+  draw from a shuffled face-down pool. An empty room skips the draw (CL-4, no random number).
+
+Setup and deals (all from the chance stream, in this order)
+- Setup: Work ids shuffled (``seeding.shuffle``), then Reprimand ids; week w, weekday d uses
+  Work ``order[5w + d]`` and Reprimand ``order[5w + d]``; only this week's cards are public (the
+  piles show their top card). Then seats 0..n-1 draw 2 tokens each (3 in the 2-player game), then
+  seat 0, the first player of week 1, draws 1 more.
+- Each week all 60 cards are back in the deck, kept as a list starting 0..59. Drawing a card
+  takes ``i = below(chance, cards left)``, the card at i, and moves the list's last card into
+  slot i (a uniform draw from the shuffled deck, without shuffling all 60 every week). The first
+  player draws 6 cards, then the next seat in turn order 6, ...; then the Grey Entity 5 (Monday..
+  Friday). Mulligan draws come from the rest, one card per discarded position in ascending
+  position order; mulligan discards are face down (hidden).
+
+Decisions (a compound turn is split into several decisions; the move codes of one decision are
+distinct from every other's, so a code says what it is):
+- Monday (each player in turn order): ``MOVE_MULLIGAN + mask``, mask 0..63 over the positions of
+  the 6-card hand sorted by id (bit j = the j-th lowest id): mask 0 keeps the hand and draws a
+  token (skipped if the room is empty), mask > 0 discards those cards and draws as many.
+- Midweek turn (5 turns; in each, every player in turn order):
+  1. 2-player game only, while some Grey Entity card is face down (CL-9): ``MOVE_GREY_NONE``,
+     ``MOVE_REVEAL + day`` (a face-down Grey card, revealed to everyone) or
+     ``MOVE_PEEK + 4 * day + kind`` (spend a held token of that kind, look at that face-down card
+     secretly; only at a card this player has not looked at yet). Spent tokens return at
+     clean-up (CL-13).
+  2. ``MOVE_PLAY + 16 * card + 2 * day + face``: a card of the hand on an empty weekday of the
+     player's row, face 0 = up, 1 = down (spends a MEETING token). Its icons draw tokens (also
+     face down: the player takes the token(s), so the count shows the card has an icon).
+  3. only if the player holds a +10, -10 or ILLNESS token: ``MOVE_TOKEN_NONE`` or
+     ``MOVE_TOKEN + 4 * column + kind`` (kind 0..2) on any card of the player's row this week
+     (column 0..4 = Monday..Friday, 5 = Overtime). Tokens on a face-down card are public as a
+     count only (CL-8).
+- Friday (each player in turn order): the last card goes face up (CL-13) to the Overtime column
+  automatically (no decision: it is forced), its icons draw; then decision 3 as above.
+- Resolution (automatic, after the last Friday turn): Overtime, then Monday..Friday. Value =
+  card value + 10 x (+10 tokens - -10 tokens); a card with any ILLNESS token does not take part.
+  Ties (CL-2): the earliest in this week's turn order takes; the Grey Entity counts as first
+  (CL-12). Overtime: the lowest draws 1 token and becomes first player next week, the highest
+  takes the top Overtime card (a sole participant does both); nobody takes part -> first player
+  and pile unchanged (CL-13). Weekday: the highest takes the Work card and draws its icons, then
+  the lowest takes the Reprimand card and draws its icons (a sole participant takes both); nobody
+  -> both cards discarded (CL-3, owner ``DISCARDED``).
+- Clean-up: tokens on cards and spent tokens go back to the room; Commitment cards go back.
+- Grey Entity peeks: a player may only peek at a face-down card they have not looked at.
+
+Result (better = low): score = Work values + Overtime values - tokens held, for every result
+seat (the Grey Entity is seat 2 of the 2-player game). Dismissal (CL-5, CL-11): among the real
+players with the highest Reprimand total (> 0), those with the fewest Reprimand cards are
+dismissed. ``grey_dismissal=shield``: the same comparison with the Grey Entity in it; if it would
+be dismissed, nobody is. Ranks: players not dismissed by (score, the Grey Entity before anyone
+else on equal score (CL-9), fewer Work+Overtime cards), equal keys share a rank; dismissed players
+come after all others, ordered among themselves by score alone (CL-6).
+
+State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
+Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``)::
+
+    public part [0, PUBLIC_SIZE)
+      H_PLAYERS n   H_GREY grey seat or -1   H_SHIELD grey_dismissal=shield   H_SEATS result seats
+      H_WEEK 0..2   H_STAGE MONDAY/MIDWEEK/FRIDAY/OVER   H_TURN midweek turn 0..4
+      H_POS position of the seat to move in the turn order   H_FIRST first player this week
+      H_TO_MOVE seat or -1   H_DECISION DEC_*   H_ROOM tokens in the Coffee Room
+      H_DECK_LEFT cards in the deck   H_OT_NEXT next Overtime card (3 = pile empty)
+      H_GREY_HIDDEN face-down Grey Entity cards
+      component table (copied from params): C_VALUE[60] C_ICONS[60] W_VALUE[15] W_ICONS[15]
+        R_VALUE[15] R_ICONS[15] OT_VALUE[3] TOKEN_MIX[4]
+      per seat: TOKENS_HELD WORK_TOTAL WORK_CARDS REPR_TOTAL REPR_CARDS OT_TOTAL OT_CARDS
+        PEEKS (bit d: this seat looked at Grey card d this week)
+      WEEK_WORK[5] WEEK_REPR[5]   this week's Work / Reprimand ids per weekday
+      WORK_OWNER[15] REPR_OWNER[15] OT_OWNER[3]   seat, -1 not handed out, DISCARDED (CL-3)
+      ROW_CARD[30]  card id face up, EMPTY, or FACE_DOWN
+      ROW_PLUS[30] ROW_MINUS[30] ROW_ILL[30]   token kinds on face-up cards (0 on face-down ones)
+      ROW_NTOK[30]  tokens on the card (also on face-down cards)
+    private part of seat p [PRIVATE + p * PRIVATE_SIZE, ...)   (real players only)
+      P_HAND_N, P_HAND[6] ids ascending (-1 beyond), P_TOK[4] tokens held per kind,
+      P_CARD[6] own row (ids, -1 empty, face-down cards too), P_PLUS[6] P_MINUS[6] P_ILL[6],
+      P_SEEN[5] Grey card looked at per weekday (-1)
+    scratch [SCRATCH, STATE_SIZE): S_DECK[60] (the H_DECK_LEFT cards left first) S_DISCARD_N S_DISCARD[60]
+      S_WORK_ORDER[15] S_REPR_ORDER[15] S_GREY[5] S_ROOM[4] S_SPENT[4] S_GREY_TOK[4]
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .. import kernel
+from ..kernel import remove_sorted, sort_range
+from ..seeding import below, shuffle
+from .spec import GameSpec, RuleError, RuleOption
+
+NAME = "colleagues"
+#: bumped whenever the behaviour of the rules (and so any result) changes
+RULES_VERSION = 1
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+SEATS = 5
+N_COMMIT, N_WORK, N_REPR, N_OT, N_KINDS = 60, 15, 15, 3, 4
+HAND, DAYS, COLS, OT_COL, WEEKS = 6, 5, 6, 5, 3
+TOKEN_STEP = 10
+PLUS, MINUS, ILLNESS, MEETING = 0, 1, 2, 3
+KIND_NAMES = ("+10", "-10", "ILLNESS", "MEETING")
+KIND_KEYS = ("plus10", "minus10", "illness", "meeting")
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Overtime")
+EMPTY, FACE_DOWN = -1, -2
+DISCARDED = -2
+
+STAGE_MONDAY, STAGE_MIDWEEK, STAGE_FRIDAY, STAGE_OVER = 0, 1, 2, 3
+DEC_MULLIGAN, DEC_GREY, DEC_PLAY, DEC_TOKEN, DEC_NONE = 0, 1, 2, 3, 4
+
+# ---- move codes (see the module docstring)
+MOVE_MULLIGAN = 0  # + mask 0..63
+MOVE_GREY_NONE = 100
+MOVE_REVEAL = 101  # + day
+MOVE_PEEK = 108  # + 4 * day + kind
+MOVE_PLAY = 200  # + 16 * card + 2 * day + face
+MOVE_TOKEN_NONE = 2000
+MOVE_TOKEN = 2004  # + 4 * column + kind
+
+# ---- state layout (see the module docstring)
+(H_PLAYERS, H_GREY, H_SHIELD, H_SEATS, H_WEEK, H_STAGE, H_TURN, H_POS, H_FIRST, H_TO_MOVE,
+ H_DECISION, H_ROOM, H_DECK_LEFT, H_OT_NEXT, H_GREY_HIDDEN) = range(15)
+HEADER = 16
+C_VALUE = HEADER
+C_ICONS = C_VALUE + N_COMMIT
+W_VALUE = C_ICONS + N_COMMIT
+W_ICONS = W_VALUE + N_WORK
+R_VALUE = W_ICONS + N_WORK
+R_ICONS = R_VALUE + N_REPR
+OT_VALUE = R_ICONS + N_REPR
+TOKEN_MIX = OT_VALUE + N_OT
+TABLE_SIZE = TOKEN_MIX + N_KINDS - C_VALUE
+TOKENS_HELD = TOKEN_MIX + N_KINDS
+WORK_TOTAL = TOKENS_HELD + SEATS
+WORK_CARDS = WORK_TOTAL + SEATS
+REPR_TOTAL = WORK_CARDS + SEATS
+REPR_CARDS = REPR_TOTAL + SEATS
+OT_TOTAL = REPR_CARDS + SEATS
+OT_CARDS = OT_TOTAL + SEATS
+PEEKS = OT_CARDS + SEATS
+WEEK_WORK = PEEKS + SEATS
+WEEK_REPR = WEEK_WORK + DAYS
+WORK_OWNER = WEEK_REPR + DAYS
+REPR_OWNER = WORK_OWNER + N_WORK
+OT_OWNER = REPR_OWNER + N_REPR
+ROW_CARD = OT_OWNER + N_OT
+ROW_PLUS = ROW_CARD + SEATS * COLS
+ROW_MINUS = ROW_PLUS + SEATS * COLS
+ROW_ILL = ROW_MINUS + SEATS * COLS
+ROW_NTOK = ROW_ILL + SEATS * COLS
+PUBLIC_SIZE = ROW_NTOK + SEATS * COLS
+ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
+
+PRIVATE = PUBLIC_SIZE
+P_HAND_N = 0
+P_HAND = 1
+P_TOK = P_HAND + HAND
+P_CARD = P_TOK + N_KINDS
+P_PLUS = P_CARD + COLS
+P_MINUS = P_PLUS + COLS
+P_ILL = P_MINUS + COLS
+P_SEEN = P_ILL + COLS
+PRIVATE_SIZE = P_SEEN + DAYS
+
+SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
+S_DECK = SCRATCH
+S_DISCARD_N = S_DECK + N_COMMIT
+S_DISCARD = S_DISCARD_N + 1
+S_WORK_ORDER = S_DISCARD + N_COMMIT
+S_REPR_ORDER = S_WORK_ORDER + N_WORK
+S_GREY = S_REPR_ORDER + N_REPR
+S_ROOM = S_GREY + DAYS
+S_SPENT = S_ROOM + N_KINDS
+S_GREY_TOK = S_SPENT + N_KINDS
+STATE_SIZE = S_GREY_TOK + N_KINDS
+
+#: most legal moves at one decision: the 64 Monday choices (a first play has 6 x 5 x 2 = 60)
+MAX_MOVES = 64
+#: per week and player: Monday, 5 x (Grey Entity, play, token), the Friday token
+MAX_DECISIONS = WEEKS * MAX_PLAYERS * (1 + 3 * DAYS + 1)
+
+# params: [n_players, shield, component table (TABLE_SIZE ints, in the public order)]
+P_PLAYERS, P_SHIELD, P_TABLE = 0, 1, 2
+PARAMS_SIZE = P_TABLE + TABLE_SIZE
+
+
+# ----------------------------------------------------------------------------- kernel helpers
+@njit(cache=True, inline="always")
+def seat_at(state, pos):
+    """The seat at position ``pos`` of this week's turn order (CL-7)."""
+    s = state[H_FIRST] + pos
+    n = state[H_PLAYERS]
+    if s >= n:
+        s -= n
+    return s
+
+
+@njit(cache=True, inline="always")
+def _draw(state, chance, seat, count):
+    """``seat`` (a player or the Grey Entity) draws ``count`` tokens; CL-4: none left, no draw."""
+    for _ in range(count):
+        total = state[H_ROOM]
+        if total == 0:
+            return
+        r = below(chance, total)
+        kind = 0
+        while r >= state[S_ROOM + kind]:
+            r -= state[S_ROOM + kind]
+            kind += 1
+        state[S_ROOM + kind] -= 1
+        state[H_ROOM] = total - 1
+        if seat == state[H_GREY]:
+            state[S_GREY_TOK + kind] += 1
+        else:
+            state[PRIVATE + seat * PRIVATE_SIZE + P_TOK + kind] += 1
+        state[TOKENS_HELD + seat] += 1
+
+
+@njit(cache=True, inline="always")
+def _placeable(state, base):
+    """Does the player (private block at ``base``) hold a +10, -10 or ILLNESS token?"""
+    return state[base + P_TOK + PLUS] + state[base + P_TOK + MINUS] + state[base + P_TOK + ILLNESS] > 0
+
+
+@njit(cache=True, inline="always")
+def _deal_card(state, chance):
+    """Draw a uniformly random card from the deck (see the module docstring)."""
+    left = state[H_DECK_LEFT]
+    i = S_DECK + below(chance, left)
+    card = state[i]
+    state[i] = state[S_DECK + left - 1]
+    state[H_DECK_LEFT] = left - 1
+    return card
+
+
+@njit(cache=True, inline="always")
+def _gather_deck(state):
+    """Every Commitment card back in the deck (the list 0..59), the discard pile empty."""
+    for c in range(N_COMMIT):
+        state[S_DECK + c] = c
+    state[H_DECK_LEFT] = N_COMMIT
+    state[S_DISCARD_N] = 0
+
+
+@njit(cache=True)
+def _start_week(state, chance):
+    n = state[H_PLAYERS]
+    for pos in range(n):
+        base = PRIVATE + seat_at(state, pos) * PRIVATE_SIZE
+        state[base + P_HAND_N] = HAND
+        for j in range(HAND):
+            state[base + P_HAND + j] = _deal_card(state, chance)
+        sort_range(state, base + P_HAND, HAND)
+    grey = state[H_GREY]
+    if grey >= 0:
+        for d in range(DAYS):
+            state[S_GREY + d] = _deal_card(state, chance)
+            state[ROW_CARD + grey * COLS + d] = FACE_DOWN
+        state[H_GREY_HIDDEN] = DAYS
+    week = state[H_WEEK]
+    for d in range(DAYS):
+        state[WEEK_WORK + d] = state[S_WORK_ORDER + DAYS * week + d]
+        state[WEEK_REPR + d] = state[S_REPR_ORDER + DAYS * week + d]
+    state[H_STAGE] = STAGE_MONDAY
+    state[H_TURN] = 0
+    state[H_POS] = 0
+    state[H_DECISION] = DEC_MULLIGAN
+    state[H_TO_MOVE] = state[H_FIRST]
+
+
+@njit(cache=True)
+def init(state, params, chance):
+    state[:] = 0
+    n = params[P_PLAYERS]
+    state[H_PLAYERS] = n
+    state[H_GREY] = 2 if n == 2 else -1
+    state[H_SHIELD] = params[P_SHIELD]
+    state[H_SEATS] = 3 if n == 2 else n
+    for i in range(TABLE_SIZE):
+        state[C_VALUE + i] = params[P_TABLE + i]
+    room = 0
+    for k in range(N_KINDS):
+        state[S_ROOM + k] = state[TOKEN_MIX + k]
+        room += state[TOKEN_MIX + k]
+    state[H_ROOM] = room
+    for i in range(N_WORK):
+        state[WORK_OWNER + i] = -1
+        state[S_WORK_ORDER + i] = i
+    for i in range(N_REPR):
+        state[REPR_OWNER + i] = -1
+        state[S_REPR_ORDER + i] = i
+    for i in range(N_OT):
+        state[OT_OWNER + i] = -1
+    for d in range(DAYS):
+        state[S_GREY + d] = -1
+    for i in range(SEATS * COLS):
+        state[ROW_CARD + i] = EMPTY
+    for p in range(MAX_PLAYERS):
+        base = PRIVATE + p * PRIVATE_SIZE
+        for j in range(HAND):
+            state[base + P_HAND + j] = -1
+        for c in range(COLS):
+            state[base + P_CARD + c] = -1
+        for d in range(DAYS):
+            state[base + P_SEEN + d] = -1
+    shuffle(chance, state, S_WORK_ORDER, N_WORK)
+    shuffle(chance, state, S_REPR_ORDER, N_REPR)
+    start = 3 if n == 2 else 2
+    for s in range(n):
+        _draw(state, chance, s, start)
+    _draw(state, chance, 0, 1)  # the first player's extra token
+    state[H_FIRST] = 0
+    state[H_WEEK] = 0
+    _gather_deck(state)
+    _start_week(state, chance)
+
+
+@njit(cache=True, inline="always")
+def to_move(state):
+    return state[H_TO_MOVE]
+
+
+@njit(cache=True, inline="always")
+def legal_moves(state, moves):
+    decision = state[H_DECISION]
+    seat = state[H_TO_MOVE]
+    base = PRIVATE + seat * PRIVATE_SIZE
+    k = 0
+    if decision == DEC_PLAY:
+        # the moves of the lowest card, then the same block shifted for each other card
+        low = state[base + P_HAND]
+        code = MOVE_PLAY + 16 * low
+        if state[base + P_TOK + MEETING] > 0:
+            for d in range(DAYS):
+                if state[base + P_CARD + d] < 0:
+                    moves[k] = code + 2 * d
+                    moves[k + 1] = code + 2 * d + 1
+                    k += 2
+        else:
+            for d in range(DAYS):
+                if state[base + P_CARD + d] < 0:
+                    moves[k] = code + 2 * d
+                    k += 1
+        block = k
+        for i in range(1, state[base + P_HAND_N]):
+            shift = 16 * (state[base + P_HAND + i] - low)
+            for j in range(block):
+                moves[k + j] = moves[j] + shift
+            k += block
+        return k
+    if decision == DEC_TOKEN:
+        moves[0] = MOVE_TOKEN_NONE
+        k = 1
+        for c in range(COLS):
+            if state[base + P_CARD + c] >= 0:
+                for kind in range(3):
+                    if state[base + P_TOK + kind] > 0:
+                        moves[k] = MOVE_TOKEN + 4 * c + kind
+                        k += 1
+        return k
+    if decision == DEC_MULLIGAN:
+        for mask in range(64):
+            moves[mask] = MOVE_MULLIGAN + mask
+        return 64
+    if decision == DEC_GREY:
+        grey_row = ROW_CARD + state[H_GREY] * COLS
+        moves[0] = MOVE_GREY_NONE
+        k = 1
+        for d in range(DAYS):
+            if state[grey_row + d] == FACE_DOWN:
+                moves[k] = MOVE_REVEAL + d
+                k += 1
+        if state[TOKENS_HELD + seat] > 0:
+            for d in range(DAYS):
+                if state[grey_row + d] == FACE_DOWN and state[base + P_SEEN + d] < 0:
+                    for kind in range(N_KINDS):
+                        if state[base + P_TOK + kind] > 0:
+                            moves[k] = MOVE_PEEK + 4 * d + kind
+                            k += 1
+        return k
+    return 0
+
+
+@njit(cache=True, inline="always")
+def public_view(state):
+    return state[:PUBLIC_SIZE]
+
+
+@njit(cache=True, inline="always")
+def private_view(state, seat):
+    base = PRIVATE + seat * PRIVATE_SIZE
+    return state[base:base + PRIVATE_SIZE]
+
+
+@njit(cache=True, inline="always")
+def card_value(state, base, col):
+    """Value of the card in column ``col`` of the row whose private block starts at ``base``."""
+    return (state[C_VALUE + state[base + P_CARD + col]]
+            + TOKEN_STEP * (state[base + P_PLUS + col] - state[base + P_MINUS + col]))
+
+
+@njit(cache=True, inline="always")
+def _give(state, chance, owner, index, seat, value, icons, total, cards):
+    state[owner + index] = seat
+    state[total + seat] += state[value + index]
+    state[cards + seat] += 1
+    if state[icons + index] > 0:
+        _draw(state, chance, seat, state[icons + index])
+
+
+@njit(cache=True)
+def _resolve(state, chance):
+    """Reveal and resolve: Overtime, then Monday..Friday (CL-2, CL-3, CL-10, CL-12, CL-13)."""
+    n = state[H_PLAYERS]
+    grey = state[H_GREY]
+    # Overtime: real players only, in turn order (ties to the earliest)
+    lo_seat, hi_seat, lo, hi = -1, -1, 0, 0
+    for pos in range(n):
+        s = seat_at(state, pos)
+        base = PRIVATE + s * PRIVATE_SIZE
+        if state[base + P_ILL + OT_COL] > 0:
+            continue
+        v = card_value(state, base, OT_COL)
+        if lo_seat < 0 or v < lo:
+            lo_seat, lo = s, v
+        if hi_seat < 0 or v > hi:
+            hi_seat, hi = s, v
+    new_first = state[H_FIRST]
+    if lo_seat >= 0:
+        _draw(state, chance, lo_seat, 1)
+        new_first = lo_seat
+        k = state[H_OT_NEXT]
+        if k < N_OT:
+            state[OT_OWNER + k] = hi_seat
+            state[OT_TOTAL + hi_seat] += state[OT_VALUE + k]
+            state[OT_CARDS + hi_seat] += 1
+            state[H_OT_NEXT] = k + 1
+    # weekdays: the Grey Entity first (CL-12), then the turn order
+    for d in range(DAYS):
+        lo_seat, hi_seat, lo, hi = -1, -1, 0, 0
+        if grey >= 0:
+            lo_seat = hi_seat = grey
+            lo = hi = state[C_VALUE + state[S_GREY + d]]
+        for pos in range(n):
+            s = seat_at(state, pos)
+            base = PRIVATE + s * PRIVATE_SIZE
+            if state[base + P_ILL + d] > 0:
+                continue
+            v = card_value(state, base, d)
+            if lo_seat < 0 or v < lo:
+                lo_seat, lo = s, v
+            if hi_seat < 0 or v > hi:
+                hi_seat, hi = s, v
+        w = state[WEEK_WORK + d]
+        r = state[WEEK_REPR + d]
+        if hi_seat < 0:  # CL-3: every card ill
+            state[WORK_OWNER + w] = DISCARDED
+            state[REPR_OWNER + r] = DISCARDED
+            continue
+        _give(state, chance, WORK_OWNER, w, hi_seat, W_VALUE, W_ICONS, WORK_TOTAL, WORK_CARDS)
+        _give(state, chance, REPR_OWNER, r, lo_seat, R_VALUE, R_ICONS, REPR_TOTAL, REPR_CARDS)
+    state[H_FIRST] = new_first
+
+
+@njit(cache=True)
+def _clean_up(state):
+    n = state[H_PLAYERS]
+    for s in range(n):
+        base = PRIVATE + s * PRIVATE_SIZE
+        for c in range(COLS):
+            state[S_ROOM + PLUS] += state[base + P_PLUS + c]
+            state[S_ROOM + MINUS] += state[base + P_MINUS + c]
+            state[S_ROOM + ILLNESS] += state[base + P_ILL + c]
+            state[base + P_CARD + c] = -1
+            state[base + P_PLUS + c] = 0
+            state[base + P_MINUS + c] = 0
+            state[base + P_ILL + c] = 0
+        for d in range(DAYS):
+            state[base + P_SEEN + d] = -1
+    for s in range(SEATS):
+        state[PEEKS + s] = 0
+    for i in range(SEATS * COLS):
+        state[ROW_CARD + i] = EMPTY
+        state[ROW_PLUS + i] = 0
+        state[ROW_MINUS + i] = 0
+        state[ROW_ILL + i] = 0
+        state[ROW_NTOK + i] = 0
+    room = 0
+    for k in range(N_KINDS):
+        state[S_ROOM + k] += state[S_SPENT + k]
+        state[S_SPENT + k] = 0
+        room += state[S_ROOM + k]
+    state[H_ROOM] = room
+    state[H_GREY_HIDDEN] = 0
+    for d in range(DAYS):
+        state[S_GREY + d] = -1
+    _gather_deck(state)
+
+
+@njit(cache=True, inline="always")
+def _turn_done(state, chance):
+    """The seat to move has finished its part of this stage: move on to the next decision."""
+    n = state[H_PLAYERS]
+    while True:
+        pos = state[H_POS] + 1
+        if pos == n:
+            pos = 0
+            stage = state[H_STAGE]
+            if stage == STAGE_MONDAY:
+                state[H_STAGE] = STAGE_MIDWEEK
+                state[H_TURN] = 0
+            elif stage == STAGE_MIDWEEK:
+                if state[H_TURN] == DAYS - 1:
+                    state[H_STAGE] = STAGE_FRIDAY
+                else:
+                    state[H_TURN] += 1
+            else:
+                _resolve(state, chance)
+                _clean_up(state)
+                state[H_WEEK] += 1
+                if state[H_WEEK] == WEEKS:
+                    state[H_STAGE] = STAGE_OVER
+                    state[H_DECISION] = DEC_NONE
+                    state[H_TO_MOVE] = -1
+                    return
+                _start_week(state, chance)
+                return
+        state[H_POS] = pos
+        seat = seat_at(state, pos)
+        state[H_TO_MOVE] = seat
+        if state[H_STAGE] == STAGE_MONDAY:
+            state[H_DECISION] = DEC_MULLIGAN
+            return
+        if state[H_STAGE] == STAGE_MIDWEEK:
+            if state[H_GREY_HIDDEN] > 0:
+                state[H_DECISION] = DEC_GREY
+            else:
+                state[H_DECISION] = DEC_PLAY
+            return
+        # Friday: the last card goes to the Overtime column face up (forced, CL-13)
+        base = PRIVATE + seat * PRIVATE_SIZE
+        card = state[base + P_HAND]
+        state[base + P_HAND] = -1
+        state[base + P_HAND_N] = 0
+        state[base + P_CARD + OT_COL] = card
+        state[ROW_CARD + seat * COLS + OT_COL] = card
+        if state[C_ICONS + card] > 0:
+            _draw(state, chance, seat, state[C_ICONS + card])
+        if _placeable(state, base):
+            state[H_DECISION] = DEC_TOKEN
+            return
+
+
+@njit(cache=True, inline="always")
+def apply_move(state, move, chance):
+    seat = state[H_TO_MOVE]
+    base = PRIVATE + seat * PRIVATE_SIZE
+    decision = state[H_DECISION]
+    if decision == DEC_PLAY:
+        rel = move - MOVE_PLAY
+        card = rel >> 4
+        day = (rel >> 1) & 7
+        state[base + P_HAND_N] = remove_sorted(state, base + P_HAND, state[base + P_HAND_N], card)
+        state[base + P_CARD + day] = card
+        if rel & 1:
+            state[base + P_TOK + MEETING] -= 1
+            state[TOKENS_HELD + seat] -= 1
+            state[S_SPENT + MEETING] += 1
+            state[ROW_CARD + seat * COLS + day] = FACE_DOWN
+        else:
+            state[ROW_CARD + seat * COLS + day] = card
+        if state[C_ICONS + card] > 0:
+            _draw(state, chance, seat, state[C_ICONS + card])
+        if _placeable(state, base):
+            state[H_DECISION] = DEC_TOKEN
+        else:
+            _turn_done(state, chance)
+        return
+    if decision == DEC_TOKEN:
+        if move != MOVE_TOKEN_NONE:
+            rel = move - MOVE_TOKEN
+            col = rel >> 2
+            kind = rel & 3
+            state[base + P_TOK + kind] -= 1
+            state[TOKENS_HELD + seat] -= 1
+            state[base + P_PLUS + COLS * kind + col] += 1
+            cell = seat * COLS + col
+            state[ROW_NTOK + cell] += 1
+            if state[ROW_CARD + cell] != FACE_DOWN:
+                state[ROW_PLUS + ROW_KIND_STRIDE * kind + cell] += 1
+        _turn_done(state, chance)
+        return
+    if decision == DEC_MULLIGAN:
+        mask = move - MOVE_MULLIGAN
+        if mask == 0:
+            _draw(state, chance, seat, 1)
+        else:
+            dn = state[S_DISCARD_N]
+            for j in range(HAND):
+                if (mask >> j) & 1:
+                    state[S_DISCARD + dn] = state[base + P_HAND + j]
+                    dn += 1
+                    state[base + P_HAND + j] = _deal_card(state, chance)
+            state[S_DISCARD_N] = dn
+            sort_range(state, base + P_HAND, HAND)
+        _turn_done(state, chance)
+        return
+    # DEC_GREY
+    if move >= MOVE_PEEK:
+        rel = move - MOVE_PEEK
+        day = rel >> 2
+        kind = rel & 3
+        state[base + P_TOK + kind] -= 1
+        state[TOKENS_HELD + seat] -= 1
+        state[S_SPENT + kind] += 1
+        state[base + P_SEEN + day] = state[S_GREY + day]
+        state[PEEKS + seat] |= 1 << day
+    elif move >= MOVE_REVEAL:
+        day = move - MOVE_REVEAL
+        state[ROW_CARD + state[H_GREY] * COLS + day] = state[S_GREY + day]
+        state[H_GREY_HIDDEN] -= 1
+    state[H_DECISION] = DEC_PLAY
+
+
+@njit(cache=True)
+def dismissed_mask(state):
+    """Bit s set for each dismissed seat (CL-5, CL-11)."""
+    n = state[H_PLAYERS]
+    top, fewest = 0, 1 << 30
+    for s in range(n):
+        t = state[REPR_TOTAL + s]
+        if t > top:
+            top, fewest = t, state[REPR_CARDS + s]
+        elif t == top and t > 0 and state[REPR_CARDS + s] < fewest:
+            fewest = state[REPR_CARDS + s]
+    if top == 0:
+        return 0
+    grey = state[H_GREY]
+    if grey >= 0 and state[H_SHIELD] != 0:
+        g = state[REPR_TOTAL + grey]
+        if g > top or (g == top and state[REPR_CARDS + grey] <= fewest):
+            return 0  # the Grey Entity would be dismissed: nobody is
+    mask = 0
+    for s in range(n):
+        if state[REPR_TOTAL + s] == top and state[REPR_CARDS + s] == fewest:
+            mask |= 1 << s
+    return mask
+
+
+@njit(cache=True)
+def result(state, score, rank, extra):
+    seats = state[H_SEATS]
+    grey = state[H_GREY]
+    out = dismissed_mask(state)
+    for s in range(seats):
+        score[s] = state[WORK_TOTAL + s] + state[OT_TOTAL + s] - state[TOKENS_HELD + s]
+        extra[s, 0] = state[WORK_TOTAL + s]
+        extra[s, 1] = state[OT_TOTAL + s]
+        extra[s, 2] = state[REPR_TOTAL + s]
+        extra[s, 3] = state[TOKENS_HELD + s]
+        extra[s, 4] = (out >> s) & 1
+        extra[s, 5] = state[WORK_CARDS + s]
+        extra[s, 6] = state[REPR_CARDS + s]
+        extra[s, 7] = state[OT_CARDS + s]
+    staying = 0
+    for s in range(seats):
+        if not (out >> s) & 1:
+            staying += 1
+    for s in range(seats):
+        r = 1
+        if (out >> s) & 1:
+            r += staying
+            for t in range(seats):
+                if (out >> t) & 1 and score[t] < score[s]:
+                    r += 1
+        else:
+            cards_s = state[WORK_CARDS + s] + state[OT_CARDS + s]
+            for t in range(seats):
+                if (out >> t) & 1 or t == s:
+                    continue
+                if score[t] < score[s]:
+                    r += 1
+                elif score[t] == score[s]:
+                    if t == grey:
+                        r += 1
+                    elif s != grey and state[WORK_CARDS + t] + state[OT_CARDS + t] < cards_s:
+                        r += 1
+        rank[s] = r
+
+
+@njit(cache=True)
+def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
+    return kernel.play_games(
+        init, to_move, legal_moves, public_view, private_view, apply_move, result,
+        STATE_SIZE, MAX_MOVES, MAX_DECISIONS,
+        params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+
+
+# ----------------------------------------------------------------------------- components (CL-1)
+COMPONENTS_FILE = Path(__file__).with_name("colleagues_components.toml")
+
+DEFAULT_COMPONENTS = {
+    "commitment": {
+        "values": list(range(1, 61)),
+        "icons": [1 if n <= 5 or n >= 56 else 0 for n in range(1, 61)],
+    },
+    "work": {
+        "values": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4],
+        "icons": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0],
+    },
+    "reprimand": {
+        "values": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3],
+        "icons": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0],
+    },
+    "overtime": {"values": [2, 3, 4]},
+    "tokens": {"plus10": 9, "minus10": 9, "illness": 4, "meeting": 9},
+}
+
+# key -> (length, low, high) of each list, or (None, low, high) for the token counts
+_LIMITS = {
+    "commitment": {"values": (N_COMMIT, -999, 999), "icons": (N_COMMIT, 0, 9)},
+    "work": {"values": (N_WORK, -99, 99), "icons": (N_WORK, 0, 9)},
+    "reprimand": {"values": (N_REPR, -99, 99), "icons": (N_REPR, 0, 9)},
+    "overtime": {"values": (N_OT, -99, 99)},
+    "tokens": {k: (None, 0, 99) for k in KIND_KEYS},
+}
+MAX_TOKENS = 200
+
+
+def check_components(table: dict, source: str = "components") -> dict:
+    """The complete component table: ``table`` over the defaults, validated.
+
+    Raises RuleError with a one-line message naming the bad key.
+    """
+    if not isinstance(table, dict):
+        raise RuleError(f"{source}: expected a table of [commitment], [work], [reprimand], "
+                        f"[overtime], [tokens]")
+    out = {group: dict(keys) for group, keys in DEFAULT_COMPONENTS.items()}
+    for group, keys in table.items():
+        if group not in _LIMITS:
+            raise RuleError(f"{source}: unknown key {group!r} (keys: {', '.join(_LIMITS)})")
+        if not isinstance(keys, dict):
+            raise RuleError(f"{source}: {group} must be a table ([{group}])")
+        for key, value in keys.items():
+            if key not in _LIMITS[group]:
+                raise RuleError(f"{source}: unknown key {group}.{key} "
+                                f"(keys of [{group}]: {', '.join(_LIMITS[group])})")
+            length, low, high = _LIMITS[group][key]
+            if length is None:
+                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                    raise RuleError(f"{source}: {group}.{key} must be an integer from {low} to "
+                                    f"{high}, got {value!r}")
+                out[group][key] = value
+                continue
+            ok = (isinstance(value, list) and len(value) == length
+                  and all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+                          for v in value))
+            if not ok:
+                got = f"{len(value)} entries" if isinstance(value, list) else repr(value)
+                raise RuleError(f"{source}: {group}.{key} must be a list of {length} integers "
+                                f"from {low} to {high}, got {got}")
+            out[group][key] = list(value)
+    total = sum(out["tokens"].values())
+    if total > MAX_TOKENS:
+        raise RuleError(f"{source}: tokens: at most {MAX_TOKENS} tokens in all, got {total}")
+    return out
+
+
+def load_components(path: str) -> dict:
+    """``--rule components=FILE``: read a TOML component table (CL-1); JSON-serialisable."""
+    try:
+        with open(path, "rb") as f:
+            table = tomllib.load(f)
+    except OSError as exc:
+        raise RuleError(f"rule components: cannot read {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"rule components: {path} is not valid TOML: {exc}") from None
+    return check_components(table, f"rule components: {path}")
+
+
+def pack_components(table: dict) -> list[int]:
+    """The table as the ints of the params / public block, in the public layout's order."""
+    out = (list(table["commitment"]["values"]) + list(table["commitment"]["icons"])
+           + list(table["work"]["values"]) + list(table["work"]["icons"])
+           + list(table["reprimand"]["values"]) + list(table["reprimand"]["icons"])
+           + list(table["overtime"]["values"]) + [table["tokens"][k] for k in KIND_KEYS])
+    assert len(out) == TABLE_SIZE
+    return out
+
+
+def make_params(n_players: int, options: dict) -> np.ndarray:
+    table = check_components(options.get("components", DEFAULT_COMPONENTS))
+    shield = 1 if options.get("grey_dismissal", "exclude") == "shield" else 0
+    return np.array([n_players, shield] + pack_components(table), dtype=np.int32)
+
+
+# ----------------------------------------------------------------------------- Python side
+def card_number(card: int) -> int:
+    return card + 1
+
+
+def _card_text(state: np.ndarray, card: int) -> str:
+    value = int(state[C_VALUE + card])
+    icons = int(state[C_ICONS + card])
+    text = f"card {card + 1}"
+    if value != card + 1:
+        text += f" (value {value})"
+    if icons:
+        text += " with a Coffee icon" if icons == 1 else f" with {icons} Coffee icons"
+    return text
+
+
+def _hand(state: np.ndarray, seat: int) -> list[int]:
+    base = PRIVATE + seat * PRIVATE_SIZE
+    return [int(c) for c in state[base + P_HAND:base + P_HAND + state[base + P_HAND_N]]]
+
+
+def decode(move: int) -> dict:
+    """The move code spelt out (independent of the state)."""
+    move = int(move)
+    if MOVE_MULLIGAN <= move < MOVE_MULLIGAN + 64:
+        mask = move - MOVE_MULLIGAN
+        if mask == 0:
+            return {"action": "keep", "draw_token": True}
+        return {"action": "mulligan", "positions": [j for j in range(HAND) if mask >> j & 1]}
+    if move == MOVE_GREY_NONE:
+        return {"action": "grey_none"}
+    if MOVE_REVEAL <= move < MOVE_REVEAL + DAYS:
+        return {"action": "grey_reveal", "day": DAY_NAMES[move - MOVE_REVEAL]}
+    if MOVE_PEEK <= move < MOVE_PEEK + 4 * DAYS:
+        rel = move - MOVE_PEEK
+        return {"action": "grey_peek", "day": DAY_NAMES[rel >> 2], "spend": KIND_NAMES[rel & 3]}
+    if MOVE_PLAY <= move < MOVE_PLAY + 16 * N_COMMIT:
+        rel = move - MOVE_PLAY
+        return {"action": "play", "card": (rel >> 4) + 1, "day": DAY_NAMES[(rel >> 1) & 7],
+                "face": "down" if rel & 1 else "up"}
+    if move == MOVE_TOKEN_NONE:
+        return {"action": "no_token"}
+    if MOVE_TOKEN <= move < MOVE_TOKEN + 4 * COLS:
+        rel = move - MOVE_TOKEN
+        return {"action": "token", "column": DAY_NAMES[rel >> 2], "token": KIND_NAMES[rel & 3]}
+    raise ValueError(f"not a Colleagues move code: {move}")
+
+
+def move_to_json(state: np.ndarray, move: int) -> dict:
+    out = decode(move)
+    if out["action"] == "mulligan":
+        hand = _hand(state, int(state[H_TO_MOVE]))
+        out["discard"] = [hand[j] + 1 for j in out.pop("positions")]
+    return out
+
+
+def describe_move(state: np.ndarray, move: int) -> str:
+    d = move_to_json(state, move)
+    a = d["action"]
+    if a == "keep":
+        return "keeps the hand and draws a Coffee token"
+    if a == "mulligan":
+        return f"discards {', '.join(map(str, d['discard']))} and draws {len(d['discard'])}"
+    if a == "grey_none":
+        return "leaves the Grey Entity's cards alone"
+    if a == "grey_reveal":
+        card = int(state[S_GREY + DAY_NAMES.index(d["day"])])
+        return f"reveals the Grey Entity's {d['day']} card: {_card_text(state, card)}"
+    if a == "grey_peek":
+        return f"spends a {d['spend']} token to look at the Grey Entity's {d['day']} card"
+    if a == "play":
+        face = "face down (MEETING)" if d["face"] == "down" else "face up"
+        return f"plays {_card_text(state, d['card'] - 1)} on {d['day']} {face}"
+    if a == "no_token":
+        return "places no token"
+    return f"places a {d['token']} token on its {d['column']} card"
+
+
+def _kinds(counts) -> dict:
+    return {KIND_NAMES[k]: int(counts[k]) for k in range(N_KINDS)}
+
+
+def describe_state(state: np.ndarray) -> dict:
+    """The state as the rules file names it: hands, Grey Entity cards, tokens, the week's cards."""
+    n = int(state[H_PLAYERS])
+    grey = int(state[H_GREY])
+    week = int(state[H_WEEK])
+    first = int(state[H_FIRST])
+
+    def wr(values, icons, ident):
+        return {"value": int(state[values + ident]), "icons": int(state[icons + ident])}
+
+    out = {
+        "players": n,
+        "week": week + 1,
+        "first_player": first,
+        "turn_order": [(first + i) % n for i in range(n)],
+        "hands": [[c + 1 for c in _hand(state, p)] for p in range(n)],
+        "tokens": [_kinds(state[PRIVATE + p * PRIVATE_SIZE + P_TOK:PRIVATE + p * PRIVATE_SIZE + P_TOK + 4])
+                   for p in range(n)],
+        "coffee_room": _kinds(state[S_ROOM:S_ROOM + N_KINDS]),
+        "work_cards": [[wr(W_VALUE, W_ICONS, int(state[S_WORK_ORDER + DAYS * w + d])) for d in range(DAYS)]
+                       for w in range(WEEKS)],
+        "reprimand_cards": [[wr(R_VALUE, R_ICONS, int(state[S_REPR_ORDER + DAYS * w + d]))
+                             for d in range(DAYS)] for w in range(WEEKS)],
+        "overtime_pile": [int(state[OT_VALUE + k]) for k in range(int(state[H_OT_NEXT]), N_OT)],
+        "deck": sorted(int(c) + 1 for c in state[S_DECK:S_DECK + state[H_DECK_LEFT]]),
+        "grey_dismissal": "shield" if state[H_SHIELD] else "exclude",
+    }
+    if grey >= 0:
+        out["grey_entity"] = {"seat": grey, "cards": [int(state[S_GREY + d]) + 1 for d in range(DAYS)],
+                              "tokens": int(state[TOKENS_HELD + grey])}
+    return out
+
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Colleagues",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rules_version=RULES_VERSION,
+    team_game=False,
+    options=(
+        RuleOption("components", "file", DEFAULT_COMPONENTS,
+                   "TOML component table (CL-1): card values and icons, the token mix "
+                   "(default: simulate/games/colleagues_components.toml)",
+                   loader=load_components),
+        RuleOption("grey_dismissal", "choice", "exclude",
+                   "2 players (CL-11): exclude = the Grey Entity is left out of the dismissal "
+                   "comparison; shield = nobody is dismissed when it holds the highest Reprimand total",
+                   choices=("exclude", "shield")),
+    ),
+    columns=(
+        ("work_total", "sum of the Work card values taken"),
+        ("overtime_total", "sum of the Overtime card values taken"),
+        ("reprimand_total", "sum of the Reprimand card values taken"),
+        ("tokens_left", "Coffee tokens held at the end (1 point off each)"),
+        ("dismissed", "1 if dismissed (highest Reprimand total, CL-5/CL-11)"),
+        ("work_cards", "number of Work cards taken"),
+        ("reprimand_cards", "number of Reprimand cards taken"),
+        ("overtime_cards", "number of Overtime cards taken"),
+    ),
+    state_size=STATE_SIZE,
+    max_moves=MAX_MOVES,
+    max_decisions=MAX_DECISIONS,
+    module=None,  # set below
+    make_params=make_params,
+    describe_move=describe_move,
+    describe_state=describe_state,
+    move_to_json=move_to_json,
+    extra_seats=lambda n: ("grey-entity",) if n == 2 else (),
+    better="low",
+)
+object.__setattr__(SPEC, "module", __import__(__name__, fromlist=["SPEC"]))

@@ -1,0 +1,343 @@
+"""Colleagues, the slow and readable way: a reference for the compiled kernel.
+
+Written from ``shared/rules/colleagues.md`` (CL-1..CL-13) and the rulebook, as a script of the
+game (a generator that yields each decision it needs). It shares with the kernel only what a
+replay must share: card numbering (Commitment ids 0..59, Work / Reprimand ids 0..14), the move
+codes, the params layout, the shuffles and draws of the chance stream and the seeding. The
+kernel's module docstring lists the choices both make where the rules are silent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulate.seeding import PyStream
+
+WEEKS, DAYS, HAND = 3, 5, 6
+OVERTIME = 5  # the row's sixth column
+PLUS, MINUS, ILLNESS, MEETING = 0, 1, 2, 3
+# move codes (the kernel's encoding)
+MULLIGAN = 0  # + mask of hand positions (0 = keep and draw a token)
+GREY_NONE, GREY_REVEAL, GREY_PEEK = 100, 101, 108  # reveal + day, peek + 4 * day + kind
+PLAY = 200  # + 16 * card + 2 * day + (1 if face down)
+TOKEN_NONE, TOKEN = 2000, 2004  # token + 4 * column + kind
+
+
+@dataclass
+class Table:
+    """The component table (CL-1) unpacked from params."""
+
+    card_value: list[int]
+    card_icons: list[int]
+    work_value: list[int]
+    work_icons: list[int]
+    reprimand_value: list[int]
+    reprimand_icons: list[int]
+    overtime_value: list[int]
+    token_mix: list[int]
+
+    @staticmethod
+    def from_params(params) -> "Table":
+        p = [int(x) for x in params[2:]]
+        cuts = [60, 60, 15, 15, 15, 15, 3, 4]
+        parts = []
+        for size in cuts:
+            parts.append(p[:size])
+            p = p[size:]
+        return Table(*parts)
+
+
+@dataclass
+class Placed:
+    """A Commitment card in a row, with the tokens put on it."""
+
+    card: int
+    face_down: bool = False
+    tokens: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Desk:
+    """What a player (or the Grey Entity) holds."""
+
+    hand: list[int] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # held, per kind
+    row: dict[int, Placed] = field(default_factory=dict)  # column -> card this week
+    work: list[int] = field(default_factory=list)  # Work card ids taken
+    reprimands: list[int] = field(default_factory=list)
+    overtime: list[int] = field(default_factory=list)  # Overtime card values taken
+    seen: set[int] = field(default_factory=set)  # Grey Entity days looked at this week
+
+
+class Game:
+    def __init__(self, params, chance: PyStream):
+        self.players = int(params[0])
+        self.shield = bool(params[1])
+        self.table = Table.from_params(params)
+        self.chance = chance
+        self.grey = 2 if self.players == 2 else None
+        seats = self.players + (1 if self.grey is not None else 0)
+        self.desks = [Desk() for _ in range(seats)]
+        self.room = list(self.table.token_mix)  # the Coffee Room, per kind
+        self.spent = [0, 0, 0, 0]  # MEETING and peek tokens spent this week
+        self.work_layout = list(range(15))
+        self.chance.shuffle(self.work_layout)
+        self.reprimand_layout = list(range(15))
+        self.chance.shuffle(self.reprimand_layout)
+        self.overtime_pile = list(self.table.overtime_value)  # top first
+        self.work_owner = [None] * 15  # seat, or "discarded" (CL-3)
+        self.reprimand_owner = [None] * 15
+        self.grey_cards: list[int] = []
+        self.grey_revealed: set[int] = set()
+        for seat in range(self.players):
+            self.draw(seat, 3 if self.players == 2 else 2)
+        self.first = 0
+        self.draw(self.first, 1)  # the First Player token's extra token
+        self.over = False
+        self._script = self._play()
+        self._pending = next(self._script)  # (kind of decision, seat)
+
+    # -- tokens
+    def draw(self, seat: int, count: int) -> None:
+        """Take ``count`` tokens from the Coffee Room, face down, at random (CL-4: if any)."""
+        for _ in range(count):
+            total = sum(self.room)
+            if total == 0:
+                return
+            r = self.chance.below(total)
+            kind = 0
+            while r >= self.room[kind]:
+                r -= self.room[kind]
+                kind += 1
+            self.room[kind] -= 1
+            self.desks[seat].tokens[kind] += 1
+
+    def placeable(self, seat: int) -> list[int]:
+        """Kinds of token the player could put on a card (+10, -10, ILLNESS)."""
+        return [k for k in (PLUS, MINUS, ILLNESS) if self.desks[seat].tokens[k] > 0]
+
+    # -- the game as a script
+    def turn_order(self) -> list[int]:
+        return [(self.first + i) % self.players for i in range(self.players)]
+
+    def _play(self):
+        for week in range(WEEKS):
+            self.week = week
+            self._deal()
+            order = self.turn_order()
+            # Phase 1: Monday briefing
+            for seat in order:
+                self._monday(seat, (yield ("mulligan", seat)))
+            # Phase 2: Midweek, five turns
+            for _turn in range(DAYS):
+                for seat in order:
+                    if self.grey is not None and len(self.grey_revealed) < DAYS:
+                        self._grey_action(seat, (yield ("grey", seat)))
+                    self._play_card(seat, (yield ("play", seat)))
+                    if self.placeable(seat):
+                        self._place_token(seat, (yield ("token", seat)))
+            # Phase 3: Friday recap
+            for seat in order:
+                desk = self.desks[seat]
+                card = desk.hand.pop()
+                desk.row[OVERTIME] = Placed(card)  # always face up (CL-13)
+                self.draw(seat, self.table.card_icons[card])
+                if self.placeable(seat):
+                    self._place_token(seat, (yield ("token", seat)))
+            self._resolve(order)
+            self._clean_up()
+        self.over = True
+        yield ("over", -1)
+
+    def draw_card(self) -> int:
+        """A uniformly random card of the deck (the kernel's procedure: the card at a random
+        index leaves, the last card takes its place)."""
+        i = self.chance.below(len(self.deck))
+        card = self.deck[i]
+        self.deck[i] = self.deck[-1]
+        self.deck.pop()
+        return card
+
+    def _deal(self) -> None:
+        self.deck = list(range(60))  # every Commitment card is back
+        for seat in self.turn_order():
+            self.desks[seat].hand = sorted(self.draw_card() for _ in range(HAND))
+        if self.grey is not None:
+            self.grey_cards = [self.draw_card() for _ in range(DAYS)]
+            self.grey_revealed = set()
+
+    def _monday(self, seat: int, move: int) -> None:
+        desk = self.desks[seat]
+        mask = move - MULLIGAN
+        if mask == 0:
+            self.draw(seat, 1)
+            return
+        discard = [desk.hand[j] for j in range(HAND) if mask >> j & 1]
+        for card in discard:
+            desk.hand.remove(card)
+        desk.hand += [self.draw_card() for _ in discard]
+        desk.hand.sort()
+
+    def _grey_action(self, seat: int, move: int) -> None:
+        if move == GREY_NONE:
+            return
+        if move < GREY_PEEK:
+            self.grey_revealed.add(move - GREY_REVEAL)
+            return
+        day, kind = divmod(move - GREY_PEEK, 4)
+        self.desks[seat].tokens[kind] -= 1
+        self.spent[kind] += 1
+        self.desks[seat].seen.add(day)
+
+    def _play_card(self, seat: int, move: int) -> None:
+        card, rest = divmod(move - PLAY, 16)
+        day, face_down = divmod(rest, 2)
+        desk = self.desks[seat]
+        desk.hand.remove(card)
+        desk.row[day] = Placed(card, bool(face_down))
+        if face_down:
+            desk.tokens[MEETING] -= 1
+            self.spent[MEETING] += 1
+        self.draw(seat, self.table.card_icons[card])
+
+    def _place_token(self, seat: int, move: int) -> None:
+        if move == TOKEN_NONE:
+            return
+        column, kind = divmod(move - TOKEN, 4)
+        self.desks[seat].tokens[kind] -= 1
+        self.desks[seat].row[column].tokens.append(kind)
+
+    # -- resolution
+    def value(self, placed: Placed) -> int:
+        return (self.table.card_value[placed.card]
+                + 10 * placed.tokens.count(PLUS) - 10 * placed.tokens.count(MINUS))
+
+    def _extremes(self, entries):
+        """(lowest, highest) seat among [(seat, value)] in priority order; first wins ties."""
+        lowest = highest = None
+        for seat, value in entries:
+            if lowest is None or value < lowest[1]:
+                lowest = (seat, value)
+            if highest is None or value > highest[1]:
+                highest = (seat, value)
+        return lowest[0], highest[0]
+
+    def _resolve(self, order: list[int]) -> None:
+        # Overtime: real players, lowest -> First Player token + 1 token, highest -> top card
+        entries = [(s, self.value(self.desks[s].row[OVERTIME])) for s in order
+                   if ILLNESS not in self.desks[s].row[OVERTIME].tokens]
+        next_first = self.first
+        if entries:  # CL-13: everyone ill -> first player and pile stay
+            lowest, highest = self._extremes(entries)
+            self.draw(lowest, 1)
+            next_first = lowest
+            if self.overtime_pile:
+                self.desks[highest].overtime.append(self.overtime_pile.pop(0))
+        for day in range(DAYS):
+            entries = []
+            if self.grey is not None:  # CL-12: the Grey Entity is first in priority
+                entries.append((self.grey, self.table.card_value[self.grey_cards[day]]))
+            for s in order:
+                placed = self.desks[s].row[day]
+                if ILLNESS not in placed.tokens:
+                    entries.append((s, self.value(placed)))
+            work = self.work_layout[DAYS * self.week + day]
+            reprimand = self.reprimand_layout[DAYS * self.week + day]
+            if not entries:  # CL-3
+                self.work_owner[work] = "discarded"
+                self.reprimand_owner[reprimand] = "discarded"
+                continue
+            lowest, highest = self._extremes(entries)
+            self.work_owner[work] = highest
+            self.desks[highest].work.append(work)
+            self.draw(highest, self.table.work_icons[work])
+            self.reprimand_owner[reprimand] = lowest
+            self.desks[lowest].reprimands.append(reprimand)
+            self.draw(lowest, self.table.reprimand_icons[reprimand])
+        self.first = next_first
+
+    def _clean_up(self) -> None:
+        for desk in self.desks:
+            for placed in desk.row.values():
+                for kind in placed.tokens:
+                    self.room[kind] += 1
+            desk.row = {}
+            desk.seen = set()
+        for kind in range(4):
+            self.room[kind] += self.spent[kind]
+        self.spent = [0, 0, 0, 0]
+
+    # -- the interface the tests drive
+    def to_move(self) -> int:
+        return self._pending[1]
+
+    def legal_moves(self) -> list[int]:
+        kind, seat = self._pending
+        if kind == "over":
+            return []
+        desk = self.desks[seat]
+        if kind == "mulligan":
+            return [MULLIGAN + mask for mask in range(64)]
+        if kind == "grey":
+            hidden = [d for d in range(DAYS) if d not in self.grey_revealed]
+            moves = [GREY_NONE] + [GREY_REVEAL + d for d in hidden]
+            moves += [GREY_PEEK + 4 * d + k for d in hidden if d not in desk.seen
+                      for k in range(4) if desk.tokens[k] > 0]
+            return moves
+        if kind == "play":
+            free = [d for d in range(DAYS) if d not in desk.row]
+            faces = [0, 1] if desk.tokens[MEETING] > 0 else [0]
+            return sorted(PLAY + 16 * c + 2 * d + f for c in desk.hand for d in free for f in faces)
+        moves = [TOKEN_NONE]
+        for column in sorted(desk.row):
+            moves += [TOKEN + 4 * column + k for k in self.placeable(seat)]
+        return moves
+
+    def apply(self, move: int) -> None:
+        assert move in self.legal_moves(), (move, self._pending)
+        self._pending = self._script.send(move)
+
+    # -- the end
+    def dismissed(self) -> set[int]:
+        """CL-5 / CL-11: highest Reprimand total among the real players, fewer cards first."""
+        def totals(seats):
+            return {s: (sum(self.table.reprimand_value[r] for r in self.desks[s].reprimands),
+                        len(self.desks[s].reprimands)) for s in seats}
+
+        def loser(t):
+            top = max(total for total, _ in t.values())
+            if top == 0:
+                return set()
+            tied = {s: cards for s, (total, cards) in t.items() if total == top}
+            fewest = min(tied.values())
+            return {s for s, cards in tied.items() if cards == fewest}
+
+        out = loser(totals(range(self.players)))
+        if self.grey is not None and self.shield:
+            if self.grey in loser(totals(range(self.players + 1))):
+                return set()
+        return out
+
+    def result(self):
+        seats = len(self.desks)
+        work = [sum(self.table.work_value[w] for w in d.work) for d in self.desks]
+        overtime = [sum(d.overtime) for d in self.desks]
+        held = [sum(d.tokens) for d in self.desks]
+        scores = [work[s] + overtime[s] - held[s] for s in range(seats)]
+        out = self.dismissed()
+
+        def key(s):  # lower is better: score, the Grey Entity wins ties (CL-9), fewer cards
+            return (scores[s], 0 if s == self.grey else 1,
+                    len(self.desks[s].work) + len(self.desks[s].overtime))
+
+        ranks = []
+        staying = [s for s in range(seats) if s not in out]
+        for s in range(seats):
+            if s in out:  # CL-6: after everyone else, by score among themselves
+                ranks.append(1 + len(staying) + sum(1 for t in out if scores[t] < scores[s]))
+            else:
+                ranks.append(1 + sum(1 for t in staying if key(t) < key(s)))
+        extras = [[work[s], overtime[s],
+                   sum(self.table.reprimand_value[r] for r in self.desks[s].reprimands),
+                   held[s], int(s in out), len(self.desks[s].work), len(self.desks[s].reprimands),
+                   len(self.desks[s].overtime)] for s in range(seats)]
+        return scores, ranks, extras

@@ -1,0 +1,315 @@
+"""Built-in Colleagues strategies.
+
+Observation layout: ``simulate.games.colleagues`` (``public`` holds the public state part at the
+same offsets; ``private`` is the deciding seat's block: ``P_HAND_N``, ``P_HAND``, ``P_TOK``,
+``P_CARD``/``P_PLUS``/``P_MINUS``/``P_ILL`` (its own row, face-down cards included), ``P_SEEN``).
+The decision to take is ``public[H_DECISION]``; the seat deciding is ``public[H_TO_MOVE]``.
+
+The heuristics share one estimate, :func:`day_cost`: what a card of value v is expected to cost
+on a column, given what the seat can see. Every other card that will take part on that day is
+either known (face up, a revealed or secretly seen Grey Entity card) or unknown (face down, or
+not played yet); an unknown card is taken to be a uniform draw from the cards this seat has not
+seen. Then P(take the Work card) = [every known card below v] x P(unknown below v)^unknowns,
+likewise for the Reprimand card, and the cost is P(Work) x (Work value - its icons) +
+P(Reprimand) x (REPRIMAND_WEIGHT x Reprimand value - its icons); on the Overtime column the
+highest takes the top Overtime card and the lowest gains a token (-1).
+"""
+import numpy as np
+from numba import njit
+
+from simulate.games import colleagues as cl
+from simulate.kernel import STRATEGY_SIGNATURE
+
+from . import Strategy
+from .common import random_move
+
+#: a Reprimand point weighs this much against a Work point (dismissal ranks a player last)
+REPRIMAND_WEIGHT = 1.5
+#: a token spent costs its -1 at the end; spend one only to save more than this
+TOKEN_THRESHOLD = 1.0
+NONE_KNOWN_HIGH = -(1 << 30)
+NONE_KNOWN_LOW = 1 << 30
+
+
+@njit(cache=True, inline="always")
+def seen_mask(public, private):
+    """Bit c set for every Commitment card the seat can see (hand, rows, Grey cards it knows)."""
+    mask = np.int64(0)
+    for j in range(private[cl.P_HAND_N]):
+        mask |= np.int64(1) << private[cl.P_HAND + j]
+    for c in range(cl.COLS):
+        if private[cl.P_CARD + c] >= 0:
+            mask |= np.int64(1) << private[cl.P_CARD + c]
+    for i in range(cl.SEATS * cl.COLS):
+        if public[cl.ROW_CARD + i] >= 0:
+            mask |= np.int64(1) << public[cl.ROW_CARD + i]
+    for d in range(cl.DAYS):
+        if private[cl.P_SEEN + d] >= 0:
+            mask |= np.int64(1) << private[cl.P_SEEN + d]
+    return mask
+
+
+@njit(cache=True, inline="always")
+def unseen_fractions(public, seen, v):
+    """(fraction of unseen cards below v, fraction above v)."""
+    below_n, above_n, total = 0, 0, 0
+    for c in range(cl.N_COMMIT):
+        if (seen >> c) & 1:
+            continue
+        total += 1
+        x = public[cl.C_VALUE + c]
+        if x < v:
+            below_n += 1
+        elif x > v:
+            above_n += 1
+    if total == 0:
+        return 0.5, 0.5
+    return below_n / total, above_n / total
+
+
+@njit(cache=True, inline="always")
+def others_on(public, private, me, col):
+    """(lowest known value, highest known value, number of unknown cards) of the other cards that
+    will take part in column ``col`` (ILL cards left out)."""
+    n = public[cl.H_PLAYERS]
+    lo, hi, unknown = NONE_KNOWN_LOW, NONE_KNOWN_HIGH, 0
+    for s in range(n):
+        if s == me:
+            continue
+        cell = s * cl.COLS + col
+        card = public[cl.ROW_CARD + cell]
+        if card >= 0:
+            if public[cl.ROW_ILL + cell] > 0:
+                continue
+            v = public[cl.C_VALUE + card] + cl.TOKEN_STEP * (
+                public[cl.ROW_PLUS + cell] - public[cl.ROW_MINUS + cell])
+            lo = min(lo, v)
+            hi = max(hi, v)
+        else:
+            unknown += 1
+    grey = public[cl.H_GREY]
+    if grey >= 0 and col < cl.DAYS:
+        card = public[cl.ROW_CARD + grey * cl.COLS + col]
+        if card < 0:
+            card = private[cl.P_SEEN + col]
+        if card >= 0:
+            v = public[cl.C_VALUE + card]
+            lo = min(lo, v)
+            hi = max(hi, v)
+        else:
+            unknown += 1
+    return lo, hi, unknown
+
+
+@njit(cache=True, inline="always")
+def column_stakes(public, col):
+    """(cost of taking the top, cost of taking the bottom) of column ``col``."""
+    if col == cl.OT_COL:
+        k = public[cl.H_OT_NEXT]
+        top = public[cl.OT_VALUE + k] if k < cl.N_OT else 0
+        return float(top), -1.0
+    w = public[cl.WEEK_WORK + col]
+    r = public[cl.WEEK_REPR + col]
+    return (float(public[cl.W_VALUE + w] - public[cl.W_ICONS + w]),
+            REPRIMAND_WEIGHT * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
+
+
+@njit(cache=True, inline="always")
+def day_cost(public, private, seen, me, col, v):
+    """Expected cost of a card of value ``v`` in column ``col`` (see the module docstring)."""
+    lo, hi, unknown = others_on(public, private, me, col)
+    below, above = unseen_fractions(public, seen, v)
+    p_top = (below ** unknown) if hi < v else 0.0
+    p_bottom = (above ** unknown) if lo > v else 0.0
+    top, bottom = column_stakes(public, col)
+    return p_top * top + p_bottom * bottom
+
+
+@njit(cache=True, inline="always")
+def own_value(public, private, col):
+    return public[cl.C_VALUE + private[cl.P_CARD + col]] + cl.TOKEN_STEP * (
+        private[cl.P_PLUS + col] - private[cl.P_MINUS + col])
+
+
+@njit(cache=True, inline="always")
+def reserved_card(public, private):
+    """The card kept back for Overtime: the lowest-valued card of the hand (the lowest Overtime
+    card gains a token and the first seat), or -1 when one card is left."""
+    if private[cl.P_HAND_N] <= 1:
+        return -1
+    best = private[cl.P_HAND]
+    for j in range(1, private[cl.P_HAND_N]):
+        c = private[cl.P_HAND + j]
+        if public[cl.C_VALUE + c] < public[cl.C_VALUE + best]:
+            best = c
+    return best
+
+
+@njit(cache=True, inline="always")
+def play_parts(move):
+    rel = move - cl.MOVE_PLAY
+    return rel >> 4, (rel >> 1) & 7, rel & 1
+
+
+@njit(cache=True, inline="always")
+def cheapest_play(public, private, moves, n_moves, only_card):
+    """Index of the face-up play with the least expected cost (of ``only_card`` if >= 0), never
+    the card reserved for Overtime while another card can go."""
+    me = public[cl.H_TO_MOVE]
+    seen = seen_mask(public, private)
+    keep = reserved_card(public, private)
+    best, best_cost = -1, 1e18
+    for i in range(n_moves):
+        card, day, face = play_parts(moves[i])
+        if face == 1 or card == keep or (only_card >= 0 and card != only_card):
+            continue
+        cost = day_cost(public, private, seen, me, day, public[cl.C_VALUE + card])
+        if cost < best_cost:
+            best, best_cost = i, cost
+    return best if best >= 0 else 0
+
+
+@njit(cache=True, inline="always")
+def first_reveal(moves, n_moves):
+    """Index of the first 'reveal a Grey Entity card' move, else of 'leave them'."""
+    for i in range(n_moves):
+        if cl.MOVE_REVEAL <= moves[i] < cl.MOVE_PEEK:
+            return i
+    return 0
+
+
+@njit(cache=True, inline="always")
+def keep_index(moves, n_moves):
+    return 0  # MOVE_MULLIGAN + 0: keep the hand and draw a token (the lowest code)
+
+
+@njit(cache=True, inline="always")
+def token_none_index(moves, n_moves):
+    return 0  # MOVE_TOKEN_NONE is the lowest token code
+
+
+# ----------------------------------------------------------------------------- the strategies
+@njit(STRATEGY_SIGNATURE, cache=True)
+def middle(public, private, moves, n_moves, rng):
+    """Play each card where it is least likely to be the top or the bottom of what is shown;
+    keep the lowest for Overtime; keep the hand on Monday (a token); hoard tokens; reveal the
+    Grey Entity's cards (free information)."""
+    decision = public[cl.H_DECISION]
+    if decision == cl.DEC_PLAY:
+        return cheapest_play(public, private, moves, n_moves, -1)
+    if decision == cl.DEC_GREY:
+        return first_reveal(moves, n_moves)
+    if decision == cl.DEC_MULLIGAN:
+        return keep_index(moves, n_moves)
+    return token_none_index(moves, n_moves)
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def dodger(public, private, moves, n_moves, rng):
+    """Plays like ``middle``; spends a +10, -10 or ILLNESS token on one of its cards when that
+    lowers the card's expected cost by more than the token is worth (1 point)."""
+    decision = public[cl.H_DECISION]
+    if decision == cl.DEC_PLAY:
+        return cheapest_play(public, private, moves, n_moves, -1)
+    if decision == cl.DEC_TOKEN:
+        me = public[cl.H_TO_MOVE]
+        seen = seen_mask(public, private)
+        best, best_gain = 0, TOKEN_THRESHOLD
+        for i in range(1, n_moves):
+            rel = moves[i] - cl.MOVE_TOKEN
+            col, kind = rel >> 2, rel & 3
+            if private[cl.P_ILL + col] > 0:
+                continue  # already out of the comparison
+            v = own_value(public, private, col)
+            now = day_cost(public, private, seen, me, col, v)
+            if kind == cl.ILLNESS:
+                after = 0.0
+            elif kind == cl.PLUS:
+                after = day_cost(public, private, seen, me, col, v + cl.TOKEN_STEP)
+            else:
+                after = day_cost(public, private, seen, me, col, v - cl.TOKEN_STEP)
+            if now - after > best_gain:
+                best, best_gain = i, now - after
+        return best
+    if decision == cl.DEC_MULLIGAN:
+        return keep_index(moves, n_moves)
+    return 0  # Grey Entity: leave it alone
+
+
+@njit(cache=True, inline="always")
+def extremeness(public, card):
+    """Distance of a card's value from the middle of all Commitment values, in cards: how many
+    cards lie between it and the median (0 = middle)."""
+    v = public[cl.C_VALUE + card]
+    below, above = 0, 0
+    for c in range(cl.N_COMMIT):
+        x = public[cl.C_VALUE + c]
+        if x < v:
+            below += 1
+        elif x > v:
+            above += 1
+    return abs(below - above) // 2
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def dumper(public, private, moves, n_moves, rng):
+    """Mulligans its extreme cards toward middle ones; plays its most extreme card first, on the
+    day where it is cheapest (a day already lost to someone further out); hoards tokens."""
+    decision = public[cl.H_DECISION]
+    if decision == cl.DEC_MULLIGAN:
+        mask, count = 0, 0
+        for j in range(private[cl.P_HAND_N]):
+            if extremeness(public, private[cl.P_HAND + j]) >= 20:  # the outer third of values
+                mask |= 1 << j
+                count += 1
+        if count >= 2:
+            return mask  # move code MOVE_MULLIGAN + mask sits at index mask
+        return keep_index(moves, n_moves)
+    if decision == cl.DEC_PLAY:
+        keep = reserved_card(public, private)
+        target, far = -1, -1
+        for j in range(private[cl.P_HAND_N]):
+            c = private[cl.P_HAND + j]
+            if c == keep:
+                continue
+            e = extremeness(public, c)
+            if e > far:
+                target, far = c, e
+        return cheapest_play(public, private, moves, n_moves, target)
+    return 0  # no token, leave the Grey Entity alone
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def hider(public, private, moves, n_moves, rng):
+    """Plays like ``middle``, but plays a card face down (MEETING) when it is likely to end at
+    the top or bottom of its day, so the others cannot steer clear of it; hoards other tokens."""
+    decision = public[cl.H_DECISION]
+    if decision == cl.DEC_PLAY:
+        i = cheapest_play(public, private, moves, n_moves, -1)
+        card, day, face = play_parts(moves[i])
+        if private[cl.P_TOK + cl.MEETING] > 0 and day < cl.DAYS:
+            if extremeness(public, card) >= 20:
+                down = moves[i] + 1
+                for j in range(i + 1, n_moves):
+                    if moves[j] == down:
+                        return j
+        return i
+    if decision == cl.DEC_MULLIGAN:
+        return keep_index(moves, n_moves)
+    return 0
+
+
+STRATEGIES = [
+    Strategy("colleagues", "random", "uniformly random legal move", random_move),
+    Strategy("colleagues", "middle",
+             "plays each card where it is least likely to be top or bottom of what is shown, "
+             "keeps its lowest for Overtime, keeps the Monday hand, hoards tokens", middle),
+    Strategy("colleagues", "dodger",
+             "plays like middle and spends +10/-10/ILLNESS to dodge the top or bottom of a day "
+             "when that saves more than the token's point", dodger),
+    Strategy("colleagues", "dumper",
+             "mulligans extreme cards toward the middle, dumps its most extreme card first where "
+             "it is cheapest (days already lost)", dumper),
+    Strategy("colleagues", "hider",
+             "plays like middle but hides extreme cards face down with MEETING", hider),
+]
