@@ -1,4 +1,4 @@
-"""Results datasets: a directory of Parquet parts plus ``manifest.json``.
+"""Results datasets: a directory of Parquet parts plus ``_manifest.json``.
 
 One row per (game, seat)::
 
@@ -13,7 +13,7 @@ One row per (game, seat)::
     decisions   int32    number of decisions in the game (its length)
     <game columns>  int32  the game's own columns (``GameSpec.columns``)
 
-``manifest.json`` records how the dataset was made (tool version, game, rules version, options,
+``_manifest.json`` records how the dataset was made (tool version, game, rules version, options,
 seed, seating, strategies, command line, chunking) and which parts are complete; every part also
 carries the manifest in its Parquet schema metadata (key ``tourney``), so a part is
 self-describing. Parts are written under a hidden temporary name and renamed into place, so a
@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from .matchup import Block, Matchup
 
 FORMAT = "tourney-results/1"
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
 COMPRESSION = "zstd"
 
 

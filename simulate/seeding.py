@@ -59,7 +59,7 @@ def splitmix_mix(x):
     return z ^ (z >> U31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seed_stream(rng, seed, game, stream):
     """Fill ``rng`` (uint64[4]) with the stream (seed, game, stream)."""
     key = splitmix_mix(splitmix_mix(splitmix_mix(np.uint64(seed)) ^ np.uint64(game)) ^ np.uint64(stream))

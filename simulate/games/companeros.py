@@ -16,7 +16,8 @@ here where both are silent:
 - Result columns: ``cards_taken`` (display cards taken over the match) and
   ``rounds_first_taker`` (rounds in which the seat was the first to take, so starts the next).
 
-State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6)::
+State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6). Sets of cards of one
+colour are 10-bit masks: bit ``value - 1`` stands for the card of that value::
 
     public part  [0, PUBLIC_SIZE)                              what every seat sees
       H_PLAYERS        n players                H_MATCH_GAMES   games in the match (CO-5)
@@ -26,17 +27,21 @@ State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6)::
       H_N_TAKERS       eligible takers          H_FIRST_TAKER   first seat that took, or -1
       H_GAME_STARTER   starter of this game's first round
       H_TO_MOVE        the seat to decide now, -1 once the game is over
+      H_DISPLAY_CARDS  number of cards in the display
       PLAYED[6]        card played this round by each seat, -1 if none yet
       TAKE_ORDER[6]    eligible takers, in order of trick scoring
       SCORE[6]         match points per seat
       CARDS_TAKEN[6]   cards taken per seat      FIRST_TAKES[6]  rounds as first taker
       DISPLAY_SUM[6]   sum of display values per colour
-      DISPLAY_COUNT[6] number of display cards per colour
-      CARD_PUB[60]     public place of each card: PUB_HAND (in some hand, hidden),
-                       PUB_DISPLAY, PUB_PLAYED + seat (played this round), PUB_TAKEN + seat
+      DISPLAY_MASK[6]  display cards per colour (mask)
+      TAKEN_MASK[6*6]  cards taken in this game, per seat then colour (mask)
     private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
-      [0] hand size, [1..9] the hand's card ids ascending (-1 beyond the size)
+      [0] hand size, [1 + colour] the hand's cards of that colour (mask)
     scratch [SCRATCH, STATE_SIZE): the deck while dealing (never shown to a strategy)
+
+Every card of the game is in exactly one place: a hand mask, the display mask, ``PLAYED`` or a
+taken mask. Masks make taking a colour two mask operations (no scan over cards) and keep hands
+sorted for free; legal plays list a hand's bits colour by colour, so ascending.
 """
 from __future__ import annotations
 
@@ -44,7 +49,9 @@ import numpy as np
 from numba import njit
 
 from .. import kernel
-from ..kernel import rank_descending, remove_sorted, sort_range
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ..kernel import popcount, rank_descending
 from ..seeding import shuffle
 from .spec import GameSpec, RuleOption
 
@@ -61,23 +68,22 @@ MAX_MATCH_GAMES = 100
 PHASE_PLAY, PHASE_TAKE, PHASE_OVER = 0, 1, 2
 MOVE_TAKE = 64  # MOVE_TAKE + colour: take every display card of that colour
 MOVE_PASS = 127  # take nothing
-PUB_HAND, PUB_DISPLAY, PUB_PLAYED, PUB_TAKEN = 0, 1, 10, 20
 
 # ---- state layout (see the module docstring)
 H_PLAYERS, H_MATCH_GAMES, H_GAME_NO, H_ROUND, H_PHASE, H_STARTER = 0, 1, 2, 3, 4, 5
 H_N_PLAYED, H_TAKE_POS, H_N_TAKERS, H_FIRST_TAKER, H_GAME_STARTER = 6, 7, 8, 9, 10
-H_TO_MOVE = 11
-PLAYED = 12
+H_TO_MOVE, H_DISPLAY_CARDS = 11, 12
+PLAYED = 16
 TAKE_ORDER = PLAYED + MAX_PLAYERS
 SCORE = TAKE_ORDER + MAX_PLAYERS
 CARDS_TAKEN = SCORE + MAX_PLAYERS
 FIRST_TAKES = CARDS_TAKEN + MAX_PLAYERS
 DISPLAY_SUM = FIRST_TAKES + MAX_PLAYERS
-DISPLAY_COUNT = DISPLAY_SUM + MAX_PLAYERS
-CARD_PUB = DISPLAY_COUNT + MAX_PLAYERS
-PUBLIC_SIZE = CARD_PUB + MAX_CARDS
+DISPLAY_MASK = DISPLAY_SUM + MAX_PLAYERS
+TAKEN_MASK = DISPLAY_MASK + MAX_PLAYERS
+PUBLIC_SIZE = TAKEN_MASK + MAX_PLAYERS * MAX_PLAYERS
 PRIVATE = PUBLIC_SIZE
-PRIVATE_SIZE = 1 + HAND_SIZE
+PRIVATE_SIZE = 1 + MAX_PLAYERS
 SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
 STATE_SIZE = SCRATCH + MAX_CARDS
 
@@ -103,7 +109,7 @@ value_of_nb = njit(cache=True, inline="always")(value_of)
 
 
 # ----------------------------------------------------------------------------- kernel
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal(state, chance):
     """Deal a fresh game of the match: shuffle, lay the display, deal 9 cards a seat."""
     n = state[H_PLAYERS]
@@ -113,21 +119,23 @@ def _deal(state, chance):
     shuffle(chance, state, SCRATCH, n_cards)
     for k in range(MAX_PLAYERS):
         state[DISPLAY_SUM + k] = 0
-        state[DISPLAY_COUNT + k] = 0
+        state[DISPLAY_MASK + k] = 0
         state[PLAYED + k] = -1
-    for c in range(MAX_CARDS):
-        state[CARD_PUB + c] = PUB_HAND
+    for k in range(MAX_PLAYERS * MAX_PLAYERS):
+        state[TAKEN_MASK + k] = 0
     for i in range(n):
         c = state[SCRATCH + i]
-        state[CARD_PUB + c] = PUB_DISPLAY
         state[DISPLAY_SUM + c // VALUES] += c % VALUES + 1
-        state[DISPLAY_COUNT + c // VALUES] += 1
+        state[DISPLAY_MASK + c // VALUES] |= 1 << (c % VALUES)
+    state[H_DISPLAY_CARDS] = n
     for p in range(n):
         base = PRIVATE + p * PRIVATE_SIZE
         state[base] = HAND_SIZE
-        for j in range(HAND_SIZE):
-            state[base + 1 + j] = state[SCRATCH + n + HAND_SIZE * p + j]
-        sort_range(state, base + 1, HAND_SIZE)
+        for colour in range(MAX_PLAYERS):
+            state[base + 1 + colour] = 0
+        for j in range(n + HAND_SIZE * p, n + HAND_SIZE * (p + 1)):
+            c = state[SCRATCH + j]
+            state[base + 1 + c // VALUES] |= 1 << (c % VALUES)
     state[H_ROUND] = 0
     state[H_PHASE] = PHASE_PLAY
     state[H_N_PLAYED] = 0
@@ -135,19 +143,13 @@ def _deal(state, chance):
     state[H_TO_MOVE] = state[H_STARTER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init(state, params, chance):
-    state[:] = 0
-    n = params[P_PLAYERS]
-    state[H_PLAYERS] = n
+    for i in range(STATE_SIZE):
+        state[i] = 0
+    state[H_PLAYERS] = params[P_PLAYERS]
     state[H_MATCH_GAMES] = params[P_MATCH_GAMES]
-    state[H_GAME_NO] = 0
     state[H_STARTER] = 0  # CO-1: seat 0 is the oldest player
-    for p in range(MAX_PLAYERS):
-        base = PRIVATE + p * PRIVATE_SIZE
-        state[base] = 0  # hand size; the hand slots hold -1 when empty
-        for j in range(1, PRIVATE_SIZE):
-            state[base + j] = -1
     _deal(state, chance)
 
 
@@ -158,16 +160,21 @@ def to_move(state):
 
 @njit(cache=True, inline="always")
 def legal_moves(state, moves):
+    n = state[H_PLAYERS]
     if state[H_PHASE] == PHASE_PLAY:
-        base = PRIVATE + state[H_TO_MOVE] * PRIVATE_SIZE
-        size = state[base]
-        for j in range(size):
-            moves[j] = state[base + 1 + j]
-        return size
+        base = PRIVATE + state[H_TO_MOVE] * PRIVATE_SIZE + 1
+        k = 0
+        for colour in range(n):
+            mask = state[base + colour]
+            while mask:
+                moves[k] = colour * VALUES + trailing_zeros(mask)
+                k += 1
+                mask &= mask - 1
+        return k
     if state[H_PHASE] == PHASE_TAKE:
         k = 0
-        for colour in range(state[H_PLAYERS]):
-            if state[DISPLAY_COUNT + colour] > 0:
+        for colour in range(n):
+            if state[DISPLAY_MASK + colour]:
                 moves[k] = MOVE_TAKE + colour
                 k += 1
         moves[k] = MOVE_PASS
@@ -202,7 +209,6 @@ def scoring_order(played, base, n, order, order_base):
     """Trick scoring: write the seats that may take, in order, to ``order[order_base:]``.
 
     Returns how many may take (``cut``). ``played[base + seat]`` is each seat's card or -1.
-
     Seats are ordered by (value of their card's colour, their card's value), both descending;
     the walk stops at the first colour value that two or more colours share (CO-6). Seats that
     have not played (-1) are ignored, so a strategy can ask where a candidate card would put it.
@@ -242,10 +248,10 @@ def _end_round(state, chance):
     n = state[H_PLAYERS]
     for p in range(n):
         c = state[PLAYED + p]
-        state[CARD_PUB + c] = PUB_DISPLAY
         state[DISPLAY_SUM + c // VALUES] += c % VALUES + 1
-        state[DISPLAY_COUNT + c // VALUES] += 1
+        state[DISPLAY_MASK + c // VALUES] |= 1 << (c % VALUES)
         state[PLAYED + p] = -1
+    state[H_DISPLAY_CARDS] += n
     first = state[H_FIRST_TAKER]
     if first >= 0:
         state[H_STARTER] = first
@@ -275,13 +281,9 @@ def _end_round(state, chance):
 
 @njit(cache=True, inline="always")
 def _next_taker(state, chance):
-    """Advance to the next eligible taker, or end the round if none is left or the display is empty."""
-    n = state[H_PLAYERS]
-    empty = True
-    for colour in range(n):
-        if state[DISPLAY_COUNT + colour] > 0:
-            empty = False
-    if empty or state[H_TAKE_POS] >= state[H_N_TAKERS]:
+    """Hand the decision to the next eligible taker, or end the round when none is left or the
+    display is empty (CO-2)."""
+    if state[H_DISPLAY_CARDS] == 0 or state[H_TAKE_POS] >= state[H_N_TAKERS]:
         _end_round(state, chance)
     else:
         state[H_TO_MOVE] = state[TAKE_ORDER + state[H_TAKE_POS]]
@@ -293,9 +295,9 @@ def apply_move(state, move, chance):
     seat = state[H_TO_MOVE]
     if state[H_PHASE] == PHASE_PLAY:
         base = PRIVATE + seat * PRIVATE_SIZE
-        state[base] = remove_sorted(state, base + 1, state[base], move)
+        state[base + 1 + move // VALUES] &= ~(1 << (move % VALUES))
+        state[base] -= 1
         state[PLAYED + seat] = move
-        state[CARD_PUB + move] = PUB_PLAYED + seat
         state[H_N_PLAYED] += 1
         if state[H_N_PLAYED] < n:
             seat += 1
@@ -310,20 +312,21 @@ def apply_move(state, move, chance):
     # PHASE_TAKE
     if move != MOVE_PASS:
         colour = move - MOVE_TAKE
-        for c in range(colour * VALUES, colour * VALUES + VALUES):
-            if state[CARD_PUB + c] == PUB_DISPLAY:
-                state[CARD_PUB + c] = PUB_TAKEN + seat
-                state[CARDS_TAKEN + seat] += 1
+        mask = state[DISPLAY_MASK + colour]
+        count = popcount(mask)
+        state[TAKEN_MASK + seat * MAX_PLAYERS + colour] |= mask
+        state[CARDS_TAKEN + seat] += count
         state[SCORE + seat] += state[DISPLAY_SUM + colour]
+        state[H_DISPLAY_CARDS] -= count
         state[DISPLAY_SUM + colour] = 0
-        state[DISPLAY_COUNT + colour] = 0
+        state[DISPLAY_MASK + colour] = 0
         if state[H_FIRST_TAKER] < 0:
             state[H_FIRST_TAKER] = seat
     state[H_TAKE_POS] += 1
     _next_taker(state, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(state, score, rank, extra):
     n = state[H_PLAYERS]
     for p in range(n):
@@ -355,13 +358,26 @@ def make_params(n_players: int, options: dict) -> np.ndarray:
     return np.array([n_players, options["match_games"]], dtype=np.int32)
 
 
+def mask_cards(colour: int, mask: int) -> list[int]:
+    """Card ids of ``colour`` whose bits are set in ``mask``, ascending."""
+    return [colour * VALUES + v for v in range(VALUES) if mask >> v & 1]
+
+
+def hand_cards(state: np.ndarray, seat: int) -> list[int]:
+    base = PRIVATE + seat * PRIVATE_SIZE
+    return [c for colour in range(MAX_PLAYERS) for c in mask_cards(colour, int(state[base + 1 + colour]))]
+
+
+def display_cards(state: np.ndarray) -> list[int]:
+    return [c for colour in range(MAX_PLAYERS) for c in mask_cards(colour, int(state[DISPLAY_MASK + colour]))]
+
+
 def describe_move(state: np.ndarray, move: int) -> str:
     if move == MOVE_PASS:
         return "passes (takes nothing)"
     if move >= MOVE_TAKE:
         colour = move - MOVE_TAKE
-        cards = [c for c in range(colour * VALUES, colour * VALUES + VALUES)
-                 if state[CARD_PUB + c] == PUB_DISPLAY]
+        cards = mask_cards(colour, int(state[DISPLAY_MASK + colour]))
         total = sum(value_of(c) for c in cards)
         return f"takes {COLOUR_NAMES[colour]} ({', '.join(str(value_of(c)) for c in cards)}) = {total} points"
     return f"plays {card_name(move)}"
@@ -382,12 +398,9 @@ def _card_json(card: int) -> dict:
 def describe_state(state: np.ndarray) -> dict:
     """The state at a deal as the rules file names it: every hand, the display, the starter."""
     n = int(state[H_PLAYERS])
-    hands = []
-    for p in range(n):
-        base = PRIVATE + p * PRIVATE_SIZE
-        hands.append([_card_json(int(c)) for c in state[base + 1:base + 1 + state[base]]])
-    display = [_card_json(c) for c in range(n * VALUES) if state[CARD_PUB + c] == PUB_DISPLAY]
-    return {"players": n, "starter": int(state[H_STARTER]), "hands": hands, "display": display,
+    return {"players": n, "starter": int(state[H_STARTER]),
+            "hands": [[_card_json(c) for c in hand_cards(state, p)] for p in range(n)],
+            "display": [_card_json(c) for c in display_cards(state)],
             "match_game": int(state[H_GAME_NO]), "match_games": int(state[H_MATCH_GAMES])}
 
 

@@ -1,0 +1,102 @@
+"""The command line: the documented commands work; bad input gives one line, exit 2, no output."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from simulate.cli import app
+from simulate.reference import companeros as ref
+from simulate.seeding import PyStream
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_games_and_strategies_listing():
+    r = invoke("games")
+    assert r.exit_code == 0 and "companeros" in r.output and "match_games" in r.output
+    r = invoke("strategies", "companeros")
+    assert r.exit_code == 0
+    lines = r.output.strip().splitlines()
+    assert {line.split()[0] for line in lines} >= {"random", "high", "follower", "greedy"}
+
+
+def test_run_summary_replay(tmp_path):
+    out = tmp_path / "first"
+    r = invoke("run", "companeros", "--players", 4, "--games", 3000, "--seed", 7, "--strategy", "greedy",
+               "--strategy", "random", "--out", out, "--workers", 1, "--quiet")
+    assert r.exit_code == 0, r.output
+    r = invoke("summary", out)
+    assert r.exit_code == 0 and "greedy" in r.output and "by seat" in r.output
+    r = invoke("replay", out, "--game", 1233)
+    assert r.exit_code == 0, r.output
+    assert "replayed result matches the dataset" in r.output and "plays" in r.output
+    r = invoke("replay", out, "--game", 1233, "--format", "json")
+    trace = json.loads(r.output)
+    assert trace["format"] == "tourney-trace/1" and trace["matches_dataset"] is True
+    assert [s["strategy"] for s in trace["seats"]] == ["random", "greedy", "random", "greedy"]  # rotated
+    # another program can re-check the game from the trace: the reference engine, dealt from the
+    # seed, accepts every decision and ends with the same result
+    game = ref.Game([trace["players"], trace["options"]["match_games"]], PyStream(7, 1233, 0))
+    hands = [[{"colour": ref.COLOURS[c.colour], "value": c.value} for c in h] for h in game.hands]
+    assert hands == trace["initial_state"]["hands"]
+    for d in trace["decisions"]:
+        assert game.to_move() == d["seat"]
+        game.apply(d["move"])
+    scores, ranks, _ = game.result()
+    assert scores == [row["score"] for row in trace["result"]]
+    assert ranks == [row["rank"] for row in trace["result"]]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "chess"], "unknown game 'chess' (games: companeros"),
+    (["run", "companeros", "--strategy", "nobody"], "unknown strategy 'nobody' for companeros (strategies: random"),
+    (["run", "companeros", "--players", 9], "companeros is played by 3 to 6 players, not 9"),
+    (["run", "companeros", "--rule", "match_games=0"], "rule match_games expects an integer from 1 to 100, got '0'"),
+    (["run", "companeros", "--rule", "speed=3"], "companeros has no rule option 'speed' (options: match_games)"),
+    (["run", "companeros", "--rule", "match_games"], "--rule expects key=value"),
+    (["run", "companeros", "--games", 0], "--games must be a positive number"),
+    (["run", "companeros", "--games", -5], "--games must be a positive number"),
+    (["run", "companeros", "--seed", -1], "seed must be an integer from 0 to"),
+    (["strategies", "chess"], "unknown game 'chess'"),
+])
+def test_bad_input_one_line_exit_2_nothing_written(tmp_path, args, message):
+    out = tmp_path / "out"
+    r = invoke(*args, *(["--out", out] if args[0] == "run" else []))
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.output
+    assert not out.exists()
+
+
+def test_unwritable_output(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = invoke("run", "companeros", "--games", 10, "--out", blocker / "sub", "--quiet")
+    assert r.exit_code == 2 and r.output.startswith("error: cannot write to output")
+
+
+def test_existing_output_refused(tmp_path):
+    out = tmp_path / "o"
+    assert invoke("run", "companeros", "--games", 100, "--out", out, "--quiet", "--workers", 1).exit_code == 0
+    r = invoke("run", "companeros", "--games", 100, "--out", out, "--quiet")
+    assert r.exit_code == 2 and "already exists (use --overwrite" in r.output
+
+
+def test_replay_errors(tmp_path):
+    r = invoke("replay", tmp_path, "--game", 1)
+    assert r.exit_code == 2 and "is not a tourney dataset" in r.output
+    out = tmp_path / "d"
+    invoke("run", "companeros", "--games", 100, "--out", out, "--quiet", "--workers", 1)
+    r = invoke("replay", out, "--game", 100)
+    assert r.exit_code == 2 and "game 100 is not in this run (games 0 to 99)" in r.output
+
+
+def test_python_m_simulate_is_the_same_cli():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "simulate", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "replay" in r.stdout and "bench" in r.stdout

@@ -1,0 +1,108 @@
+"""The runner and results: determinism, rotation, manifest, atomic parts, summary with pandas."""
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from reports.summary import load, summarize
+from simulate.matchup import make_matchup, play_block
+from simulate.results import read_manifest, read_table
+from simulate.runner import run
+
+
+def dataset(path):
+    return read_table(path).to_pandas().sort_values(["game", "seat"]).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def matchup():
+    return make_matchup("companeros", 4, ["greedy", "random", "high"], seed=7)
+
+
+def test_same_data_for_any_workers_and_chunk_size(tmp_path, matchup):
+    runs = [(1, 1000), (2, 1000), (2, 1700), (1, 5000)]
+    frames = []
+    for i, (workers, chunk) in enumerate(runs):
+        run(matchup, 5000, tmp_path / f"r{i}", workers=workers, chunk_size=chunk, progress=False)
+        frames.append(dataset(tmp_path / f"r{i}"))
+    for f in frames[1:]:
+        pd.testing.assert_frame_equal(frames[0], f)
+    assert len(frames[0]) == 5000 * 4
+
+
+def test_game_depends_only_on_seed_and_index(matchup):
+    whole = play_block(matchup, 0, 300)
+    tail = play_block(matchup, 200, 100)
+    assert np.array_equal(whole.score[200:], tail.score)
+    other_seed = play_block(make_matchup("companeros", 4, ["greedy", "random", "high"], seed=8), 0, 300)
+    assert not np.array_equal(whole.score, other_seed.score)
+
+
+def test_rotation_seats_every_strategy_everywhere_equally(matchup):
+    block = play_block(matchup, 0, 400)
+    names = matchup.strategy_names
+    # seat names before rotation: greedy, random, high, greedy
+    counts = {(names[s], seat): 0 for s in range(3) for seat in range(4)}
+    for g in range(400):
+        for seat in range(4):
+            counts[(names[block.strategy[g, seat]], seat)] += 1
+    for seat in range(4):
+        assert counts[("greedy", seat)] == 200 and counts[("random", seat)] == 100
+        assert counts[("high", seat)] == 100
+
+
+def test_no_rotate_keeps_the_seating():
+    m = make_matchup("companeros", 3, ["greedy", "random"], seed=1, rotate=False)
+    block = play_block(m, 0, 50)
+    assert (block.strategy == np.array([0, 1, 0])).all()
+
+
+def test_manifest_and_schema(tmp_path, matchup):
+    out = tmp_path / "d"
+    run(matchup, 3000, out, workers=1, chunk_size=1000, progress=False, command="tourney run test")
+    man = read_manifest(out)
+    assert man["status"] == "complete" and man["games_done"] == 3000
+    assert man["seed"] == 7 and man["game"] == "companeros" and man["rules_version"] == 1
+    assert man["seats"] == ["greedy", "random", "high", "greedy"]
+    assert man["options"] == {"match_games": 1} and man["command"] == "tourney run test"
+    assert [p["first_game"] for p in man["parts"]] == [0, 1000, 2000]
+    schema = pq.read_schema(out / "part-000000.parquet")
+    assert str(schema.field("strategy").type) == "dictionary<values=string, indices=int8, ordered=0>"
+    assert str(schema.field("seat").type) == "int8" and str(schema.field("rank").type) == "int8"
+    assert json.loads(schema.metadata[b"tourney"])["seed"] == 7
+    assert not list(out.glob(".*tmp"))  # no temporary file left behind
+    df = dataset(out)
+    assert list(df.columns[:9]) == ["game", "seat", "strategy", "team", "score", "rank", "win",
+                                    "start_seat", "decisions"]
+    assert {"cards_taken", "rounds_first_taker"} <= set(df.columns)
+    assert (df["win"] == (df["rank"] == 1)).all()
+    assert (df.groupby("game")["win"].sum() >= 1).all()
+
+
+def test_summary_is_plain_pandas(tmp_path, matchup):
+    out = tmp_path / "s"
+    run(matchup, 2000, out, workers=1, progress=False)
+    df = pd.read_parquet(out)  # pandas alone reads the dataset directory
+    by_strategy = df.groupby("strategy", observed=True)["win"].agg(["size", "sum"])
+    tables = summarize(load(out))
+    assert by_strategy["size"].to_dict() == tables["strategy"]["games"].to_dict()
+    assert by_strategy["sum"].to_dict() == tables["strategy"]["wins"].to_dict()
+    t = tables["strategy"].loc["greedy"]
+    assert t.ci_low < t.win_rate < t.ci_high
+
+
+def test_existing_output_refused_without_overwrite(tmp_path, matchup):
+    from simulate.results import OutputError
+    out = tmp_path / "o"
+    run(matchup, 1000, out, workers=1, progress=False)
+    with pytest.raises(OutputError, match="already exists"):
+        run(matchup, 1000, out, workers=1, progress=False)
+    run(matchup, 1000, out, workers=1, progress=False, overwrite=True)
+    other = tmp_path / "notadataset"
+    other.mkdir()
+    (other / "precious.txt").write_text("keep me")
+    with pytest.raises(OutputError, match="not a tourney dataset"):
+        run(matchup, 1000, other, workers=1, progress=False, overwrite=True)
+    assert (other / "precious.txt").exists()
