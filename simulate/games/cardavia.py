@@ -1,0 +1,595 @@
+"""Cardavia (4 players, teams {0,2} and {1,3}), the Brescian scopa "Cicera": the rules kernel.
+
+Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-5) over the Danish rulebook
+``shared/seeds/cardavia-da.txt``. Choices made here where both are silent:
+
+- Cards are numbered rank-major: ``card = (rank - 1) * 4 + suit`` with rank 1 (Asso) .. 10, 11
+  (Fante), 12 (Cavallo), 13 (Re) and suit 0 swords (spade), 1 cups (coppe), 2 coins (denari),
+  3 clubs (bastoni). So the numerals are the cards 0..39 (value ``(card >> 2) + 1``), the courts
+  40..51, and a list of cards sorted by id is sorted by value. La Mata (2 of swords) is card 4,
+  the 10 of coins card 38, the Fante of cups card 41.
+- The deal: the 52 ids are shuffled with the chance stream (``seeding.shuffle``); ``deck[0:4]``
+  go face up to the table, then seat p receives ``deck[4 + 12p : 16 + 12p]``.
+- CA-1: seats play 0, 1, 2, 3, 0, ...; seat 0 starts; teams are seat & 1. A deal is 48 turns,
+  one card per turn, and one deal is the game.
+- A move is ``(card << 52) | captured``: the hand card played, and the bit mask of the *card ids*
+  it captures from the table (``captured == 0`` is "place only"). Ids are below 52 and the card
+  is below 64, so a code is below 2**58. For one played card the codes ascend with the mask, and
+  codes of a higher card are all larger, so ``legal_moves`` writes the hand in id order, each
+  card's place move first, then its captures in ascending mask order.
+- Legal captures of a played card: a court takes exactly one table card of its rank (one move per
+  such card); a numeral of value v takes any set of one or more table *numerals* whose values
+  add up to v (one card of the same rank, or a sum of two or more: CA-2, every distinct set is a
+  move). With ``single_match_forced`` a numeral that could take a single card of its rank has
+  only those single captures (and place). Placing is always legal (the rulebook's "Place-only").
+- Bonuses of one capture (all that apply add up): Scua when the table is empty afterwards (not on
+  the 48th turn if ``last_sweep_scores`` is false), Picada when the previous turn was a placement
+  and the capture is exactly that card (necessarily by same rank), Simili when every captured card
+  has the played card's suit (so only sums can be Simili), Quadriglia when at least three table
+  cards are captured. The first turn of the deal has no previous turn, so no Picada.
+- End (after turn 48): the table goes to the team that captured last, without bonus, or stays
+  unclaimed if nobody captured (CA-3). Prizes: most cards 2, most swords 1 (a tie gives nobody the
+  points), La Mata 1, 10 of coins 1, Fante of cups 1 (unclaimed cards score for nobody). Napula:
+  the team that holds the swords Asso, 2 and 3 scores the length of its run of swords from the
+  Asso upwards, up to the 10, or through Fante, Cavallo, Re with ``napula_beyond_10``.
+- Result: both partners get the team's total and the team's rank (1 for the winning team, 2 for
+  the losing team, 1 for both on a draw), and the team's values in every result column.
+
+State layout (int32, ``STATE_SIZE`` long)::
+
+    public part  [0, PUBLIC_SIZE)                              what every seat sees
+      H_PLAYERS        4                         H_TO_MOVE       seat to play, -1 once over
+      H_TURN           turns played, 0..48       H_SINGLE_FORCED / H_LAST_SWEEP / H_NAPULA10
+                                                                 the rule options (0/1)
+      H_LAST_PLACED    card placed on the previous turn, -1 if that turn captured (or none yet)
+      H_LAST_CAPTURER  team that captured last, -1 if nobody has
+      H_TABLE_N        cards on the table        H_TABLE_NUMERALS  numerals among them
+      H_TABLE_LO/HI    the table as a card mask: bits 0..25 / ids 26..51 (bit id - 26)
+      TEAM_STATS[2][N_STATS]  per team (team * N_STATS + STAT_*), the result columns: cards
+                       and swords taken (during play: captured so far), bonus counts, the prize
+                       points (0 until the end) and Napula points
+      TEAM_SCORE[2]    team totals (0 until the end)
+      TABLE[52]        the table's card ids ascending (-1 beyond H_TABLE_N)
+      CARD_PUB[52]     public place of each card: PUB_HAND (in some hand, hidden),
+                       PUB_TABLE, PUB_TAKEN + team
+    private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
+      [0] hand size, [1..12] the hand's card ids ascending (-1 beyond the size)
+    scratch [SCRATCH, STATE_SIZE): the deck while dealing; in legal_moves the bucket bounds
+      (never shown to a strategy)
+
+Bound on the number of legal moves (``MAX_MOVES``). At turn t the mover holds h = 12 - t // 4
+cards and the table holds at most 4 + t <= 55 - 4h cards (4 dealt, each turn adds at most one).
+A hand card has one place move plus its captures: a court at most 3 (the other cards of its
+rank), a numeral of value v at most best(k, v), the largest number of subsets with value sum v
+of any k table numerals, k = min(55 - 4h, 40). best(k, v) comes from enumerating all 5**10
+count vectors of the ten numeral values (``tests/test_cardavia.py`` recomputes it). A hand holds
+at most four cards of a value, so the moves number at most h + the h largest of {best(k, v) four
+times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8, k = 23). 
+``legal_moves`` uses the moves buffer past that bound as scratch (``LIST``, ``BUCKETS``), so
+``MAX_MOVES`` is larger than the bound.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import kernel
+from ..kernel import remove_sorted, sort_range
+from ..seeding import shuffle
+from .spec import GameSpec, RuleOption
+
+NAME = "cardavia"
+#: bumped whenever the behaviour of the rules (and so any result) changes
+RULES_VERSION = 1
+PLAYERS = 4
+N_CARDS = 52
+N_NUMERALS = 40
+HAND_SIZE = 12
+TABLE_START = 4
+TURNS = PLAYERS * HAND_SIZE
+SWORDS, CUPS, COINS, CLUBS = 0, 1, 2, 3
+FANTE, CAVALLO, RE = 11, 12, 13
+MATA = 4  # 2 of swords
+TEN_OF_COINS = 9 * 4 + COINS  # 38
+FANTE_OF_CUPS = 10 * 4 + CUPS  # 41
+
+PUB_HAND, PUB_TABLE, PUB_TAKEN = 0, 1, 2  # PUB_TAKEN + team
+
+MOVE_SHIFT = 52
+MASK52 = (1 << 52) - 1
+SPLIT = 26  # H_TABLE_LO holds ids 0..25, H_TABLE_HI ids 26..51
+
+# result columns = team statistics, in SPEC.columns order
+(STAT_CARDS, STAT_SWORDS, STAT_SCUA, STAT_PICADA, STAT_SIMILI, STAT_QUADRIGLIA, STAT_MOST_CARDS,
+ STAT_MOST_SWORDS, STAT_MATA, STAT_TEN_OF_COINS, STAT_FANTE_OF_CUPS, STAT_NAPULA) = range(12)
+N_STATS = 12
+
+# ---- state layout (see the module docstring)
+H_PLAYERS, H_TO_MOVE, H_TURN, H_SINGLE_FORCED, H_LAST_SWEEP, H_NAPULA10 = 0, 1, 2, 3, 4, 5
+H_LAST_PLACED, H_LAST_CAPTURER, H_TABLE_N, H_TABLE_NUMERALS, H_TABLE_LO, H_TABLE_HI = 6, 7, 8, 9, 10, 11
+TEAM_STATS = 12
+TEAM_SCORE = TEAM_STATS + 2 * N_STATS
+TABLE = TEAM_SCORE + 2
+CARD_PUB = TABLE + N_CARDS
+PUBLIC_SIZE = CARD_PUB + N_CARDS
+PRIVATE = PUBLIC_SIZE
+PRIVATE_SIZE = 1 + HAND_SIZE
+SCRATCH = PRIVATE + PLAYERS * PRIVATE_SIZE
+SCR_START = SCRATCH  # legal_moves: bucket r starts at BUCKETS + state[SCR_START + r], r <= 13
+SCR_END = SCR_START + RE + 1  # ... and ends at BUCKETS + state[SCR_END + r]
+STATE_SIZE = SCRATCH + N_CARDS
+
+#: most legal moves at one decision (the bound is proved in the module docstring)
+MOVES_BOUND = 9748
+#: most sets of table numerals with a value sum of at most 10, the empty set included (all 40
+#: numerals on the table; recomputed in the tests), plus the at most 12 courts
+LIST_BOUND = 4051 + 12
+LIST = MOVES_BOUND + 3  # legal_moves copies 3 bucket entries unconditionally past the last move
+BUCKETS = LIST + LIST_BOUND
+#: the moves buffer: the legal moves, then legal_moves' scratch (the set list and the buckets,
+#: which are read up to 3 entries past their end)
+MAX_MOVES = BUCKETS + LIST_BOUND + 3
+SUM_SHIFT = 56
+MAX_DECISIONS = TURNS
+
+# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10]
+P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10 = 0, 1, 2, 3
+
+
+def rank_of(card):
+    return (card >> 2) + 1
+
+
+def suit_of(card):
+    return card & 3
+
+
+def card_of(rank, suit):
+    return (rank - 1) * 4 + suit
+
+
+card_of_nb = njit(cache=True, inline="always")(card_of)
+
+
+# ----------------------------------------------------------------------------- kernel
+@njit(cache=True, inline="always")
+def _table_bit_set(state, card):
+    if card < SPLIT:
+        state[H_TABLE_LO] |= 1 << card
+    else:
+        state[H_TABLE_HI] |= 1 << (card - SPLIT)
+
+
+@njit(cache=True, inline="always")
+def table_mask(public):
+    """The table as an int64 card mask (bit c set when card c lies on the table)."""
+    return np.int64(public[H_TABLE_LO]) | (np.int64(public[H_TABLE_HI]) << SPLIT)
+
+
+@njit(cache=True)
+def init(state, params, chance):
+    state[:] = 0
+    state[H_PLAYERS] = PLAYERS
+    state[H_SINGLE_FORCED] = params[P_SINGLE_FORCED]
+    state[H_LAST_SWEEP] = params[P_LAST_SWEEP]
+    state[H_NAPULA10] = params[P_NAPULA10]
+    state[H_LAST_PLACED] = -1
+    state[H_LAST_CAPTURER] = -1
+    for c in range(N_CARDS):
+        state[SCRATCH + c] = c
+        state[TABLE + c] = -1
+    shuffle(chance, state, SCRATCH, N_CARDS)
+    for i in range(TABLE_START):
+        c = state[SCRATCH + i]
+        state[TABLE + i] = c
+        state[CARD_PUB + c] = PUB_TABLE
+        _table_bit_set(state, c)
+        if c < N_NUMERALS:
+            state[H_TABLE_NUMERALS] += 1
+    sort_range(state, TABLE, TABLE_START)
+    state[H_TABLE_N] = TABLE_START
+    for p in range(PLAYERS):
+        base = PRIVATE + p * PRIVATE_SIZE
+        state[base] = HAND_SIZE
+        for j in range(HAND_SIZE):
+            state[base + 1 + j] = state[SCRATCH + TABLE_START + HAND_SIZE * p + j]
+        sort_range(state, base + 1, HAND_SIZE)
+    state[H_TURN] = 0
+    state[H_TO_MOVE] = 0  # CA-1
+
+
+@njit(cache=True, inline="always")
+def to_move(state):
+    return state[H_TO_MOVE]
+
+
+@njit(cache=True, inline="always")
+def legal_moves(state, moves):
+    """Write the legal moves ascending; ``moves[LIST:]`` serves as scratch (see MAX_MOVES).
+
+    1. List every set of table numerals whose values add up to at most ``vmax`` (the highest
+       numeral in hand), each as ``mask | sum << 56``: start from the empty set and, for each
+       table numeral in id order, append it to every set listed so far (when the sum stays
+       <= vmax). Each new numeral has the highest id yet, so the list stays in ascending mask
+       order. Then each court on the table as a single set, ``sum`` being its rank.
+    2. Counting-sort the sets by sum into buckets (stable, so each bucket ascends): bucket r
+       holds the captures of a card of rank r (same-rank singles and sums for numerals, the
+       singles for courts).
+    3. For each hand card (ascending): its place move, then its bucket. Buckets are short, so
+       three entries are copied unconditionally (the count decides how many stay): this loop
+       then has no data-dependent branch in the common case.
+    """
+    seat = state[H_TO_MOVE]
+    if seat < 0:
+        return 0
+    base = PRIVATE + seat * PRIVATE_SIZE
+    size = state[base]
+    j = size - 1
+    while j >= 0 and state[base + 1 + j] >= N_NUMERALS:
+        j -= 1
+    vmax = (state[base + 1 + j] >> 2) + 1 if j >= 0 else 0
+    tn = state[H_TABLE_N]
+    k = state[H_TABLE_NUMERALS]
+    moves[LIST] = 0
+    ln = 1
+    for i in range(k):
+        x = state[TABLE + i]
+        v = (x >> 2) + 1
+        if v > vmax:
+            break
+        add = (np.int64(1) << x) + (np.int64(v) << SUM_SHIFT)
+        for e in range(ln):
+            nw = moves[LIST + e] + add
+            moves[LIST + ln] = nw
+            ln += (nw >> SUM_SHIFT) <= vmax
+    for i in range(k, tn):
+        x = state[TABLE + i]
+        moves[LIST + ln] = (np.int64(1) << x) + (np.int64((x >> 2) + 1) << SUM_SHIFT)
+        ln += 1
+    # counting sort by sum / rank: bucket r is BUCKETS + [SCR_START + r, SCR_END + r)
+    for r in range(RE + 1):
+        state[SCR_END + r] = 0
+    for e in range(1, ln):
+        state[SCR_END + (moves[LIST + e] >> SUM_SHIFT)] += 1
+    acc = 0
+    for r in range(RE + 1):
+        cnt = state[SCR_END + r]
+        state[SCR_START + r] = acc
+        state[SCR_END + r] = acc
+        acc += cnt
+    for e in range(1, ln):
+        m = moves[LIST + e]
+        r = m >> SUM_SHIFT
+        pos = state[SCR_END + r]
+        moves[BUCKETS + pos] = m & MASK52
+        state[SCR_END + r] = pos + 1
+    if state[H_SINGLE_FORCED] != 0:
+        return _emit_forced(state, moves, base, size)
+    n = 0
+    for j in range(size):
+        c = state[base + 1 + j]
+        r = (c >> 2) + 1
+        code = np.int64(c) << MOVE_SHIFT
+        lo = BUCKETS + state[SCR_START + r]
+        cnt = state[SCR_END + r] - state[SCR_START + r]
+        moves[n] = code
+        moves[n + 1] = moves[lo] | code
+        moves[n + 2] = moves[lo + 1] | code
+        moves[n + 3] = moves[lo + 2] | code
+        if cnt > 3:
+            for q in range(3, cnt):
+                moves[n + 1 + q] = moves[lo + q] | code
+        n += 1 + cnt
+    return n
+
+
+@njit(cache=True)
+def _emit_forced(state, moves, base, size):
+    """Step 3 with ``single_match_forced`` (CA-5): a card that can take a single card of its
+    rank keeps only those single captures (one-bit masks) from its bucket."""
+    n = 0
+    for j in range(size):
+        c = state[base + 1 + j]
+        r = (c >> 2) + 1
+        code = np.int64(c) << MOVE_SHIFT
+        moves[n] = code
+        n += 1
+        single = False
+        for s in range(4):
+            if state[CARD_PUB + 4 * (r - 1) + s] == PUB_TABLE:
+                single = True
+        for q in range(BUCKETS + state[SCR_START + r], BUCKETS + state[SCR_END + r]):
+            m = moves[q]
+            if single and (m & (m - 1)) != 0:
+                continue  # a sum while a single card of the rank lies there
+            moves[n] = m | code
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def public_view(state):
+    return state[:PUBLIC_SIZE]
+
+
+@njit(cache=True, inline="always")
+def private_view(state, seat):
+    base = PRIVATE + seat * PRIVATE_SIZE
+    return state[base:base + PRIVATE_SIZE]
+
+
+@njit(cache=True, inline="always")
+def _take(state, team, c):
+    """Card ``c`` goes to ``team``'s pile."""
+    state[CARD_PUB + c] = PUB_TAKEN + team
+    st = TEAM_STATS + team * N_STATS
+    state[st + STAT_CARDS] += 1
+    if (c & 3) == SWORDS:
+        state[st + STAT_SWORDS] += 1
+
+
+@njit(cache=True, inline="always")
+def _owner(state, c):
+    """Team holding card ``c`` at the end, or -1 (unclaimed)."""
+    where = state[CARD_PUB + c]
+    return where - PUB_TAKEN if where >= PUB_TAKEN else -1
+
+
+@njit(cache=True)
+def _end_deal(state):
+    team = state[H_LAST_CAPTURER]
+    n = state[H_TABLE_N]
+    if team >= 0:  # CA-3: without any capture the table stays unclaimed
+        for i in range(n):
+            _take(state, team, state[TABLE + i])
+            state[TABLE + i] = -1
+        state[H_TABLE_N] = 0
+        state[H_TABLE_NUMERALS] = 0
+        state[H_TABLE_LO] = 0
+        state[H_TABLE_HI] = 0
+    s0 = TEAM_STATS
+    s1 = TEAM_STATS + N_STATS
+    if state[s0 + STAT_CARDS] > state[s1 + STAT_CARDS]:
+        state[s0 + STAT_MOST_CARDS] = 2
+    elif state[s1 + STAT_CARDS] > state[s0 + STAT_CARDS]:
+        state[s1 + STAT_MOST_CARDS] = 2
+    if state[s0 + STAT_SWORDS] > state[s1 + STAT_SWORDS]:
+        state[s0 + STAT_MOST_SWORDS] = 1
+    elif state[s1 + STAT_SWORDS] > state[s0 + STAT_SWORDS]:
+        state[s1 + STAT_MOST_SWORDS] = 1
+    t = _owner(state, MATA)
+    if t >= 0:
+        state[TEAM_STATS + t * N_STATS + STAT_MATA] = 1
+    t = _owner(state, TEN_OF_COINS)
+    if t >= 0:
+        state[TEAM_STATS + t * N_STATS + STAT_TEN_OF_COINS] = 1
+    t = _owner(state, FANTE_OF_CUPS)
+    if t >= 0:
+        state[TEAM_STATS + t * N_STATS + STAT_FANTE_OF_CUPS] = 1
+    t = _owner(state, card_of_nb(1, SWORDS))
+    if t >= 0 and _owner(state, card_of_nb(2, SWORDS)) == t and _owner(state, card_of_nb(3, SWORDS)) == t:
+        top = RE if state[H_NAPULA10] != 0 else 10
+        run = 3
+        while run < top and _owner(state, card_of_nb(run + 1, SWORDS)) == t:
+            run += 1
+        state[TEAM_STATS + t * N_STATS + STAT_NAPULA] = run
+    for team in range(2):
+        st = TEAM_STATS + team * N_STATS
+        total = 0
+        for k in range(STAT_SCUA, STAT_NAPULA + 1):
+            total += state[st + k]
+        state[TEAM_SCORE + team] = total
+    state[H_TO_MOVE] = -1
+
+
+@njit(cache=True, inline="always")
+def apply_move(state, move, chance):
+    seat = state[H_TO_MOVE]
+    team = seat & 1
+    card = np.int32(move >> MOVE_SHIFT)
+    mask = move & MASK52
+    base = PRIVATE + seat * PRIVATE_SIZE
+    state[base] = remove_sorted(state, base + 1, state[base], card)
+    n = state[H_TABLE_N]
+    if mask == 0:
+        # place: insert into the sorted table
+        j = n
+        while j > 0 and state[TABLE + j - 1] > card:
+            state[TABLE + j] = state[TABLE + j - 1]
+            j -= 1
+        state[TABLE + j] = card
+        state[H_TABLE_N] = n + 1
+        if card < N_NUMERALS:
+            state[H_TABLE_NUMERALS] += 1
+        _table_bit_set(state, card)
+        state[CARD_PUB + card] = PUB_TABLE
+        state[H_LAST_PLACED] = card
+    else:
+        st = TEAM_STATS + team * N_STATS
+        suit = card & 3
+        same_suit = True
+        captured = 0
+        w = 0
+        numerals = 0
+        for i in range(n):
+            c = state[TABLE + i]
+            if (mask >> c) & 1:
+                _take(state, team, c)
+                captured += 1
+                if (c & 3) != suit:
+                    same_suit = False
+            else:
+                state[TABLE + w] = c
+                w += 1
+                if c < N_NUMERALS:
+                    numerals += 1
+        for i in range(w, n):
+            state[TABLE + i] = -1
+        state[H_TABLE_N] = w
+        state[H_TABLE_NUMERALS] = numerals
+        state[H_TABLE_LO] &= ~np.int32(mask & ((1 << SPLIT) - 1))
+        state[H_TABLE_HI] &= ~np.int32(mask >> SPLIT)
+        _take(state, team, card)
+        if w == 0 and (state[H_LAST_SWEEP] != 0 or state[H_TURN] != TURNS - 1):
+            state[st + STAT_SCUA] += 1
+        last = state[H_LAST_PLACED]
+        if last >= 0 and mask == (np.int64(1) << last):
+            state[st + STAT_PICADA] += 1
+        if same_suit:
+            state[st + STAT_SIMILI] += 1
+        if captured >= 3:
+            state[st + STAT_QUADRIGLIA] += 1
+        state[H_LAST_PLACED] = -1
+        state[H_LAST_CAPTURER] = team
+    state[H_TURN] += 1
+    if state[H_TURN] == TURNS:
+        _end_deal(state)
+    else:
+        seat += 1
+        state[H_TO_MOVE] = 0 if seat == PLAYERS else seat
+
+
+@njit(cache=True)
+def result(state, score, rank, extra):
+    s0 = state[TEAM_SCORE]
+    s1 = state[TEAM_SCORE + 1]
+    for p in range(PLAYERS):
+        team = p & 1
+        score[p] = state[TEAM_SCORE + team]
+        mine, theirs = (s0, s1) if team == 0 else (s1, s0)
+        rank[p] = 2 if theirs > mine else 1
+        st = TEAM_STATS + team * N_STATS
+        for k in range(N_STATS):
+            extra[p, k] = state[st + k]
+
+
+@njit(cache=True)
+def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
+    return kernel.play_games(
+        init, to_move, legal_moves, public_view, private_view, apply_move, result,
+        STATE_SIZE, MAX_MOVES, MAX_DECISIONS,
+        params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+
+
+# ----------------------------------------------------------------------------- Python side
+SUIT_NAMES = ("swords", "cups", "coins", "clubs")
+RANK_NAMES = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
+
+
+def card_name(card: int) -> str:
+    return f"{RANK_NAMES[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
+
+
+def _card_json(card: int) -> dict:
+    return {"rank": RANK_NAMES[rank_of(card)], "suit": SUIT_NAMES[suit_of(card)]}
+
+
+def decode_move(move: int) -> tuple[int, list[int]]:
+    """(played card, captured card ids ascending) of a move code."""
+    move = int(move)
+    mask = move & MASK52
+    return move >> MOVE_SHIFT, [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def move_bonuses(state: np.ndarray, move: int) -> list[str]:
+    """The capture bonuses ``move`` earns when played in ``state``."""
+    card, taken = decode_move(move)
+    if not taken:
+        return []
+    bonuses = []
+    if len(taken) == int(state[H_TABLE_N]) and (state[H_LAST_SWEEP] or state[H_TURN] != TURNS - 1):
+        bonuses.append("scua")
+    if taken == [int(state[H_LAST_PLACED])]:
+        bonuses.append("picada")
+    if all(suit_of(c) == suit_of(card) for c in taken):
+        bonuses.append("simili")
+    if len(taken) >= 3:
+        bonuses.append("quadriglia")
+    return bonuses
+
+
+def make_params(n_players: int, options: dict) -> np.ndarray:
+    return np.array([n_players, int(bool(options["single_match_forced"])),
+                     int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"]))],
+                    dtype=np.int32)
+
+
+def describe_move(state: np.ndarray, move: int) -> str:
+    card, taken = decode_move(move)
+    if not taken:
+        return f"places {card_name(card)}"
+    text = f"plays {card_name(card)}, takes {' + '.join(card_name(c) for c in taken)}"
+    bonuses = move_bonuses(state, move)
+    if bonuses:
+        text += " (" + ", ".join(bonuses) + ")"
+    return text
+
+
+def move_to_json(state: np.ndarray, move: int) -> dict:
+    card, taken = decode_move(move)
+    if not taken:
+        return {"action": "place", "card": _card_json(card)}
+    return {"action": "capture", "card": _card_json(card), "captured": [_card_json(c) for c in taken],
+            "bonuses": move_bonuses(state, move)}
+
+
+def describe_state(state: np.ndarray) -> dict:
+    """The state as the rules file names it: every hand, the table, who plays, the options."""
+    hands = []
+    for p in range(PLAYERS):
+        base = PRIVATE + p * PRIVATE_SIZE
+        hands.append([_card_json(int(c)) for c in state[base + 1:base + 1 + state[base]]])
+    table = [_card_json(int(c)) for c in state[TABLE:TABLE + state[H_TABLE_N]]]
+    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]], "to_move": int(state[H_TO_MOVE]),
+            "turn": int(state[H_TURN]), "hands": hands, "table": table,
+            "options": {"single_match_forced": bool(state[H_SINGLE_FORCED]),
+                        "last_sweep_scores": bool(state[H_LAST_SWEEP]),
+                        "napula_beyond_10": bool(state[H_NAPULA10])}}
+
+
+COLUMNS = (
+    ("cards_taken", "cards in the team's pile at the end (partners share the values)"),
+    ("swords", "swords in the team's pile at the end"),
+    ("scua", "Scua bonuses (sweeps) of the team (CA-4)"),
+    ("picada", "Picada bonuses of the team (CA-4)"),
+    ("simili", "Simili bonuses of the team (CA-4)"),
+    ("quadriglia", "Quadriglia bonuses of the team (CA-4)"),
+    ("most_cards", "points for most cards: 2 or 0 (a tie gives 0 to both)"),
+    ("most_swords", "points for most swords: 1 or 0 (a tie gives 0 to both)"),
+    ("mata", "points for the 2 of swords (La Mata): 1 or 0"),
+    ("ten_of_coins", "points for the 10 of coins: 1 or 0"),
+    ("fante_of_cups", "points for the Fante of cups: 1 or 0"),
+    ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3"),
+)
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Cardavia",
+    min_players=PLAYERS,
+    max_players=PLAYERS,
+    rules_version=RULES_VERSION,
+    team_game=True,
+    options=(
+        RuleOption("single_match_forced", "bool", False,
+                   "CA-5: a card that can take a single card of its rank may not take a sum instead "
+                   "(real Cicera); default: either"),
+        RuleOption("last_sweep_scores", "bool", True,
+                   "CA-5: a sweep on the last play of the deal scores Scua (rulebook); false: it "
+                   "does not (real Cicera)"),
+        RuleOption("napula_beyond_10", "bool", False,
+                   "CA-5: Fante, Cavallo and Re extend the Napula run (real Cicera); default: the "
+                   "run stops at the 10"),
+    ),
+    columns=COLUMNS,
+    state_size=STATE_SIZE,
+    max_moves=MAX_MOVES,
+    max_decisions=MAX_DECISIONS,
+    module=None,  # set below
+    make_params=make_params,
+    describe_move=describe_move,
+    describe_state=describe_state,
+    move_to_json=move_to_json,
+)
+object.__setattr__(SPEC, "module", __import__(__name__, fromlist=["SPEC"]))
