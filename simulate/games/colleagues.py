@@ -208,7 +208,7 @@ def seat_at(state, pos):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw(state, chance, seat, count):
     """``seat`` (a player or the Grey Entity) draws ``count`` tokens; CL-4: none left, no draw."""
     for _ in range(count):
@@ -340,20 +340,14 @@ def legal_moves(state, moves):
     base = PRIVATE + seat * PRIVATE_SIZE
     k = 0
     if decision == DEC_PLAY:
-        # the moves of the lowest card, then the same block shifted for each other card
+        # the moves of the lowest card (branch-free), then that block shifted for each other card
         low = state[base + P_HAND]
         code = MOVE_PLAY + 16 * low
-        if state[base + P_TOK + MEETING] > 0:
-            for d in range(DAYS):
-                if state[base + P_CARD + d] < 0:
-                    moves[k] = code + 2 * d
-                    moves[k + 1] = code + 2 * d + 1
-                    k += 2
-        else:
-            for d in range(DAYS):
-                if state[base + P_CARD + d] < 0:
-                    moves[k] = code + 2 * d
-                    k += 1
+        step = 2 if state[base + P_TOK + MEETING] > 0 else 1
+        for d in range(DAYS):
+            moves[k] = code + 2 * d
+            moves[k + 1] = code + 2 * d + 1
+            k += step * (state[base + P_CARD + d] < 0)
         block = k
         for i in range(1, state[base + P_HAND_N]):
             shift = 16 * (state[base + P_HAND + i] - low)
@@ -363,13 +357,25 @@ def legal_moves(state, moves):
         return k
     if decision == DEC_TOKEN:
         moves[0] = MOVE_TOKEN_NONE
+        # the kinds held, ascending (branch-free: unused slots are overwritten or beyond k)
+        nk = 0
+        k0 = k1 = k2 = 0
+        for kind in range(3):
+            if state[base + P_TOK + kind] > 0:
+                if nk == 0:
+                    k0 = kind
+                elif nk == 1:
+                    k1 = kind
+                else:
+                    k2 = kind
+                nk += 1
         k = 1
         for c in range(COLS):
-            if state[base + P_CARD + c] >= 0:
-                for kind in range(3):
-                    if state[base + P_TOK + kind] > 0:
-                        moves[k] = MOVE_TOKEN + 4 * c + kind
-                        k += 1
+            code = MOVE_TOKEN + 4 * c
+            moves[k] = code + k0
+            moves[k + 1] = code + k1
+            moves[k + 2] = code + k2
+            k += nk * (state[base + P_CARD + c] >= 0)
         return k
     if decision == DEC_MULLIGAN:
         for mask in range(64):
@@ -586,10 +592,8 @@ def apply_move(state, move, chance):
             _draw(state, chance, seat, state[C_ICONS + card])
         if _placeable(state, base):
             state[H_DECISION] = DEC_TOKEN
-        else:
-            _turn_done(state, chance)
-        return
-    if decision == DEC_TOKEN:
+            return
+    elif decision == DEC_TOKEN:
         if move != MOVE_TOKEN_NONE:
             rel = move - MOVE_TOKEN
             col = rel >> 2
@@ -601,9 +605,7 @@ def apply_move(state, move, chance):
             state[ROW_NTOK + cell] += 1
             if state[ROW_CARD + cell] != FACE_DOWN:
                 state[ROW_PLUS + ROW_KIND_STRIDE * kind + cell] += 1
-        _turn_done(state, chance)
-        return
-    if decision == DEC_MULLIGAN:
+    elif decision == DEC_MULLIGAN:
         mask = move - MOVE_MULLIGAN
         if mask == 0:
             _draw(state, chance, seat, 1)
@@ -616,23 +618,23 @@ def apply_move(state, move, chance):
                     state[base + P_HAND + j] = _deal_card(state, chance)
             state[S_DISCARD_N] = dn
             sort_range(state, base + P_HAND, HAND)
-        _turn_done(state, chance)
+    else:  # DEC_GREY: the seat goes on to play
+        if move >= MOVE_PEEK:
+            rel = move - MOVE_PEEK
+            day = rel >> 2
+            kind = rel & 3
+            state[base + P_TOK + kind] -= 1
+            state[TOKENS_HELD + seat] -= 1
+            state[S_SPENT + kind] += 1
+            state[base + P_SEEN + day] = state[S_GREY + day]
+            state[PEEKS + seat] |= 1 << day
+        elif move >= MOVE_REVEAL:
+            day = move - MOVE_REVEAL
+            state[ROW_CARD + state[H_GREY] * COLS + day] = state[S_GREY + day]
+            state[H_GREY_HIDDEN] -= 1
+        state[H_DECISION] = DEC_PLAY
         return
-    # DEC_GREY
-    if move >= MOVE_PEEK:
-        rel = move - MOVE_PEEK
-        day = rel >> 2
-        kind = rel & 3
-        state[base + P_TOK + kind] -= 1
-        state[TOKENS_HELD + seat] -= 1
-        state[S_SPENT + kind] += 1
-        state[base + P_SEEN + day] = state[S_GREY + day]
-        state[PEEKS + seat] |= 1 << day
-    elif move >= MOVE_REVEAL:
-        day = move - MOVE_REVEAL
-        state[ROW_CARD + state[H_GREY] * COLS + day] = state[S_GREY + day]
-        state[H_GREY_HIDDEN] -= 1
-    state[H_DECISION] = DEC_PLAY
+    _turn_done(state, chance)
 
 
 @njit(cache=True)
