@@ -7,7 +7,7 @@ order, the shuffle and the seeding.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from simulate.seeding import PyStream
 
@@ -18,8 +18,7 @@ PLAYERS, HAND, TABLE_START = 4, 12, 4
 SHIFT = 52
 
 
-@dataclass(frozen=True, order=True)
-class Card:
+class Card(NamedTuple):  # ordered by (rank, suit), like the card numbers
     rank: int  # 1 (Asso) .. 10, 11 Fante, 12 Cavallo, 13 Re
     suit: int
 
@@ -87,6 +86,7 @@ class Game:
         self.over = False
         self.scores = [0, 0]
         self.prizes = [{}, {}]
+        self._legal: list[int] | None = None  # legal moves of the position, once asked
 
     @staticmethod
     def team(seat: int) -> int:
@@ -102,22 +102,25 @@ class Game:
             return same_rank  # a court takes one card of its rank, never a sum
         if self.single_match_forced and same_rank:
             return same_rank
-        numerals = sorted(t for t in self.table if not t.is_court)
+        numerals = [t for t in self.table if not t.is_court]
         # subsets of one card are the same-rank captures; two or more are the sums
         return list(subsets_with_sum(numerals, card.rank))
 
     def legal_moves(self) -> list[int]:
         if self.over:
             return []
-        moves = []
-        for card in self.hands[self.seat]:
-            moves.append(move_code(card, []))  # placing is always allowed
-            for taken in self.captures(card):
-                moves.append(move_code(card, taken))
-        return sorted(moves)
+        if self._legal is None:
+            moves = []
+            for card in self.hands[self.seat]:
+                moves.append(move_code(card, []))  # placing is always allowed
+                for taken in self.captures(card):
+                    moves.append(move_code(card, taken))
+            self._legal = sorted(moves)
+        return self._legal
 
     def apply(self, move: int) -> None:
         assert move in self.legal_moves(), move
+        self._legal = None
         card, taken = decode(move)
         team = self.team(self.seat)
         self.hands[self.seat].remove(card)
