@@ -176,6 +176,172 @@ def bench(
                    f"{row['decisions_per_game']:>16.1f}")
 
 
+# ----------------------------------------------------------------------------- tournaments and reports
+def _tournament_errors():
+    errors, run_error = _user_errors()
+    from simulate.tournament import TournamentError
+    return errors + (TournamentError,), run_error
+
+
+def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, workers, chunk_size,
+                     overwrite, quiet, until_decided, alpha, margin, report_out, kind) -> None:
+    errors, run_error = _tournament_errors()
+    from reports.render import build, to_text, write
+    from simulate.tournament import run_tournament
+    if games < 1:
+        fail(f"--games must be a positive number, got {games}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if chunk_size is not None and chunk_size < 1:
+        fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    if report_out is not None and report_out.suffix.lower() not in (".html", ".htm", ".md"):
+        fail(f"--report must name a .html or .md file, got {report_out}")
+    if out is None:
+        from simulate.games import get_game
+        try:
+            spec = get_game(game)
+        except errors as exc:
+            fail(str(exc))
+        n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
+        out = Path("runs") / f"{game}-{kind}-{n}p-seed{seed}"
+    command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    try:
+        result = run_tournament(game, players, list(strategy or []), games, seed, out, rules=list(rule or []),
+                                sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
+                                progress=not quiet, command=command, until_decided=until_decided,
+                                alpha=alpha, margin=margin)
+    except errors as exc:
+        fail(str(exc))
+    except run_error as exc:
+        fail(str(exc), code=1)
+    man = result.manifest
+    if result.interrupted:
+        typer.echo(f"interrupted: {man['games_played']:,} games kept in {out} (whole parts only)", err=True)
+        raise typer.Exit(130)
+    ud = man.get("until_decided")
+    if ud:
+        how = {"decided": "decided", "cap": "NOT decided: the --games cap was reached"}[ud["stopped"]]
+        typer.echo(f"--until-decided: {how} after {ud['deals']:,} deals per seating "
+                   f"(alpha {ud['alpha']}, margin {ud['margin']})")
+        for r in ud["results"]:
+            typer.echo(f"  {r['text']}")
+    if quiet:
+        return
+    try:
+        rep = build([out])
+        if report_out is not None:
+            write(rep, report_out, "md" if report_out.suffix.lower() == ".md" else "html")
+    except errors as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write report {report_out}: {exc.strerror or exc}")
+    typer.echo(to_text(rep))
+    typer.echo(f"\n{man['games_played']:,} games ({man['seatings']} seatings x {man['deals_played']:,} deals"
+               f"{' x ' + str(len(man['variants'])) + ' variants' if len(man['variants']) > 1 else ''}) in "
+               f"{result.seconds:.1f} s; results in {out}" + (f"; report in {report_out}" if report_out else ""))
+
+
+@app.command()
+def tournament(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: 4, or the game's only count)."),
+    strategy: Optional[List[str]] = typer.Option(None, "--strategy", help="A strategy of the tournament; repeat it (at least two)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Deals; each is played in every seating of every matchup (the cap with --until-decided)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: deal i depends only on (seed, i), the same in every seating."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option key=value (see `tourney games`); repeatable."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output directory (default: runs/GAME-tournament-Np-seedS)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per Parquet part (does not change results)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing tournament in --out."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    until_decided: bool = typer.Option(False, "--until-decided", help="Play in batches and stop once every pair of strategies is settled (stronger, weaker, or equal within --margin) at error rate --alpha; --games is then the cap."),
+    alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
+    margin: float = typer.Option(0.02, "--margin", help="--until-decided: win-rate differences below this count as equal."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+) -> None:
+    """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
+    in every seating of it on the same seeds, then a summary (see `tourney report`).
+
+    Example: tourney tournament companeros --players 4 --strategy greedy --strategy random
+    --strategy high --games 20000 --seed 7 --out runs/t1
+    """
+    _play_tournament(game, players, strategy, games, seed, rule, None, out, workers, chunk_size, overwrite,
+                     quiet, until_decided, alpha, margin, report, "tournament")
+
+
+@app.command()
+def sweep(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option to vary, key=v1,v2[,...]; repeatable (the variants are every combination)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: 4, or the game's only count)."),
+    strategy: Optional[List[str]] = typer.Option(None, "--strategy", help="A strategy; repeat it (at least two)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Deals per seating and variant (the cap with --until-decided)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: the same deals under every variant."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output directory (default: runs/GAME-sweep-Np-seedS)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per Parquet part (does not change results)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing sweep in --out."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    until_decided: bool = typer.Option(False, "--until-decided", help="Stop once it is settled which variant is fairer (largest seat gap), or that they are equally fair within --margin, at error rate --alpha."),
+    alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
+    margin: float = typer.Option(0.02, "--margin", help="--until-decided: seat-gap differences below this count as equal."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+) -> None:
+    """The same deals and matchups under each rule variant, then the variants' balance side by side.
+
+    Example: tourney sweep cardavia --rule last_sweep_scores=true,false --strategy greedy
+    --strategy random --games 20000 --out runs/sweep1
+    """
+    if not rule:
+        fail("give the rule to vary, e.g. --rule key=v1,v2")
+    _play_tournament(game, players, strategy, games, seed, [], list(rule), out, workers, chunk_size, overwrite,
+                     quiet, until_decided, alpha, margin, report, "sweep")
+
+
+@app.command()
+def report(
+    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (.html, or .md for Markdown)."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="html, md or text (default: from --out, else text)."),
+    rating_sample: int = typer.Option(10_000, "--rating-sample", help="Games sampled to fit the openskill ratings."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the terminal summary."),
+) -> None:
+    """Strategy strength, pairwise comparisons, seat balance and game shape from datasets alone:
+    a self-contained HTML page (or Markdown) and a terminal summary.
+
+    Example: tourney report runs/t1 --out report.html
+    """
+    errors, _ = _tournament_errors()
+    from reports.render import build, to_markdown, to_text, write
+    fmt = format or ("md" if out is not None and out.suffix.lower() == ".md" else "html" if out is not None else "text")
+    if fmt not in ("html", "md", "text"):
+        fail(f"--format must be html, md or text, got {fmt!r}")
+    if fmt == "html" and out is None:
+        fail("--format html needs --out FILE")
+    if rating_sample < 1:
+        fail(f"--rating-sample must be positive, got {rating_sample}")
+    if out is not None and fmt == "text":
+        fail("--format text prints to the terminal: drop --out or choose html or md")
+    if out is not None and not out.parent.is_dir():
+        fail(f"cannot write report {out}: directory {out.parent} does not exist")
+    try:
+        rep = build(directories, rating_sample)
+    except errors as exc:
+        fail(str(exc))
+    if out is None and fmt == "md":
+        typer.echo(to_markdown(rep))
+        return
+    if out is not None:
+        try:
+            write(rep, out, fmt)
+        except OSError as exc:
+            fail(f"cannot write report {out}: {exc.strerror or exc}")
+    if not quiet:
+        typer.echo(to_text(rep))
+        if out is not None:
+            typer.echo(f"\nreport written to {out}")
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,68 @@
+"""The report's figures: matplotlib (Agg, no display), returned as PNG bytes for embedding."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
+    _plt().close(fig)
+    return buf.getvalue()
+
+
+def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: float | None = None) -> bytes:
+    """Horizontal point-and-interval chart (win rates, balance figures)."""
+    plt = _plt()
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 1.1))
+    y = np.arange(n)[::-1]
+    v = np.asarray(values, float)
+    err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
+    err = np.where(np.isfinite(err), np.maximum(err, 0), 0)
+    ax.errorbar(v, y, xerr=err, fmt="o", color=_COLORS[0], ecolor="#555", capsize=4)
+    if reference is not None:
+        ax.axvline(reference, color="#999", linestyle="--", linewidth=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return _png(fig)
+
+
+def distributions(series: dict[str, np.ndarray], title: str, xlabel: str, integer: bool = True) -> bytes:
+    """Overlaid step histograms (share of games), one per named series."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    lo = min(float(np.min(x)) for x in series.values() if len(x))
+    hi = max(float(np.max(x)) for x in series.values() if len(x))
+    if integer and hi - lo <= 120:
+        bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
+    else:
+        bins = np.linspace(lo, hi if hi > lo else lo + 1, 60)
+    for i, (name, x) in enumerate(series.items()):
+        if len(x) == 0:
+            continue
+        counts, edges = np.histogram(x, bins=bins)
+        ax.stairs(counts / len(x), edges, label=str(name), color=_COLORS[i % len(_COLORS)], linewidth=1.4)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share")
+    ax.set_title(title, fontsize=10)
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return _png(fig)

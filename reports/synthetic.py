@@ -1,0 +1,205 @@
+"""Synthetic results datasets with known truths, for testing the reports' statistics and for the
+reporting benchmark: planted strategy strengths, seat and first-player advantages, deal luck
+shared by every seating of a deal (as in a duplicate tournament), draws, team games, lowest-score
+wins, non-player seats and game columns. Written in exactly the format of ``tourney run``
+(Parquet parts and ``_manifest.json``), or handed over in memory as a :class:`~reports.load.Config`.
+
+The model: in game g (deal d) seat s gets the utility
+``strength[strategy] + seat_bias[s] + first_bias*(s == start) + luck[d, s] + noise * Gumbel``
+(``luck`` is drawn once per deal and seat, so every seating of a deal shares it); competitors
+(seats, or teams by their members' mean utility) finish in utility order (Plackett-Luce), the
+score is a rounded affine function of the utility, and with probability ``draw`` the runner-up
+is given the winner's score (a shared first place).
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simulate.results import FORMAT, write_manifest
+
+
+@dataclass
+class Game:
+    name: str = "synthetic"
+    players: int = 4
+    team_game: bool = False
+    better: str = "high"
+    extra_seats: tuple = ()
+    rules_version: int = 1
+    options: dict = field(default_factory=dict)
+    columns: dict = field(default_factory=dict)  # name -> description (values from ``column_fn``)
+
+    @property
+    def seats(self) -> int:
+        return self.players + len(self.extra_seats)
+
+
+def play(game: Game, seating: list[str], strength: dict, n_games: int, *, seed: int = 0,
+         first_game: int = 0, seat_bias=None, first_bias: float = 0.0, luck: float = 0.0,
+         noise: float = 1.0, draw: float = 0.0, varying_start: bool = False, column_fn=None) -> dict:
+    """Results of games ``first_game ..`` of one fixed seating (strategy name per player seat).
+
+    Everything about deal *i* (luck, start seat, noise seeds) depends only on (seed, i); the
+    table noise also on the seating, so different seatings of a deal differ only by their luck.
+    """
+    n, s_all = game.players, game.seats
+    names = list(dict.fromkeys(seating)) + list(game.extra_seats)
+    idx = np.arange(first_game, first_game + n_games)
+    deal_rng = np.random.default_rng([seed, 7])
+    # per-deal luck and start seat, drawn for the whole range up to the last game (by index)
+    span = first_game + n_games
+    luck_all = deal_rng.normal(0, 1, (span, s_all)) * luck
+    start_all = deal_rng.integers(0, n, span) if varying_start else np.zeros(span, np.int64)
+    lk, start = luck_all[idx], start_all[idx]
+    table_rng = np.random.default_rng([seed, 11, zlib.crc32("-".join(seating).encode()), first_game])
+    strat = np.array([names.index(x) for x in seating] + [names.index(x) for x in game.extra_seats], np.int16)
+    strat = np.tile(strat, (n_games, 1))
+    base = np.array([strength.get(names[j], 0.0) for j in strat[0]])
+    bias = np.zeros(s_all) if seat_bias is None else np.resize(np.asarray(seat_bias, float), s_all)
+    u = base + bias + lk + noise * table_rng.gumbel(0, 1, (n_games, s_all))
+    u[np.arange(n_games), start] += first_bias
+    if game.team_game:
+        team_u = np.stack([u[:, 0:n:2].mean(axis=1), u[:, 1:n:2].mean(axis=1)], axis=1)
+        comp_u = team_u
+    else:
+        comp_u = u
+    comp_score = np.rint(20 + 5 * comp_u).astype(np.int32)
+    if game.better == "low":
+        comp_score = np.rint(20 - 5 * comp_u).astype(np.int32)
+    if draw > 0:
+        tie = table_rng.random(n_games) < draw
+        order = np.argsort(-comp_u, axis=1)
+        rows = np.flatnonzero(tie)
+        comp_score[rows, order[rows, 1]] = comp_score[rows, order[rows, 0]]
+    better_score = comp_score if game.better == "high" else -comp_score
+    comp_rank = 1 + (better_score[:, None, :] > better_score[:, :, None]).sum(axis=2)
+    if game.team_game:
+        team = np.arange(s_all) % 2
+        score, rank = comp_score[:, team], comp_rank[:, team]
+    else:
+        score, rank = comp_score, comp_rank
+    out = {"names": names, "strat": strat, "score": score.astype(np.int32), "rank": rank.astype(np.int8),
+           "win": rank == 1, "start": start.astype(np.int8),
+           "decisions": (40 + table_rng.integers(0, 40, n_games)).astype(np.int32),
+           "game_index": idx.astype(np.int64), "extra": {}}
+    if column_fn is not None:
+        out["extra"] = {k: np.asarray(v, np.int32) for k, v in column_fn(out, u, table_rng).items()}
+    return out
+
+
+def to_table(game: Game, r: dict) -> pa.Table:
+    g, s = r["strat"].shape
+    cols = {
+        "game": pa.array(np.repeat(r["game_index"], s)),
+        "seat": pa.array(np.tile(np.arange(s, dtype=np.int8), g)),
+        "strategy": pa.DictionaryArray.from_arrays(pa.array(r["strat"].reshape(-1).astype(np.int8)),
+                                                   pa.array(r["names"], pa.string())),
+        "team": pa.array(np.tile(np.array([x % 2 if game.team_game and x < game.players else x
+                                           for x in range(s)], np.int8), g)),
+        "score": pa.array(r["score"].reshape(-1)),
+        "rank": pa.array(r["rank"].reshape(-1)),
+        "win": pa.array(r["win"].reshape(-1)),
+        "start_seat": pa.array(np.repeat(r["start"], s)),
+        "decisions": pa.array(np.repeat(r["decisions"], s)),
+    }
+    for name in game.columns:
+        cols[name] = pa.array(r["extra"][name].reshape(-1))
+    return pa.table(cols)
+
+
+def manifest(game: Game, seating: list[str], seed: int, games: int, **extra) -> dict:
+    m = {
+        "format": FORMAT, "tool": "tourney", "tool_version": "synthetic", "game": game.name,
+        "rules_version": game.rules_version, "players": game.players, "options": game.options,
+        "seed": seed, "games": games, "seats": list(seating), "rotate": False,
+        "strategies": [{"name": x, "description": "synthetic", "origin": "synthetic"}
+                       for x in dict.fromkeys(seating)],
+        "extra_seats": list(game.extra_seats), "columns": dict(game.columns), "better": game.better,
+        "team_game": game.team_game, "chunk_size": games, "command": "synthetic",
+        "created": "2000-01-01T00:00:00+00:00", "status": "complete", "parts": [], "games_done": games,
+    }
+    m.update(extra)
+    return m
+
+
+def write_dataset(out: Path, game: Game, seating: list[str], strength: dict, n_games: int, *,
+                  seed: int = 0, parts: int = 1, **kw) -> Path:
+    """A dataset directory of one seating, in ``parts`` Parquet parts."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    bounds = np.linspace(0, n_games, parts + 1).astype(int)
+    m = manifest(game, seating, seed, n_games)
+    for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        r = play(game, seating, strength, int(b - a), seed=seed, first_game=int(a), **kw)
+        pq.write_table(to_table(game, r), out / f"part-{i:06d}.parquet")
+        m["parts"].append({"file": f"part-{i:06d}.parquet", "first_game": int(a), "games": int(b - a)})
+    write_manifest(out, m)
+    return out
+
+
+def all_seatings(names: list[str], players: int) -> list[list[str]]:
+    """Every distinct arrangement of the strategies over the seats (each appears at least once
+    when there are enough seats; a simple duplicate design for tests)."""
+    from itertools import permutations, product
+    if len(names) <= players:
+        pool = set()
+        for combo in product(names, repeat=players):
+            if set(combo) == set(names):
+                pool.add(combo)
+        return [list(x) for x in sorted(pool)]
+    return [list(x) for x in permutations(names, players)]
+
+
+def write_tournament(out: Path, game: Game, names: list[str], strength: dict, n_deals: int, *,
+                     seed: int = 0, seatings=None, variant: str | None = None, **kw) -> Path:
+    """A duplicate tournament directory: every seating plays deals 0..n_deals-1 (same luck)."""
+    out = Path(out)
+    seatings = seatings or all_seatings(names, game.players)
+    entries = []
+    for seating in seatings:
+        d = "-".join(seating)
+        write_dataset(out / d, game, seating, strength, n_deals, seed=seed, **kw)
+        entries.append({"dir": d, "seats": seating, "matchup": "synthetic", "variant": variant})
+    t = {"format": "tourney-tournament/1", "tool_version": "synthetic", "game": game.name,
+         "players": game.players, "strategies": names, "seed": seed, "games": n_deals,
+         "datasets": entries, "command": "synthetic", "status": "complete"}
+    (out / "_tournament.json").write_text(json.dumps(t, indent=1))
+    return out
+
+
+def config(game: Game, seatings: list[list[str]], strength: dict, n_deals: int, *, seed: int = 0, **kw):
+    """The same games as :func:`write_tournament`, straight into a loaded Config (no files):
+    for statistics tests repeated hundreds of times."""
+    from .load import Config, Source, _assign_deals
+
+    names: list[str] = []
+    results = []
+    for seating in seatings:
+        r = play(game, seating, strength, n_deals, seed=seed, **kw)
+        for x in r["names"]:
+            if x not in names:
+                names.append(x)
+        mapping = np.array([names.index(x) for x in r["names"]], np.int16)
+        r["strat"] = mapping[r["strat"]]
+        results.append(r)
+    cat = lambda k: np.concatenate([r[k] for r in results])  # noqa: E731
+    cfg = Config(game=game.name, players=game.players, rules_version=game.rules_version,
+                 options=game.options, team_game=game.team_game, better=game.better,
+                 extra_seats=list(game.extra_seats), columns=dict(game.columns),
+                 sources=[Source(Path(f"mem/{i}"), manifest(game, s, seed, n_deals)) for i, s in enumerate(seatings)],
+                 names=names, is_player=np.array([x not in game.extra_seats for x in names]),
+                 strat=cat("strat"), win=cat("win"), rank=cat("rank"), score=cat("score"), start=cat("start"),
+                 decisions=cat("decisions"), game_index=cat("game_index"),
+                 seed=np.full(sum(len(r["start"]) for r in results), seed, np.uint64),
+                 source=np.concatenate([np.full(len(r["start"]), i, np.int16) for i, r in enumerate(results)]),
+                 extra={c: np.concatenate([r["extra"][c] for r in results]) for c in game.columns},
+                 label=f"{game.players} players")
+    _assign_deals(cfg)
+    return cfg

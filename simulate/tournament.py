@@ -1,0 +1,400 @@
+"""Tournaments and rule sweeps in the duplicate format.
+
+A *matchup* is which strategies are at the table: a multiset of the given strategies that fills
+the table and holds at least two different ones (team games: a pair of different team
+compositions, each a multiset of strategies for the seats {0, 2} and {1, 3}). Its *seatings* are
+every assignment of strategies to seats that gives that matchup: every ordering of the multiset
+over the seats (team games: which composition sits at the even seats, and the order inside each
+team). Over all matchups, the seatings are all ``k ** n`` assignments of k strategies to n seats
+except those that are not a contest (one strategy everywhere; in team games, both teams alike).
+
+Every seating is one dataset (a sub-directory with its own manifest, ``rotate`` false, its seats
+recorded) played on the *same seed*: deal i (seed, game i) is identical in every seating, and
+each seat draws its decisions from the same stream (seed, i, 1 + seat) whoever sits there. So a
+strategy meets the same cards in every seat, the luck of the deal cancels out in paired
+comparisons, and the reports pair games by (seed, game index, rules).
+
+A sweep does the same for each rule variant (the cartesian product of ``--rule key=v1,v2``
+lists), in ``v<i>/`` sub-directories, so variants are compared on the same deals too.
+
+The directory holds ``_tournament.json`` (format ``tourney-tournament/1``): the plan, the
+variants, every dataset with its seats and matchup, the command, and with ``--until-decided``
+the sequential test's outcome. Datasets are played by the runner's own chunk function
+(:func:`simulate.runner.run_chunk`) on one worker pool for the whole tournament, part by part, so
+``--until-decided`` can stop between batches.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing as mp
+import os
+import re
+import shutil
+import sys
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import __version__
+from .games import RuleError, get_game
+from .matchup import Matchup, make_matchup, play_block
+from .results import MANIFEST, OutputError, part_name, write_manifest
+from .runner import _worker_init, default_workers, make_manifest, run_chunk
+
+TOURNAMENT_FILE = "_tournament.json"
+TOURNAMENT_FORMAT = "tourney-tournament/1"
+MAX_SEATINGS = 2000
+FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches grow by half
+
+
+class TournamentError(ValueError):
+    """Bad tournament or sweep request; the message is one line for the user."""
+
+
+# ----------------------------------------------------------------------------- the plan
+@dataclass
+class Seating:
+    matchup: str
+    seats: tuple[str, ...]
+    dir: str = ""
+    variant: str | None = None
+    rules: list[str] = field(default_factory=list)
+    m: Matchup | None = None
+    parts: list = field(default_factory=list)  # (index, first, n) done
+    next_part: int = 0
+
+
+def _team_seats(n: int) -> list[list[int]]:
+    return [[s for s in range(n) if s % 2 == t] for t in (0, 1)]
+
+
+def matchup_label(seats: tuple[str, ...], team_game: bool) -> str:
+    if team_game:
+        teams = [sorted(seats[s] for s in group) for group in _team_seats(len(seats))]
+        return " v ".join("+".join(t) for t in sorted(teams))
+    counts = Counter(seats)
+    return ", ".join(f"{name} x{c}" if c > 1 else name for name, c in sorted(counts.items()))
+
+
+def plan_matchups(names: list[str], n_players: int, team_game: bool) -> list[tuple[str, list[tuple[str, ...]]]]:
+    """[(matchup label, [seating, ...]), ...]: every matchup of ``names`` that fills the table,
+    with all of its distinct seatings (see the module docstring)."""
+    if len(names) < 2:
+        raise TournamentError("a tournament needs at least two different strategies")
+    dupes = [n for n, c in Counter(names).items() if c > 1]
+    if dupes:
+        raise TournamentError(f"strategy {dupes[0]!r} is given twice")
+    total = len(names) ** n_players
+    if total > 50 * MAX_SEATINGS:
+        raise TournamentError(f"{len(names)} strategies over {n_players} seats make about {total:,} "
+                              f"seatings, more than {MAX_SEATINGS:,}: give fewer strategies")
+    groups: dict[tuple, list[tuple[str, ...]]] = {}
+    labels: dict[tuple, str] = {}
+    for seats in itertools.product(names, repeat=n_players):
+        if team_game:
+            teams = tuple(sorted(tuple(sorted(seats[s] for s in g)) for g in _team_seats(n_players)))
+            if teams[0] == teams[1]:
+                continue
+            key = teams
+        else:
+            if len(set(seats)) < 2:
+                continue
+            key = tuple(sorted(seats))
+        groups.setdefault(key, []).append(seats)
+        labels[key] = matchup_label(seats, team_game)
+    count = sum(len(v) for v in groups.values())
+    if count > MAX_SEATINGS:
+        raise TournamentError(f"{len(names)} strategies over {n_players} seats make {count:,} seatings, "
+                              f"more than {MAX_SEATINGS:,}: give fewer strategies")
+    order = sorted(groups, key=lambda k: (labels[k]))
+    return [(labels[k], groups[k]) for k in order]
+
+
+def parse_sweep(game: str, rules: list[str]) -> list[tuple[str, list[str]]]:
+    """``key=v1,v2`` assignments -> [(variant label, [key=value, ...]), ...], the cartesian
+    product of the listed values (a single value is fixed in every variant)."""
+    spec = get_game(game)
+    keys, values = [], []
+    for text in rules:
+        if "=" not in text:
+            raise RuleError(f"--rule expects key=v1,v2,..., got {text!r}")
+        key, _, raw = text.partition("=")
+        key = key.strip()
+        opt = spec.option(key)
+        vals = [v.strip() for v in raw.split(",")] if opt.kind != "file" or "," in raw else [raw.strip()]
+        if any(v == "" for v in vals):
+            raise RuleError(f"--rule {key}: empty value in {raw!r}")
+        for v in vals:
+            spec.resolve_options([f"{key}={v}"])  # validates each value (one-line RuleError)
+        if key in keys:
+            raise RuleError(f"rule {key} is given twice")
+        keys.append(key)
+        values.append(vals)
+    if not any(len(v) > 1 for v in values):
+        raise TournamentError("a sweep needs a rule with at least two values, e.g. --rule key=v1,v2")
+    variants = []
+    for combo in itertools.product(*values):
+        assignments = [f"{k}={v}" for k, v in zip(keys, combo)]
+        label = ", ".join(f"{k}={v}" for k, v, vals in zip(keys, combo, values) if len(vals) > 1)
+        variants.append((label, assignments))
+    return variants
+
+
+_SAFE = re.compile(r"^[A-Za-z0-9_.+]+$")
+
+
+def _seating_dir(seats: tuple[str, ...], index: int) -> str:
+    name = "-".join(seats)
+    if all(_SAFE.match(s) for s in seats) and len(name) <= 120:
+        return name
+    return f"seating-{index:04d}"
+
+
+def build(game: str, n_players: int | None, strategies: list[str], seed: int,
+          variants: list[tuple[str | None, list[str]]]) -> tuple[object, int, list[Seating]]:
+    """Validate everything and build every seating's matchup (nothing is written)."""
+    spec = get_game(game)
+    if n_players is None:
+        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+    spec.check_players(n_players)
+    if not strategies:
+        raise TournamentError("give the strategies with --strategy (at least two)")
+    plan = plan_matchups(list(strategies), n_players, spec.team_game)
+    seatings = []
+    for v, (label, rules) in enumerate(variants):
+        i = 0
+        for matchup, group in plan:
+            for seats in group:
+                sub = _seating_dir(seats, i)
+                d = sub if len(variants) == 1 else f"v{v}/{sub}"
+                m = make_matchup(game, n_players, list(seats), rules=rules, seed=seed, rotate=False)
+                seatings.append(Seating(matchup, seats, d, label, list(rules), m))
+                i += 1
+    return spec, n_players, seatings
+
+
+# ----------------------------------------------------------------------------- output
+def prepare_tournament_output(out: Path, overwrite: bool) -> None:
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"output {out} exists and is not a directory")
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it)")
+        if not (out / TOURNAMENT_FILE).exists():
+            raise OutputError(f"refusing to overwrite {out}: it is not a tourney tournament (no {TOURNAMENT_FILE})")
+        shutil.rmtree(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(f"cannot write to output {out}: {exc.strerror or exc}") from None
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def _metadata(manifest: dict) -> dict:
+    return {k: manifest[k] for k in ("format", "tool_version", "game", "rules_version", "players",
+                                     "options", "seed", "seats", "rotate")}
+
+
+# ----------------------------------------------------------------------------- running
+@dataclass
+class TournamentReport:
+    manifest: dict
+    out: Path
+    seconds: float
+    interrupted: bool
+
+
+class _Executor:
+    """Runs (seating, part) tasks in-process (one worker) or on one process pool."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = None
+        if workers > 1:
+            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+            self.pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+                                            initializer=_worker_init)
+
+    def run(self, tasks, on_done) -> None:
+        """tasks: iterable of (key, args for run_chunk); on_done(key, result) per finished task."""
+        if self.pool is None:
+            for key, args in tasks:
+                on_done(key, run_chunk(*args))
+            return
+        tasks = iter(tasks)
+        pending = {}
+        try:
+            for _ in range(2 * self.workers):
+                item = next(tasks, None)
+                if item is None:
+                    break
+                pending[self.pool.submit(run_chunk, *item[1])] = item[0]
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    key = pending.pop(future)
+                    on_done(key, future.result())
+                    item = next(tasks, None)
+                    if item is not None:
+                        pending[self.pool.submit(run_chunk, *item[1])] = item[0]
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            for future, key in pending.items():
+                if not future.cancelled():
+                    try:
+                        on_done(key, future.result())
+                    except Exception:
+                        pass
+            raise
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_tournament(game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
+                   out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
+                   chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
+                   command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
+                   margin: float = 0.02) -> TournamentReport:
+    """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
+
+    ``games`` is the number of deals each seating plays (the cap with ``until_decided``). All
+    input is checked before anything is written; errors are RuleError, StrategyError,
+    TournamentError or OutputError with one-line messages.
+    """
+    if games < 1:
+        raise TournamentError(f"--games must be a positive number, got {games}")
+    if until_decided and not (0 < alpha < 0.5):
+        raise TournamentError(f"--alpha must be between 0 and 0.5, got {alpha}")
+    if until_decided and not (0 < margin < 1):
+        raise TournamentError(f"--margin must be between 0 and 1, got {margin}")
+    if sweep is not None:
+        variants = parse_sweep(game, list(sweep))
+        fixed = list(rules)
+        variants = [(label, fixed + a) for label, a in variants]
+    else:
+        variants = [(None, list(rules))]
+    spec, n_players, seatings = build(game, n_players, strategies, seed, variants)
+    workers = workers or default_workers()
+    if chunk_size is None:
+        # the seatings give the parallelism: one part per seating up to 50,000 deals
+        chunk_size = min(50_000, max(1_000, games))
+    out = Path(out)
+    prepare_tournament_output(out, overwrite)
+
+    question = "balance" if sweep is not None else "strength"
+    manifest = {
+        "format": TOURNAMENT_FORMAT, "tool": "tourney", "tool_version": __version__,
+        "kind": "sweep" if sweep is not None else "tournament", "game": game,
+        "rules_version": spec.rules_version, "players": n_players, "strategies": list(strategies),
+        "seed": seed, "games": games, "rules": list(rules), "sweep": list(sweep or []),
+        "variants": [{"label": label, "rules": r, "dir": (f"v{i}" if len(variants) > 1 else ".")}
+                     for i, (label, r) in enumerate(variants)],
+        "matchups": sorted({s.matchup for s in seatings}),
+        "seatings": len(seatings) // len(variants),
+        "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
+                     for s in seatings],
+        "command": command, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "status": "running", "until_decided": None,
+    }
+    _write_json(out / TOURNAMENT_FILE, manifest)
+    manifests = []
+    for s in seatings:
+        d = out / s.dir
+        d.mkdir(parents=True, exist_ok=True)
+        man = make_manifest(s.m, games, chunk_size, command)
+        man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
+        write_manifest(d, man)
+        manifests.append(man)
+
+    play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
+
+    seq = None
+    if until_decided:
+        from reports.sequential import Sequential
+        seq = Sequential(question, alpha, margin)
+    from tqdm import tqdm
+
+    bar = tqdm(total=games * len(seatings), unit="game", unit_scale=True, disable=not progress,
+               file=sys.stderr, desc=f"{game} {len(seatings)} seatings x{workers}", smoothing=0.1)
+    executor = _Executor(workers)
+    start = time.perf_counter()
+    done_deals = 0
+    interrupted = False
+    stopped = "complete"
+    try:
+        while done_deals < games:
+            if seq is None:
+                size = games
+            else:
+                size = min(games - done_deals, max(FIRST_BATCH, done_deals // 2))
+            lo, hi = done_deals, done_deals + size
+            step = chunk_size if seq is None else size
+            new_files: dict[Path, list[Path]] = {}
+            tasks = []
+            for first in range(lo, hi, step):
+                n = min(step, hi - first)
+                for i, s in enumerate(seatings):
+                    index = s.next_part
+                    s.next_part += 1
+                    tasks.append(((i, index, first, n),
+                                  (s.m.describe(), _metadata(manifests[i]), str(out / s.dir), index, first, n)))
+
+            def finished(key, _result):
+                i, index, first, n = key
+                seatings[i].parts.append((index, first, n))
+                new_files.setdefault((out / seatings[i].dir).resolve(), []).append(out / seatings[i].dir / part_name(index))
+                bar.update(n)
+
+            executor.run(tasks, finished)
+            done_deals = hi
+            if seq is not None:
+                from reports.load import Source, load_sources
+                sources = [Source(out / s.dir, manifests[i], variant=s.variant) for i, s in enumerate(seatings)]
+                seq.add(load_sources(sources, new_files))
+                if seq.decided:
+                    stopped = "decided"
+                    break
+        if seq is not None and stopped != "decided":
+            stopped = "cap"
+    except KeyboardInterrupt:
+        interrupted = True
+        stopped = "interrupted"
+    finally:
+        bar.close()
+        executor.close()
+    seconds = time.perf_counter() - start
+    for i, s in enumerate(seatings):
+        man = manifests[i]
+        parts = sorted(s.parts)
+        man["parts"] = [{"file": part_name(index), "first_game": first, "games": n} for index, first, n in parts]
+        man["games_done"] = sum(n for _, _, n in parts)
+        if seq is not None and not interrupted:
+            man["games_requested"] = games
+            man["games"] = man["games_done"]
+        man["status"] = "interrupted" if interrupted else "complete"
+        man["seconds"] = round(seconds, 3)
+        write_manifest(out / s.dir, man)
+    manifest["status"] = "interrupted" if interrupted else "complete"
+    manifest["deals_played"] = done_deals
+    manifest["games_played"] = sum(sum(n for _, _, n in s.parts) for s in seatings)
+    manifest["seconds"] = round(seconds, 3)
+    if seq is not None:
+        manifest["until_decided"] = {**seq.summary(), "stopped": stopped, "cap": games}
+    _write_json(out / TOURNAMENT_FILE, manifest)
+    return TournamentReport(manifest, out, seconds, interrupted)
