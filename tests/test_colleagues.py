@@ -4,7 +4,7 @@ engine, compiled invariants, no peeking, heuristics against random, speed agains
 CI runs a subset of the long checks; the full runs the issue asks for (10,000 differential games
 and 100,000 invariant games per player count) are::
 
-    COLLEAGUES_FULL=1 python -m pytest tests/test_colleagues.py -k "reference or invariants"
+    COLLEAGUES_FULL=1 python -m pytest tests/test_colleagues.py -k "matches_reference or invariants"
 """
 import json
 import os

@@ -716,6 +716,20 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
 # ----------------------------------------------------------------------------- components (CL-1)
 COMPONENTS_FILE = Path(__file__).with_name("colleagues_components.toml")
 
+class ComponentTable(dict):
+    """A component table: a plain dict of lists and ints (JSON-serialisable, recorded with the
+    results) that prints as a short label instead of 187 numbers."""
+
+    def __init__(self, table: dict, label: str):
+        super().__init__(table)
+        self.label = label
+
+    def __repr__(self) -> str:
+        return self.label
+
+    __str__ = __repr__
+
+
 DEFAULT_COMPONENTS = {
     "commitment": {
         "values": list(range(1, 61)),
@@ -792,7 +806,7 @@ def load_components(path: str) -> dict:
         raise RuleError(f"rule components: cannot read {path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"rule components: {path} is not valid TOML: {exc}") from None
-    return check_components(table, f"rule components: {path}")
+    return ComponentTable(check_components(table, f"rule components: {path}"), path)
 
 
 def pack_components(table: dict) -> list[int]:
@@ -934,9 +948,10 @@ SPEC = GameSpec(
     rules_version=RULES_VERSION,
     team_game=False,
     options=(
-        RuleOption("components", "file", DEFAULT_COMPONENTS,
-                   "TOML component table (CL-1): card values and icons, the token mix "
-                   "(default: simulate/games/colleagues_components.toml)",
+        RuleOption("components", "file",
+                   ComponentTable(DEFAULT_COMPONENTS, "defaults (colleagues_components.toml)"),
+                   "TOML component table (CL-1): card values and icons, the token mix; keys "
+                   "left out keep their defaults (simulate/games/colleagues_components.toml)",
                    loader=load_components),
         RuleOption("grey_dismissal", "choice", "exclude",
                    "2 players (CL-11): exclude = the Grey Entity is left out of the dismissal "
