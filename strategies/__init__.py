@@ -31,6 +31,7 @@ ENTRY_POINT_GROUP = "tourney.strategies"
 #: game name -> module with the built-in ``STRATEGIES`` list
 BUILTIN_MODULES = {
     "companeros": "strategies.companeros",
+    "partners": "strategies.partners",
     "cardavia": "strategies.cardavia",
     "colleagues": "strategies.colleagues",
 }

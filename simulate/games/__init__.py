@@ -8,6 +8,7 @@ from .spec import GameSpec, RuleError, RuleOption
 #: game name -> module defining ``SPEC``; modules load lazily (each compiles its own kernel)
 GAME_MODULES = {
     "companeros": "simulate.games.companeros",
+    "partners": "simulate.games.partners",
     "cardavia": "simulate.games.cardavia",
     "colleagues": "simulate.games.colleagues",
 }

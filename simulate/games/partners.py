@@ -1,0 +1,1276 @@
+"""Partners (4 players, teams {0,2} and {1,3}): the rules kernel.
+
+Rules: ``shared/rules/partners.md`` (decisions PA-1..PA-12) over the rulebook
+``shared/seeds/partners.txt``. The board (PA-1) and the deck (PA-2) are data: the module-level
+tables ``BOARD_SECTION``/``BOARD_HOUSE`` and ``KIND_EFFECTS``/``DECK_COUNTS`` are packed into
+``params`` by :func:`make_params` and copied into the public state by ``init``; the kernel reads
+them from there, so a variant board or deck is a change of tables.
+
+Geometry. Seat p plays colour p. Every piece of colour c is described by its *track code* ``t``
+relative to its colour: ``0`` its own start space, ``1 .. RING`` the numbered spaces counted from
+the first space after its start (``RING = 4 * SECTION`` = 56; ``t = RING`` is the space just
+before its own start, the house entrance), ``RING + h`` house space h (1..HOUSE), and
+``OUTSIDE`` (127) off the board. Absolute numbered space of a ring piece:
+``a = (t - 1 + SECTION * c) mod RING``. The start space of colour c + d (d = 1..3) lies between
+track codes ``SECTION * d`` and ``SECTION * d + 1``; a move *passes* it when its path crosses
+that gap (no piece ever lands on a start space by moving: start spaces never count as steps).
+Pieces of one colour are interchangeable, so each colour's four track codes are kept ascending.
+
+Choices made here where the rules are silent (see also the report of the issue):
+
+- Deal order: the seat after the dealer gets the first 4 cards of the pile, the next seat the
+  next 4, and so on. Seat 3 deals first (PA-10); a dealer deals 3 times (48 of the 56 cards,
+  PA-12), then the next seat deals from all 56 cards reshuffled with the chance stream.
+- The exchange (PA-8, PA-9) is four sequential decisions starting after the dealer; a given card
+  leaves the giver's hand into the giver's private ``given`` slot and reaches the partner only
+  when all four have chosen, so the second chooser of a pair never sees the first one's card.
+  Every deal's play starts with the seat after the dealer and goes by seat, skipping empty hands.
+- A player with no usable card has exactly one legal move, ``MOVE_DISCARD`` (discard the hand);
+  it stays a decision so traces show it.
+- Landing on a single piece of another colour (partner included) knocks it out; landing on two or
+  more pieces of one other colour knocks the moving piece out (counted as suffered by its colour,
+  given by nobody). Passing never knocks out.
+- PA-3 bounce (``house_overshoot=bounce``): the piece walks to the furthest house space it can
+  reach without passing a piece (the entrance space if house space 1 is taken) and walks the rest
+  back, onto the ring if need be (passing start spaces on the way back counts as passing).
+  A bounce may end on the space it started from. Each sub-move of a 7 is a forward move and
+  bounces the same way.
+- PA-5, the 7: sub-moves over the mover's own pieces in play (start, ring or house) using all 7
+  steps, each piece once. If no such split exists, the own pieces take as many steps as they can
+  (the most any legal own sequence uses) and the partner's pieces the rest, but only if that own
+  part brings all four own pieces home (the issue: "the rest to the partner when one's own pieces
+  finish"); otherwise the 7 is not usable. A player whose pieces are all home splits the 7 over
+  the partner's pieces only.
+- A player with all 4 pieces home plays every card for the partner's pieces (PA's last rule):
+  Start puts a partner's piece on the partner's start, -4 moves a partner's piece, and so on.
+- Score: the winning team 1, the other 0; a game stopped at the deal cap (PA-7) gives everyone 0
+  and rank 1 and is flagged ``truncated``.
+- Result columns: ``deals`` dealt; ``pieces_home`` of the seat's colour; ``knockouts_given``
+  (pieces of other colours the seat's cards knocked out, partner's included);
+  ``knockouts_suffered`` (the seat's colour knocked out, by anyone or by landing on a pair);
+  ``swaps`` (Swap cards the seat played); ``truncated`` (1 if the game hit the deal cap).
+
+Move codes (int64; the kind of the card in bits 58..61; legal moves are written ascending)::
+
+    single piece  kind<<58 | steps<<7 | t            t = track code of the piece moved (of the
+                                                     mover's colour: the partner's once all
+                                                     own pieces are home); steps 1 or 14 for the
+                                                     Ace, 4 for -4 (backwards by its kind)
+    start a piece kind<<58 | 0<<7 | 127              Start, 8 or 13 used to enter a piece
+    swap          kind<<58 | a<<7 | b                a < b absolute numbered spaces (0..RING-1)
+    swap, no-op   kind<<58                           two pieces of one colour (PA-11): one move
+    7 split       kind<<58 | n_own<<55 | comp<<49 | p1<<42 | p2<<35 | ... | p7
+                  the sub-moves in the chosen order: p_i the track code (at the start of the
+                  move) of the i-th piece moved, own colour for i <= n_own, the partner's after;
+                  comp packs the steps: the cut points c (cumulative steps after each sub-move
+                  but the last) are the zero bits of comp, bit 6 - c; comp = 63 for one piece
+                  moving 7. Codes order the step sequences lexicographically. Splits with the
+                  same outcome (every piece's final place) are one move: the smallest code.
+    give a card   MOVE_GIVE + kind                   exchange (PA-8): the lowest card of that kind
+    discard       MOVE_DISCARD                       no card usable: discard the whole hand
+
+Card kinds (``kind``): 0 Start, 1 Ace (1/14), 2, 3, 4 (the -4), 5, 6, 7 (split), 8, 9, 10,
+11 Swap, 12, 13. Cards are numbered ``0 .. N_CARDS-1`` in kind order (default: card // 4 =
+kind); a hand holds card ids ascending and a move uses the lowest card of its kind.
+
+State layout (int32, ``STATE_SIZE`` long)::
+
+    public part  [0, PUBLIC_SIZE)
+      H_PLAYERS 4   H_OVERSHOOT 0 illegal / 1 bounce   H_MAX_DEALS (PA-7)
+      H_DEALS_PER_DEALER 3   H_SECTION 14   H_HOUSE 4   H_RING 56   H_N_CARDS 56
+      H_PHASE  PHASE_EXCHANGE / PHASE_PLAY / PHASE_OVER      H_TO_MOVE seat or -1
+      H_DEALER   H_DEALS dealt so far   H_DEALER_DEALS deals by this dealer   H_EXCHANGED gives
+      H_PILE cards in the pile   H_WINNER team or -1   H_TRUNCATED
+      HAND_COUNT[4]  HOME[4] pieces in the house  OUT[4] pieces outside  START_CNT[4]
+      HOUSE_MASK[4] bit h-1 = house space h taken   KO_GIVEN[4] KO_SUFFERED[4] SWAPS[4]
+      PIECE[16]      track codes, colour c at PIECE + 4c, ascending (OUTSIDE last)
+      RING_COL[80]   colour on each absolute numbered space or -1;  RING_CNT[80] pieces there
+      KIND_TABLE[14 * 6]  effects per kind: forward, forward alt, start, back, split, swap
+      CARD_KIND[64]  kind of each card id;  CARD_PUB[64]  CP_UNSEEN (a hand or the pile),
+                     CP_PLAYED, CP_DISCARDED (face up), CP_NONE beyond the deck
+    private part of seat p  [PRIVATE + 8p, +8): [0] hand size, [1..4] hand card ids ascending
+                     (-1 beyond), [5] the card p gave this deal (-1), [6] the card p received
+    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy)
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numba import njit
+
+from .. import kernel
+from ..seeding import shuffle
+from .spec import GameSpec, RuleOption
+
+NAME = "partners"
+#: bumped whenever the behaviour of the rules (and so any result) changes
+RULES_VERSION = 1
+N_PLAYERS = 4
+PIECES = 4
+HAND_SIZE = 4
+
+# ----------------------------------------------------------------------------- PA-1: the board
+BOARD_SECTION = 14  # numbered spaces per colour section (after its start space)
+BOARD_HOUSE = 4  # house spaces per colour
+MAX_SECTION = 20
+MAX_HOUSE = 8
+MAX_RING = 4 * MAX_SECTION
+OUTSIDE = 127
+
+# ----------------------------------------------------------------------------- PA-2: the deck
+K_START, K_ACE, K_2, K_3, K_MINUS4, K_5, K_6, K_7, K_8, K_9, K_10, K_SWAP, K_12, K_13 = range(14)
+KIND_NAMES = ("Start", "Ace", "2", "3", "-4", "5", "6", "7", "8", "9", "10", "Swap", "12", "13")
+N_KINDS = 14
+E_FWD, E_FWD2, E_START, E_BACK, E_SPLIT, E_SWAP = range(6)
+N_EFFECTS = 6
+#: per kind: forward steps, alternative forward steps, starts a piece, backward steps,
+#: split steps (the 7), swap
+KIND_EFFECTS = np.array([
+    [0, 0, 1, 0, 0, 0],    # Start
+    [1, 14, 0, 0, 0, 0],   # Ace: 1 or 14
+    [2, 0, 0, 0, 0, 0],
+    [3, 0, 0, 0, 0, 0],
+    [0, 0, 0, 4, 0, 0],    # -4
+    [5, 0, 0, 0, 0, 0],
+    [6, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 7, 0],    # 7: split
+    [8, 0, 1, 0, 0, 0],    # 8: start or 8
+    [9, 0, 0, 0, 0, 0],
+    [10, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 1],    # Swap
+    [12, 0, 0, 0, 0, 0],
+    [13, 0, 1, 0, 0, 0],   # 13: start or 13
+], dtype=np.int32)
+DECK_COUNTS = np.full(N_KINDS, 4, dtype=np.int32)  # PA-12: 56 cards
+DEALS_PER_DEALER = 3
+MAX_DEALS = 500  # PA-7
+MAX_CARDS = 64
+MAX_SPLIT = 7  # the split kind's steps must fit the 6-bit comp field
+
+PHASE_EXCHANGE, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+CP_UNSEEN, CP_PLAYED, CP_DISCARDED, CP_NONE = 0, 1, 2, -1
+KIND_SHIFT = 58
+MOVE_GIVE = np.int64(14) << np.int64(KIND_SHIFT)
+MOVE_DISCARD = np.int64(15) << np.int64(KIND_SHIFT)
+
+# ---- state layout (see the module docstring)
+(H_PLAYERS, H_OVERSHOOT, H_MAX_DEALS, H_DEALS_PER_DEALER, H_SECTION, H_HOUSE, H_RING, H_N_CARDS,
+ H_PHASE, H_TO_MOVE, H_DEALER, H_DEALS, H_DEALER_DEALS, H_EXCHANGED, H_PILE, H_WINNER,
+ H_TRUNCATED) = range(17)
+HAND_COUNT = 17
+HOME = HAND_COUNT + 4
+OUT = HOME + 4
+START_CNT = OUT + 4
+HOUSE_MASK = START_CNT + 4
+KO_GIVEN = HOUSE_MASK + 4
+KO_SUFFERED = KO_GIVEN + 4
+SWAPS = KO_SUFFERED + 4
+PIECE = SWAPS + 4
+RING_COL = PIECE + 16
+RING_CNT = RING_COL + MAX_RING
+KIND_TABLE = RING_CNT + MAX_RING
+CARD_KIND = KIND_TABLE + N_KINDS * N_EFFECTS
+CARD_PUB = CARD_KIND + MAX_CARDS
+PUBLIC_SIZE = CARD_PUB + MAX_CARDS
+PRIVATE = PUBLIC_SIZE
+PRIVATE_SIZE = 8
+PV_SIZE, PV_HAND, PV_GIVEN, PV_RECEIVED = 0, 1, 5, 6
+SCRATCH = PRIVATE + 4 * PRIVATE_SIZE
+S_DECK_POS = SCRATCH
+DECK = SCRATCH + 1
+# 7-split work area
+W_T = DECK + MAX_CARDS            # [4] track code per piece slot
+W_LIM = W_T + 4                   # [4] most steps statically possible
+W_CAT = W_LIM + 4                 # [4 * 8] category of (slot, steps)
+W_FIN = W_CAT + 32                # [4 * 8] final track code of a ring move (after landing)
+W_SUB_I = W_FIN + 32              # [8] sub-moves of the current candidate: slot
+W_SUB_S = W_SUB_I + 8             # [8] steps
+W_ORD = W_SUB_S + 8               # [8] order / sort keys
+W_FINALS = W_ORD + 8              # [4] final track codes of the phase colour
+W_SEQ_S = W_FINALS + 4            # [8] full sequence: steps
+W_SEQ_P = W_SEQ_S + 8             # [8] full sequence: positions
+MAX_VARIANTS = 16
+V_N = W_SEQ_P + 8                 # number of own variants (mixed 7)
+V_KEY = V_N + 1                   # [16] packed own finals
+V_LEN = V_KEY + MAX_VARIANTS      # [16]
+V_CODE_HI = V_LEN + MAX_VARIANTS  # [16] comparable prefix code, high/low 31 bits
+V_CODE_LO = V_CODE_HI + MAX_VARIANTS
+V_S = V_CODE_LO + MAX_VARIANTS    # [16 * 8]
+V_P = V_S + MAX_VARIANTS * 8      # [16 * 8]
+PRE_N = V_P + MAX_VARIANTS * 8
+PRE_S = PRE_N + 1                 # [8] prefix (own part of a mixed 7)
+PRE_P = PRE_S + 8
+MAX_ENTRIES = 1024
+HSIZE = 2048
+SW_A = PRE_P + 8                  # [16] swappable pieces: space
+SW_C = SW_A + 16                  # [16] colour
+S_N_ENTRIES = SW_C + 16
+EK_LO = S_N_ENTRIES + 1           # [MAX_ENTRIES] outcome key of each entry
+EK_HI = EK_LO + MAX_ENTRIES
+ZERO_END = EK_HI + MAX_ENTRIES    # init zeroes [0, ZERO_END); the hash table keeps its stamps
+S_STAMP = ZERO_END
+HT_STAMP = S_STAMP + 1
+HT_IDX = HT_STAMP + HSIZE
+STATE_SIZE = HT_IDX + HSIZE
+
+#: most legal moves at one decision: splits, swaps (<= 1 + C(16, 2)) and single moves
+MAX_MOVES = MAX_ENTRIES + 256
+#: per deal at most 4 gives and 16 plays (a discard empties a hand)
+DECISIONS_PER_DEAL = 4 + 4 * HAND_SIZE
+
+# categories of a (piece, steps) sub-move
+CAT_BAD, CAT_RING, CAT_HOUSE = 0, 1, 2
+# actions of the phase enumeration
+ACT_INSERT, ACT_CHECK, ACT_HOME = 0, 1, 2
+
+# params
+(P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS) = range(7)
+P_KIND_TABLE = 7
+P_CARD_KIND = P_KIND_TABLE + N_KINDS * N_EFFECTS
+PARAMS_SIZE = P_CARD_KIND + MAX_CARDS
+
+
+def _perm_table():
+    rows, offsets = [], []
+    for k in range(5):
+        offsets.append(len(rows))
+        for p in itertools.permutations(range(k)):
+            rows.append(list(p) + [0] * (4 - k))
+    offsets.append(len(rows))
+    return np.array(rows, dtype=np.int64), np.array(offsets, dtype=np.int64)
+
+
+PERMS, PERM_OFF = _perm_table()
+
+
+# ----------------------------------------------------------------------------- board helpers
+@njit(cache=True, inline="always")
+def abs_space(st, c, t):
+    """Absolute numbered space (0..RING-1) of colour c's ring track code t (1..RING)."""
+    a = t - 1 + st[H_SECTION] * c
+    if a >= st[H_RING]:
+        a -= st[H_RING]
+    return a
+
+
+@njit(cache=True, inline="always")
+def track_of(st, c, a):
+    """Track code of absolute numbered space a for colour c."""
+    t = a - st[H_SECTION] * c
+    if t < 0:
+        t += st[H_RING]
+    return t + 1
+
+
+@njit(cache=True, inline="always")
+def crosses(st, c, lo, hi):
+    """Does a path of colour c between track codes lo < hi (start/ring, either direction) pass
+    the start space of another colour that holds a piece? (Own start: passed freely.)"""
+    sec = st[H_SECTION]
+    b = sec
+    for d in range(1, 4):
+        if lo <= b and b < hi and st[START_CNT + ((c + d) & 3)] > 0:
+            return True
+        b += sec
+    return False
+
+
+@njit(cache=True, inline="always")
+def fwd_dest(st, c, t, s, mask):
+    """Where colour c's piece at track t lands moving s forward with house mask ``mask``, or -1
+    if the move is illegal (start blocks, house exactness and passing, PA-3/PA-4)."""
+    ring = st[H_RING]
+    t1 = t + s
+    if t > ring:  # in the house: only further in, exactly, passing nobody; never bounces
+        if t1 > ring + st[H_HOUSE]:
+            return -1
+        span = ((1 << (t1 - ring)) - 1) & ~((1 << (t - ring)) - 1)
+        if mask & span:
+            return -1
+        return t1
+    if t1 <= ring:
+        if crosses(st, c, t, t1):
+            return -1
+        return t1
+    if crosses(st, c, t, ring):
+        return -1
+    h = t1 - ring
+    if h <= st[H_HOUSE] and (mask & ((1 << h) - 1)) == 0:
+        return t1
+    if st[H_OVERSHOOT] == 0:
+        return -1
+    free = 0
+    while free < st[H_HOUSE] and ((mask >> free) & 1) == 0:
+        free += 1
+    final = 2 * (ring + free) - t1
+    if final > ring:
+        return final
+    if final < 1 or crosses(st, c, final, ring):
+        return -1
+    return final
+
+
+@njit(cache=True, inline="always")
+def back_dest(st, c, t, s):
+    """Where colour c's piece at track t (start or ring) lands moving s backwards, or -1.
+    The own start space does not count as a step and is passed freely: from it, the first step
+    backwards reaches the house entrance (PA: -4 from the start)."""
+    ring = st[H_RING]
+    if t > ring:
+        return -1
+    t0 = t if t > 0 else 1
+    t1 = t0 - s
+    if t1 >= 1:
+        if crosses(st, c, t1, t0):
+            return -1
+        return t1
+    t1 += ring
+    if t1 < 1 or crosses(st, c, 1, t0) or crosses(st, c, t1, ring):
+        return -1
+    return t1
+
+
+@njit(cache=True, inline="always")
+def landing(st, c, d):
+    """Final track code of colour c's piece landing on track d: OUTSIDE if d is a numbered
+    space holding two or more pieces of one other colour, else d."""
+    if d >= 1 and d <= st[H_RING]:
+        a = abs_space(st, c, d)
+        q = st[RING_COL + a]
+        if q >= 0 and q != c and st[RING_CNT + a] >= 2:
+            return OUTSIDE
+    return d
+
+
+@njit(cache=True, inline="always")
+def _lift(st, c, t):
+    """Take one piece of colour c at track t off the occupancy tables."""
+    ring = st[H_RING]
+    if t == OUTSIDE:
+        st[OUT + c] -= 1
+    elif t == 0:
+        st[START_CNT + c] -= 1
+    elif t <= ring:
+        a = abs_space(st, c, t)
+        st[RING_CNT + a] -= 1
+        if st[RING_CNT + a] == 0:
+            st[RING_COL + a] = -1
+    else:
+        st[HOUSE_MASK + c] &= ~(1 << (t - ring - 1))
+        st[HOME + c] -= 1
+
+
+@njit(cache=True, inline="always")
+def _drop(st, c, t):
+    """Put one piece of colour c at track t on the occupancy tables."""
+    ring = st[H_RING]
+    if t == OUTSIDE:
+        st[OUT + c] += 1
+    elif t == 0:
+        st[START_CNT + c] += 1
+    elif t <= ring:
+        a = abs_space(st, c, t)
+        st[RING_CNT + a] += 1
+        st[RING_COL + a] = c
+    else:
+        st[HOUSE_MASK + c] |= 1 << (t - ring - 1)
+        st[HOME + c] += 1
+
+
+@njit(cache=True, inline="always")
+def _sort_colour(st, c):
+    base = PIECE + 4 * c
+    for i in range(base + 1, base + 4):
+        v = st[i]
+        j = i - 1
+        while j >= base and st[j] > v:
+            st[j + 1] = st[j]
+            j -= 1
+        st[j + 1] = v
+
+
+@njit(cache=True)
+def _move_to(st, c, i, d, seat):
+    """Move piece slot i of colour c to track d (a legal destination), applying the landing
+    rule: a single piece of another colour there is knocked out, two or more knock the mover out.
+    Slots are not re-sorted here."""
+    t = st[PIECE + 4 * c + i]
+    _lift(st, c, t)
+    if d >= 1 and d <= st[H_RING]:
+        a = abs_space(st, c, d)
+        q = st[RING_COL + a]
+        if q >= 0 and q != c:
+            if st[RING_CNT + a] == 1:
+                tq = track_of(st, q, a)
+                for j in range(4):
+                    if st[PIECE + 4 * q + j] == tq:
+                        st[PIECE + 4 * q + j] = OUTSIDE
+                        break
+                _lift(st, q, tq)
+                _drop(st, q, OUTSIDE)
+                st[KO_GIVEN + seat] += 1
+                st[KO_SUFFERED + q] += 1
+            else:
+                d = OUTSIDE
+                st[KO_SUFFERED + c] += 1
+    st[PIECE + 4 * c + i] = d
+    _drop(st, c, d)
+
+
+@njit(cache=True, inline="always")
+def mover_colour(st, seat):
+    """The colour a seat's cards move: its own, or its partner's once its 4 pieces are home."""
+    if st[HOME + seat] == PIECES:
+        return seat ^ 2
+    return seat
+
+
+# ----------------------------------------------------------------------------- 7 enumeration
+@njit(cache=True, inline="always")
+def _ht_insert(st, moves, n0, klo, khi, code):
+    """Record outcome (klo, khi) reached by ``code``: new outcomes append to moves[n0 + e];
+    a known outcome keeps the smaller code (PA-11)."""
+    h = ((np.int64(klo) * np.int64(0x9E3779B1)) ^ (np.int64(khi) * np.int64(0x85EBCA77))) >> 7
+    h = h & (HSIZE - 1)
+    stamp = st[S_STAMP]
+    while True:
+        if st[HT_STAMP + h] != stamp:
+            e = st[S_N_ENTRIES]
+            if e >= MAX_ENTRIES:
+                return
+            st[HT_STAMP + h] = stamp
+            st[HT_IDX + h] = e
+            st[EK_LO + e] = klo
+            st[EK_HI + e] = khi
+            moves[n0 + e] = code
+            st[S_N_ENTRIES] = e + 1
+            return
+        e = st[HT_IDX + h]
+        if st[EK_LO + e] == klo and st[EK_HI + e] == khi:
+            if code < moves[n0 + e]:
+                moves[n0 + e] = code
+            return
+        h = (h + 1) & (HSIZE - 1)
+
+
+@njit(cache=True, inline="always")
+def _seq_code(kind, n_own, total, st, base_s, base_p, n):
+    """The code of a split whose sub-moves are steps st[base_s + j], pieces st[base_p + j]."""
+    comp = 0
+    for c in range(1, total):
+        comp |= 1 << (6 - c)
+    cum = 0
+    for j in range(n - 1):
+        cum += st[base_s + j]
+        comp &= ~(1 << (6 - cum))
+    code = (np.int64(kind) << np.int64(KIND_SHIFT)) | (np.int64(n_own) << np.int64(55)) \
+        | (np.int64(comp) << np.int64(49))
+    for j in range(n):
+        code |= np.int64(st[base_p + j]) << np.int64(42 - 7 * j)
+    return code
+
+
+@njit(cache=True, inline="always")
+def _pack4(st, base):
+    """Sort st[base:base+4] ascending in place and pack it into 28 bits."""
+    for i in range(base + 1, base + 4):
+        v = st[i]
+        j = i - 1
+        while j >= base and st[j] > v:
+            st[j + 1] = st[j]
+            j -= 1
+        st[j + 1] = v
+    return st[base] | (st[base + 1] << 7) | (st[base + 2] << 14) | (st[base + 3] << 21)
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64, int64, int64, boolean)", cache=True)
+def _candidate(st, moves, n0, kind, colour, grand_total, act, own_part, tag, k, row, use_perm):
+    """Try one ordered split of the phase colour. Sub-move j moves slot W_SUB_I[x] by
+    W_SUB_S[x] steps, x = W_ORD[j] (or PERMS[row, j] when ``use_perm``). Ring sub-moves were
+    checked statically; house sub-moves are checked here in order against the evolving house.
+    Returns 1 if legal (and then checks / records it as ``act`` says), else 0."""
+    ring = st[H_RING]
+    mask = st[HOUSE_MASK + colour]
+    for i in range(4):
+        st[W_FINALS + i] = st[W_T + i]
+    pre = st[PRE_N]
+    for j in range(k):
+        if use_perm:
+            x = PERMS[row, j]
+        else:
+            x = st[W_ORD + j]
+        i = st[W_SUB_I + x]
+        s = st[W_SUB_S + x]
+        t = st[W_T + i]
+        if st[W_CAT + 8 * i + s] == CAT_RING:
+            st[W_FINALS + i] = st[W_FIN + 8 * i + s]
+        else:
+            d = fwd_dest(st, colour, t, s, mask)
+            if d < 0:
+                return 0
+            if t > ring:
+                mask &= ~(1 << (t - ring - 1))
+            if d > ring:
+                mask |= 1 << (d - ring - 1)
+            st[W_FINALS + i] = landing(st, colour, d)
+        st[W_SEQ_S + pre + j] = s
+        st[W_SEQ_P + pre + j] = t
+    if act == ACT_CHECK:
+        return 1
+    key = _pack4(st, W_FINALS)
+    if act == ACT_HOME:
+        for i in range(4):
+            if st[W_FINALS + i] <= ring or st[W_FINALS + i] == OUTSIDE:
+                return 1  # legal, but does not bring every own piece home
+        code = _seq_code(0, k, grand_total, st, W_SEQ_S, W_SEQ_P, k)
+        hi = np.int32(code >> np.int64(31))
+        lo = np.int32(code & np.int64(0x7FFFFFFF))
+        nv = st[V_N]
+        v = nv
+        for u in range(nv):
+            if st[V_KEY + u] == key:
+                v = u
+                break
+        if v == nv:
+            if nv >= MAX_VARIANTS:
+                return 1
+            st[V_N] = nv + 1
+            st[V_KEY + v] = key
+        elif hi > st[V_CODE_HI + v] or (hi == st[V_CODE_HI + v] and lo >= st[V_CODE_LO + v]):
+            return 1
+        st[V_CODE_HI + v] = hi
+        st[V_CODE_LO + v] = lo
+        st[V_LEN + v] = k
+        for j in range(k):
+            st[V_S + 8 * v + j] = st[W_SEQ_S + j]
+            st[V_P + 8 * v + j] = st[W_SEQ_P + j]
+        return 1
+    n_all = pre + k
+    n_own = n_all if own_part else pre
+    code = _seq_code(kind, n_own, grand_total, st, W_SEQ_S, W_SEQ_P, n_all)
+    _ht_insert(st, moves, n0, key, tag, code)
+    return 1
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64)", cache=True)
+def _enum_phase(st, moves, n0, kind, colour, total, act, own_part, tag):
+    """Every split of ``total`` steps over ``colour``'s pieces in play, each moved at most once,
+    after the prefix PRE_* (the own part of a mixed 7). Enumerates step assignments per piece
+    slot; ring sub-moves commute (start blocks, pairs and the landing rule do not change during
+    one colour's sub-moves), so with at most one house sub-move every order is legal with one
+    outcome and the smallest code sorts the sub-moves by (steps, piece); with two or more house
+    sub-moves every order is tried. Returns how many legal splits were found (ACT_CHECK: 0/1)."""
+    ring = st[H_RING]
+    pre = st[PRE_N]
+    grand = total
+    for j in range(pre):
+        st[W_SEQ_S + j] = st[PRE_S + j]
+        st[W_SEQ_P + j] = st[PRE_P + j]
+        grand += st[PRE_S + j]
+    last = ring + st[H_HOUSE]
+    bounce = st[H_OVERSHOOT]
+    for i in range(4):
+        t = st[PIECE + 4 * colour + i]
+        st[W_T + i] = t
+        lim = 0
+        if t != OUTSIDE:
+            for s in range(1, total + 1):
+                if t > ring:
+                    if t + s > last:
+                        break
+                    st[W_CAT + 8 * i + s] = CAT_HOUSE
+                elif t + s <= ring:
+                    if crosses(st, colour, t, t + s):
+                        break
+                    st[W_CAT + 8 * i + s] = CAT_RING
+                    st[W_FIN + 8 * i + s] = landing(st, colour, t + s)
+                else:
+                    if crosses(st, colour, t, ring) or (bounce == 0 and t + s > last):
+                        break
+                    st[W_CAT + 8 * i + s] = CAT_HOUSE
+                lim = s
+        st[W_LIM + i] = lim
+    t0, t1, t2, t3 = st[W_T], st[W_T + 1], st[W_T + 2], st[W_T + 3]
+    l0, l1, l2, l3 = st[W_LIM], st[W_LIM + 1], st[W_LIM + 2], st[W_LIM + 3]
+    found = 0
+    for s0 in range(l0 + 1):
+        for s1 in range(l1 + 1):
+            if s0 + s1 > total or (t1 == t0 and s1 > s0):
+                break
+            for s2 in range(l2 + 1):
+                s3 = total - s0 - s1 - s2
+                if s3 < 0 or (t2 == t1 and s2 > s1):
+                    break
+                if s3 > l3 or (t3 == t2 and s3 > s2):
+                    continue
+                k = 0
+                h = 0
+                for i in range(4):
+                    s = s0 if i == 0 else (s1 if i == 1 else (s2 if i == 2 else s3))
+                    if s > 0:
+                        st[W_SUB_I + k] = i
+                        st[W_SUB_S + k] = s
+                        if st[W_CAT + 8 * i + s] == CAT_HOUSE:
+                            h += 1
+                        k += 1
+                if h <= 1:
+                    # order by (steps, track): the lexicographically smallest code
+                    for j in range(k):
+                        x = j
+                        key = st[W_SUB_S + x] * 256 + st[W_T + st[W_SUB_I + x]]
+                        y = j - 1
+                        while y >= 0:
+                            z = st[W_ORD + y]
+                            if st[W_SUB_S + z] * 256 + st[W_T + st[W_SUB_I + z]] <= key:
+                                break
+                            st[W_ORD + y + 1] = z
+                            y -= 1
+                        st[W_ORD + y + 1] = x
+                    found += _candidate(st, moves, n0, kind, colour, grand, act, own_part, tag,
+                                        k, 0, False)
+                else:
+                    for row in range(PERM_OFF[k], PERM_OFF[k + 1]):
+                        found += _candidate(st, moves, n0, kind, colour, grand, act, own_part,
+                                            tag, k, row, True)
+                if act == ACT_CHECK and found > 0:
+                    return 1
+    return found
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int64)", cache=True)
+def _gen_split(st, moves, n0, kind, seat):
+    """Append the distinct 7 splits (PA-5, PA-11) to moves[n0:], ascending; returns the new n."""
+    total = st[KIND_TABLE + kind * N_EFFECTS + E_SPLIT]
+    stamp = st[S_STAMP] + 1
+    if stamp >= 1 << 30:
+        for h in range(HSIZE):
+            st[HT_STAMP + h] = 0
+        stamp = 1
+    st[S_STAMP] = stamp
+    st[S_N_ENTRIES] = 0
+    st[PRE_N] = 0
+    own = seat
+    partner = seat ^ 2
+    if st[HOME + own] == PIECES:
+        _enum_phase(st, moves, n0, kind, partner, total, ACT_INSERT, False, 0)
+    else:
+        _enum_phase(st, moves, n0, kind, own, total, ACT_INSERT, True, 0)
+        in_play = False
+        for i in range(4):
+            t = st[PIECE + 4 * own + i]
+            if t != OUTSIDE and t < st[H_RING] + st[H_HOUSE]:
+                in_play = True
+        if st[S_N_ENTRIES] == 0 and in_play:
+            most = 0
+            for tot in range(total - 1, 0, -1):
+                if _enum_phase(st, moves, n0, kind, own, tot, ACT_CHECK, True, 0) > 0:
+                    most = tot
+                    break
+            if most > 0:
+                st[V_N] = 0
+                _enum_phase(st, moves, n0, kind, own, most, ACT_HOME, True, 0)
+                nv = st[V_N]
+                if nv > 0:
+                    ring = st[H_RING]
+                    for i in range(4):  # every own piece ends in the house: off the ring
+                        t = st[PIECE + 4 * own + i]
+                        if t >= 1 and t <= ring:
+                            _lift(st, own, t)
+                    for v in range(nv):
+                        st[PRE_N] = st[V_LEN + v]
+                        for j in range(st[V_LEN + v]):
+                            st[PRE_S + j] = st[V_S + 8 * v + j]
+                            st[PRE_P + j] = st[V_P + 8 * v + j]
+                        _enum_phase(st, moves, n0, kind, partner, total - most, ACT_INSERT,
+                                    False, v + 1)
+                    st[PRE_N] = 0
+                    for i in range(4):
+                        t = st[PIECE + 4 * own + i]
+                        if t >= 1 and t <= ring:
+                            _drop(st, own, t)
+    n = st[S_N_ENTRIES]
+    for i in range(n0 + 1, n0 + n):
+        v = moves[i]
+        j = i - 1
+        while j >= n0 and moves[j] > v:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = v
+    return n0 + n
+
+
+@njit(cache=True, inline="always")
+def _gen_kind(st, moves, n, kind, seat, m):
+    """Append the legal moves of one card kind for the seat (moving colour m); returns new n."""
+    kb = KIND_TABLE + kind * N_EFFECTS
+    kc = np.int64(kind) << np.int64(KIND_SHIFT)
+    ring = st[H_RING]
+    if st[kb + E_SPLIT] > 0:
+        return _gen_split(st, moves, n, kind, seat)
+    if st[kb + E_SWAP] > 0:
+        # swappable: alone on a numbered space (not start, house, or a protected pair)
+        cnt = 0
+        seen = 0
+        null = False
+        for a in range(ring):
+            if st[RING_CNT + a] == 1:
+                q = st[RING_COL + a]
+                if (seen >> q) & 1:
+                    null = True
+                seen |= 1 << q
+                st[SW_A + cnt] = a
+                st[SW_C + cnt] = q
+                cnt += 1
+        if null:
+            moves[n] = kc
+            n += 1
+        for x in range(cnt):
+            ax = st[SW_A + x]
+            qx = st[SW_C + x]
+            for y in range(x + 1, cnt):
+                if st[SW_C + y] != qx:
+                    moves[n] = kc | (np.int64(ax) << np.int64(7)) | np.int64(st[SW_A + y])
+                    n += 1
+        return n
+    if st[kb + E_BACK] > 0:
+        v = st[kb + E_BACK]
+        prev = -1
+        for i in range(4):
+            t = st[PIECE + 4 * m + i]
+            if t > ring:
+                break
+            if t == prev:
+                continue
+            prev = t
+            if back_dest(st, m, t, v) >= 0:
+                moves[n] = kc | (np.int64(v) << np.int64(7)) | np.int64(t)
+                n += 1
+        return n
+    if st[kb + E_START] > 0 and st[OUT + m] > 0:
+        moves[n] = kc | np.int64(OUTSIDE)
+        n += 1
+    f1 = st[kb + E_FWD]
+    f2 = st[kb + E_FWD2]
+    if f2 > 0 and f2 < f1:
+        f1, f2 = f2, f1
+    mask = st[HOUSE_MASK + m]
+    for r in range(2):
+        v = f1 if r == 0 else f2
+        if v <= 0:
+            continue
+        prev = -1
+        for i in range(4):
+            t = st[PIECE + 4 * m + i]
+            if t == OUTSIDE:
+                break
+            if t == prev:
+                continue
+            prev = t
+            if fwd_dest(st, m, t, v, mask) >= 0:
+                moves[n] = kc | (np.int64(v) << np.int64(7)) | np.int64(t)
+                n += 1
+    return n
+
+
+# ----------------------------------------------------------------------------- deals
+@njit(cache=True)
+def _reshuffle(st, chance):
+    n = st[H_N_CARDS]
+    for c in range(n):
+        st[DECK + c] = c
+        st[CARD_PUB + c] = CP_UNSEEN
+    shuffle(chance, st, DECK, n)
+    st[S_DECK_POS] = 0
+    st[H_PILE] = n
+    st[H_DEALER_DEALS] = 0
+
+
+@njit(cache=True)
+def _deal(st, chance):
+    """The next deal: a new dealer and a reshuffled full deck after 3 deals (PA-10, PA-12)."""
+    if st[H_DEALER_DEALS] >= st[H_DEALS_PER_DEALER]:
+        st[H_DEALER] = (st[H_DEALER] + 1) & 3
+        _reshuffle(st, chance)
+    dealer = st[H_DEALER]
+    pos = st[S_DECK_POS]
+    for j in range(4):
+        p = (dealer + 1 + j) & 3
+        base = PRIVATE + p * PRIVATE_SIZE
+        for x in range(HAND_SIZE):
+            st[base + PV_HAND + x] = st[DECK + pos + HAND_SIZE * j + x]
+        for i in range(base + PV_HAND + 1, base + PV_HAND + HAND_SIZE):
+            v = st[i]
+            y = i - 1
+            while y >= base + PV_HAND and st[y] > v:
+                st[y + 1] = st[y]
+                y -= 1
+            st[y + 1] = v
+        st[base + PV_SIZE] = HAND_SIZE
+        st[base + PV_GIVEN] = -1
+        st[base + PV_RECEIVED] = -1
+        st[HAND_COUNT + p] = HAND_SIZE
+    st[S_DECK_POS] = pos + 4 * HAND_SIZE
+    st[H_PILE] -= 4 * HAND_SIZE
+    st[H_DEALS] += 1
+    st[H_DEALER_DEALS] += 1
+    st[H_PHASE] = PHASE_EXCHANGE
+    st[H_EXCHANGED] = 0
+    st[H_TO_MOVE] = (dealer + 1) & 3
+
+
+# ----------------------------------------------------------------------------- kernel
+@njit(cache=True)
+def init(state, params, chance):
+    for i in range(ZERO_END):
+        state[i] = 0
+    state[H_PLAYERS] = params[P_PLAYERS]
+    state[H_OVERSHOOT] = params[P_OVERSHOOT]
+    state[H_MAX_DEALS] = params[P_MAX_DEALS]
+    state[H_DEALS_PER_DEALER] = params[P_DEALS_PER_DEALER]
+    state[H_SECTION] = params[P_SECTION]
+    state[H_HOUSE] = params[P_HOUSE]
+    state[H_RING] = 4 * params[P_SECTION]
+    state[H_N_CARDS] = params[P_N_CARDS]
+    state[H_WINNER] = -1
+    for c in range(4):
+        state[OUT + c] = PIECES
+        for i in range(PIECES):
+            state[PIECE + 4 * c + i] = OUTSIDE
+    for a in range(MAX_RING):
+        state[RING_COL + a] = -1
+    for i in range(N_KINDS * N_EFFECTS):
+        state[KIND_TABLE + i] = params[P_KIND_TABLE + i]
+    for c in range(MAX_CARDS):
+        state[CARD_KIND + c] = params[P_CARD_KIND + c]
+        state[CARD_PUB + c] = CP_UNSEEN if c < params[P_N_CARDS] else CP_NONE
+    for p in range(4):
+        base = PRIVATE + p * PRIVATE_SIZE
+        for j in range(1, PRIVATE_SIZE):
+            state[base + j] = -1
+    state[H_DEALER] = 3  # PA-10: seat 3 deals first, seat 0 plays first
+    _reshuffle(state, chance)
+    _deal(state, chance)
+
+
+@njit(cache=True, inline="always")
+def to_move(state):
+    return state[H_TO_MOVE]
+
+
+@njit(cache=True, inline="always")
+def legal_moves(state, moves):
+    phase = state[H_PHASE]
+    if phase == PHASE_OVER:
+        return 0
+    seat = state[H_TO_MOVE]
+    base = PRIVATE + seat * PRIVATE_SIZE
+    size = state[base + PV_SIZE]
+    n = 0
+    last = -1
+    if phase == PHASE_EXCHANGE:
+        for j in range(size):
+            k = state[CARD_KIND + state[base + PV_HAND + j]]
+            if k != last:
+                moves[n] = MOVE_GIVE + k
+                n += 1
+                last = k
+        return n
+    m = mover_colour(state, seat)
+    for j in range(size):
+        k = state[CARD_KIND + state[base + PV_HAND + j]]
+        if k != last:
+            last = k
+            n = _gen_kind(state, moves, n, k, seat, m)
+    if n == 0:
+        moves[0] = MOVE_DISCARD
+        n = 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def public_view(state):
+    return state[:PUBLIC_SIZE]
+
+
+@njit(cache=True, inline="always")
+def private_view(state, seat):
+    base = PRIVATE + seat * PRIVATE_SIZE
+    return state[base:base + PRIVATE_SIZE]
+
+
+@njit(cache=True)
+def _take_card(st, seat, kind):
+    """Remove the lowest card of ``kind`` from the seat's hand; returns its id."""
+    base = PRIVATE + seat * PRIVATE_SIZE
+    size = st[base + PV_SIZE]
+    j = 0
+    while st[CARD_KIND + st[base + PV_HAND + j]] != kind:
+        j += 1
+    card = st[base + PV_HAND + j]
+    for x in range(j, size - 1):
+        st[base + PV_HAND + x] = st[base + PV_HAND + x + 1]
+    st[base + PV_HAND + size - 1] = -1
+    st[base + PV_SIZE] = size - 1
+    st[HAND_COUNT + seat] -= 1
+    return card
+
+
+@njit(cache=True)
+def _apply_split(st, move, kind, seat):
+    total = st[KIND_TABLE + kind * N_EFFECTS + E_SPLIT]
+    n_own = np.int64((move >> np.int64(55)) & np.int64(7))
+    comp = np.int64((move >> np.int64(49)) & np.int64(63))
+    n = 0
+    prev = 0
+    for c in range(1, total):
+        if ((comp >> (6 - c)) & 1) == 0:
+            st[W_SUB_S + n] = c - prev
+            prev = c
+            n += 1
+    st[W_SUB_S + n] = total - prev
+    n += 1
+    chosen_own = 0
+    chosen_partner = 0
+    for j in range(n):
+        p = np.int64((move >> np.int64(42 - 7 * j)) & np.int64(127))
+        c = seat if j < n_own else seat ^ 2
+        for i in range(4):
+            if st[PIECE + 4 * c + i] == p:
+                bit = 1 << i
+                if j < n_own:
+                    if chosen_own & bit:
+                        continue
+                    chosen_own |= bit
+                else:
+                    if chosen_partner & bit:
+                        continue
+                    chosen_partner |= bit
+                st[W_SUB_I + j] = i
+                break
+    for j in range(n):
+        c = seat if j < n_own else seat ^ 2
+        i = st[W_SUB_I + j]
+        d = fwd_dest(st, c, st[PIECE + 4 * c + i], st[W_SUB_S + j], st[HOUSE_MASK + c])
+        _move_to(st, c, i, d, seat)
+
+
+@njit(cache=True)
+def _play(st, move, kind, seat):
+    m = mover_colour(st, seat)
+    kb = KIND_TABLE + kind * N_EFFECTS
+    if st[kb + E_SPLIT] > 0:
+        _apply_split(st, move, kind, seat)
+    elif st[kb + E_SWAP] > 0:
+        st[SWAPS + seat] += 1
+        if (move & np.int64(0x3FFF)) != 0:
+            a = np.int64((move >> np.int64(7)) & np.int64(127))
+            b = np.int64(move & np.int64(127))
+            qa = st[RING_COL + a]
+            qb = st[RING_COL + b]
+            ta = track_of(st, qa, a)
+            tb = track_of(st, qb, b)
+            for i in range(4):
+                if st[PIECE + 4 * qa + i] == ta:
+                    st[PIECE + 4 * qa + i] = track_of(st, qa, b)
+                    break
+            for i in range(4):
+                if st[PIECE + 4 * qb + i] == tb:
+                    st[PIECE + 4 * qb + i] = track_of(st, qb, a)
+                    break
+            st[RING_COL + a] = qb
+            st[RING_COL + b] = qa
+    else:
+        v = np.int64((move >> np.int64(7)) & np.int64(63))
+        t = np.int64(move & np.int64(127))
+        i = 0
+        while st[PIECE + 4 * m + i] != t:
+            i += 1
+        if t == OUTSIDE:
+            d = 0
+        elif st[kb + E_BACK] > 0:
+            d = back_dest(st, m, t, v)
+        else:
+            d = fwd_dest(st, m, t, v, st[HOUSE_MASK + m])
+        _move_to(st, m, i, d, seat)
+    for c in range(4):
+        _sort_colour(st, c)
+    if st[HOME + m] == PIECES and st[HOME + (m ^ 2)] == PIECES:
+        st[H_WINNER] = m & 1
+        st[H_PHASE] = PHASE_OVER
+        st[H_TO_MOVE] = -1
+
+
+@njit(cache=True)
+def _give(st, move):
+    seat = st[H_TO_MOVE]
+    kind = np.int64(move - MOVE_GIVE)
+    card = _take_card(st, seat, kind)
+    st[PRIVATE + seat * PRIVATE_SIZE + PV_GIVEN] = card
+    st[H_EXCHANGED] += 1
+    dealer = st[H_DEALER]
+    if st[H_EXCHANGED] < 4:
+        st[H_TO_MOVE] = (dealer + 1 + st[H_EXCHANGED]) & 3
+        return
+    for p in range(4):  # both pairs at once: each card reaches the partner now
+        base = PRIVATE + p * PRIVATE_SIZE
+        c = st[PRIVATE + (p ^ 2) * PRIVATE_SIZE + PV_GIVEN]
+        size = st[base + PV_SIZE]
+        j = base + PV_HAND + size - 1
+        while j >= base + PV_HAND and st[j] > c:
+            st[j + 1] = st[j]
+            j -= 1
+        st[j + 1] = c
+        st[base + PV_SIZE] = size + 1
+        st[base + PV_RECEIVED] = c
+        st[HAND_COUNT + p] += 1
+    st[H_PHASE] = PHASE_PLAY
+    st[H_TO_MOVE] = (dealer + 1) & 3
+
+
+@njit(cache=True, inline="always")
+def apply_move(state, move, chance):
+    if state[H_PHASE] == PHASE_EXCHANGE:
+        _give(state, move)
+        return
+    seat = state[H_TO_MOVE]
+    if move == MOVE_DISCARD:
+        base = PRIVATE + seat * PRIVATE_SIZE
+        for j in range(state[base + PV_SIZE]):
+            state[CARD_PUB + state[base + PV_HAND + j]] = CP_DISCARDED
+            state[base + PV_HAND + j] = -1
+        state[base + PV_SIZE] = 0
+        state[HAND_COUNT + seat] = 0
+    else:
+        kind = np.int64(move >> np.int64(KIND_SHIFT))
+        card = _take_card(state, seat, kind)
+        state[CARD_PUB + card] = CP_PLAYED
+        _play(state, move, kind, seat)
+        if state[H_PHASE] == PHASE_OVER:
+            return
+    for i in range(1, 5):
+        q = (seat + i) & 3
+        if state[HAND_COUNT + q] > 0:
+            state[H_TO_MOVE] = q
+            return
+    if state[H_DEALS] >= state[H_MAX_DEALS]:  # PA-7: the cap
+        state[H_PHASE] = PHASE_OVER
+        state[H_TO_MOVE] = -1
+        state[H_TRUNCATED] = 1
+        return
+    _deal(state, chance)
+
+
+@njit(cache=True)
+def result(state, score, rank, extra):
+    winner = state[H_WINNER]
+    for p in range(4):
+        score[p] = 1 if winner >= 0 and (p & 1) == winner else 0
+        extra[p, 0] = state[H_DEALS]
+        extra[p, 1] = state[HOME + p]
+        extra[p, 2] = state[KO_GIVEN + p]
+        extra[p, 3] = state[KO_SUFFERED + p]
+        extra[p, 4] = state[SWAPS + p]
+        extra[p, 5] = state[H_TRUNCATED]
+    for p in range(4):  # team ranks: 1 + teams with a higher score (partners share)
+        rank[p] = 2 if score[p ^ 1] > score[p] else 1
+
+
+@njit(cache=True)
+def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
+    return kernel.play_games(
+        init, to_move, legal_moves, public_view, private_view, apply_move, result,
+        STATE_SIZE, MAX_MOVES, DECISIONS_PER_DEAL * params[P_MAX_DEALS],
+        params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+
+
+# ----------------------------------------------------------------------------- Python side
+COLOUR_NAMES = ("yellow", "red", "blue", "green")  # seats 0..3: yellow+blue, red+green
+OVERSHOOT_CHOICES = ("illegal", "bounce")
+
+
+def make_params(n_players: int, options: dict, *, section: int = BOARD_SECTION,
+                house: int = BOARD_HOUSE, kind_effects=None, deck_counts=None,
+                max_deals: int = MAX_DEALS, deals_per_dealer: int = DEALS_PER_DEALER) -> np.ndarray:
+    """Pack the player count, the options and the board and deck tables (PA-1, PA-2).
+
+    The keyword arguments replace the module's tables (variant boards and decks, tests)."""
+    effects = KIND_EFFECTS if kind_effects is None else np.asarray(kind_effects, np.int32)
+    counts = DECK_COUNTS if deck_counts is None else np.asarray(deck_counts, np.int32)
+    n_cards = int(counts.sum())
+    if not (4 <= section <= MAX_SECTION and PIECES <= house <= MAX_HOUSE):
+        raise ValueError("board tables out of range")
+    if n_cards > MAX_CARDS or n_cards < 4 * HAND_SIZE * deals_per_dealer:
+        raise ValueError("deck too large, or too small for the deals of one dealer")
+    for row in effects:
+        kinds = (row[E_FWD] > 0 or row[E_START] > 0) + (row[E_BACK] > 0) + (row[E_SPLIT] > 0) \
+            + (row[E_SWAP] > 0)
+        if kinds > 1 or row[E_SPLIT] > MAX_SPLIT or max(row[E_FWD], row[E_FWD2]) > 63:
+            raise ValueError("a card kind has one effect family: move/start, back, split or swap")
+    params = np.zeros(PARAMS_SIZE, np.int32)
+    params[P_PLAYERS] = n_players
+    params[P_OVERSHOOT] = OVERSHOOT_CHOICES.index(options.get("house_overshoot", "illegal"))
+    params[P_MAX_DEALS] = max_deals
+    params[P_DEALS_PER_DEALER] = deals_per_dealer
+    params[P_SECTION] = section
+    params[P_HOUSE] = house
+    params[P_N_CARDS] = n_cards
+    params[P_KIND_TABLE:P_KIND_TABLE + N_KINDS * N_EFFECTS] = effects.reshape(-1)
+    kinds = np.repeat(np.arange(N_KINDS, dtype=np.int32), counts)
+    params[P_CARD_KIND:P_CARD_KIND + MAX_CARDS] = -1
+    params[P_CARD_KIND:P_CARD_KIND + n_cards] = kinds
+    return params
+
+
+def kind_of(move: int) -> int:
+    return int(move) >> KIND_SHIFT
+
+
+def split_parts(move: int, total: int = 7) -> list[tuple[int, int, int]]:
+    """The sub-moves of a 7 code: (side, track code, steps); side 0 own colour, 1 partner's."""
+    move = int(move)
+    n_own = (move >> 55) & 7
+    comp = (move >> 49) & 63
+    steps, prev = [], 0
+    for c in range(1, total):
+        if not (comp >> (6 - c)) & 1:
+            steps.append(c - prev)
+            prev = c
+    steps.append(total - prev)
+    return [(0 if j < n_own else 1, (move >> (42 - 7 * j)) & 127, s) for j, s in enumerate(steps)]
+
+
+def place_name(state: np.ndarray, colour: int, t: int) -> str:
+    ring = int(state[H_RING])
+    if t == OUTSIDE:
+        return "outside"
+    if t == 0:
+        return "own start"
+    if t <= ring:
+        return f"space {int(abs_space(state, colour, t))}"
+    return f"house {t - ring}"
+
+
+def _place_json(state, colour, t):
+    ring = int(state[H_RING])
+    if t == OUTSIDE:
+        return {"where": "outside"}
+    if t == 0:
+        return {"where": "start"}
+    if t <= ring:
+        return {"where": "ring", "space": int(abs_space(state, colour, t))}
+    return {"where": "house", "space": int(t - ring)}
+
+
+def describe_move(state: np.ndarray, move: int) -> str:
+    move = int(move)
+    seat = int(state[H_TO_MOVE])
+    if move == MOVE_DISCARD:
+        return "discards the hand (no card can be used)"
+    kind = kind_of(move)
+    if move >= MOVE_GIVE:
+        return f"gives the partner a {KIND_NAMES[move - MOVE_GIVE]}"
+    name = KIND_NAMES[kind]
+    eff = state[KIND_TABLE + kind * N_EFFECTS: KIND_TABLE + (kind + 1) * N_EFFECTS]
+    m = seat ^ 2 if state[HOME + seat] == PIECES else seat
+    if eff[E_SWAP]:
+        if move & 0x3FFF == 0:
+            return f"plays Swap on two pieces of one colour (no change)"
+        a, b = (move >> 7) & 127, move & 127
+        qa, qb = int(state[RING_COL + a]), int(state[RING_COL + b])
+        return f"plays Swap: {COLOUR_NAMES[qa]} on space {a} <-> {COLOUR_NAMES[qb]} on space {b}"
+    if eff[E_SPLIT]:
+        parts = []
+        for side, t, s in split_parts(move, int(eff[E_SPLIT])):
+            c = seat if side == 0 else seat ^ 2
+            parts.append(f"{COLOUR_NAMES[c]} from {place_name(state, c, t)} {s}")
+        return f"plays 7: " + ", then ".join(parts)
+    steps, t = (move >> 7) & 63, move & 127
+    if t == OUTSIDE:
+        return f"plays {name}: a {COLOUR_NAMES[m]} piece enters its start space"
+    direction = "back" if eff[E_BACK] else "forward"
+    return f"plays {name}: {COLOUR_NAMES[m]} from {place_name(state, m, t)} {steps} {direction}"
+
+
+def move_to_json(state: np.ndarray, move: int) -> dict:
+    move = int(move)
+    seat = int(state[H_TO_MOVE])
+    if move == MOVE_DISCARD:
+        return {"action": "discard"}
+    if move >= MOVE_GIVE:
+        return {"action": "give", "card": KIND_NAMES[move - MOVE_GIVE]}
+    kind = kind_of(move)
+    eff = state[KIND_TABLE + kind * N_EFFECTS: KIND_TABLE + (kind + 1) * N_EFFECTS]
+    m = seat ^ 2 if state[HOME + seat] == PIECES else seat
+    out = {"action": "play", "card": KIND_NAMES[kind]}
+    if eff[E_SWAP]:
+        if move & 0x3FFF == 0:
+            out["swap"] = "same colour"
+        else:
+            out["swap"] = [int((move >> 7) & 127), int(move & 127)]
+        return out
+    if eff[E_SPLIT]:
+        out["split"] = [dict(colour=COLOUR_NAMES[seat if side == 0 else seat ^ 2], steps=s,
+                             **{"from": _place_json(state, seat if side == 0 else seat ^ 2, t)})
+                        for side, t, s in split_parts(move, int(eff[E_SPLIT]))]
+        return out
+    steps, t = (move >> 7) & 63, move & 127
+    out["colour"] = COLOUR_NAMES[m]
+    if t == OUTSIDE:
+        out["start"] = True
+    else:
+        out["from"] = _place_json(state, m, t)
+        out["steps"] = -steps if eff[E_BACK] else steps
+    return out
+
+
+def describe_state(state: np.ndarray) -> dict:
+    """The state as the rules file names it: board, every hand, dealer, pile, options."""
+    hands = []
+    for p in range(4):
+        base = PRIVATE + p * PRIVATE_SIZE
+        hands.append([KIND_NAMES[state[CARD_KIND + c]] for c in state[base + 1:base + 1 + state[base]]])
+    pieces = {COLOUR_NAMES[c]: [_place_json(state, c, int(t)) for t in state[PIECE + 4 * c:PIECE + 4 * c + 4]]
+              for c in range(4)}
+    return {"players": 4, "teams": [[0, 2], [1, 3]], "colours": list(COLOUR_NAMES),
+            "dealer": int(state[H_DEALER]), "deal": int(state[H_DEALS]),
+            "to_move": int(state[H_TO_MOVE]),
+            "phase": ("exchange", "play", "over")[int(state[H_PHASE])],
+            "hands": hands, "pieces": pieces, "pile": int(state[H_PILE]),
+            "board": {"section": int(state[H_SECTION]), "house": int(state[H_HOUSE])},
+            "house_overshoot": OVERSHOOT_CHOICES[int(state[H_OVERSHOOT])],
+            "max_deals": int(state[H_MAX_DEALS])}
+
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Partners",
+    min_players=4,
+    max_players=4,
+    rules_version=RULES_VERSION,
+    team_game=True,
+    options=(
+        RuleOption("house_overshoot", "choice", "illegal",
+                   "PA-3: a move past the last free house space is illegal, or bounces back",
+                   choices=OVERSHOOT_CHOICES),
+    ),
+    columns=(
+        ("deals", "deals dealt in the game"),
+        ("pieces_home", "pieces of the seat's colour in its house at the end"),
+        ("knockouts_given", "pieces of other colours the seat's cards knocked out"),
+        ("knockouts_suffered", "pieces of the seat's colour knocked out"),
+        ("swaps", "Swap cards the seat played"),
+        ("truncated", "1 if the game hit the deal cap (PA-7) and counts as a draw"),
+    ),
+    state_size=STATE_SIZE,
+    max_moves=MAX_MOVES,
+    max_decisions=DECISIONS_PER_DEAL * MAX_DEALS,
+    module=None,  # set below
+    make_params=make_params,
+    describe_move=describe_move,
+    describe_state=describe_state,
+    move_to_json=move_to_json,
+)
+object.__setattr__(SPEC, "module", __import__(__name__, fromlist=["SPEC"]))

@@ -1,0 +1,446 @@
+"""Partners, the slow and readable way: a reference for the compiled kernel.
+
+Written from ``shared/rules/partners.md`` (PA-1..PA-12) with named places and pieces that walk
+one step at a time over absolute spaces. It shares with the kernel only what a replay must
+share: the params layout, card numbering, move codes, the shuffle and the seeding. The 7 is
+enumerated by brute force: every sequence of sub-moves is played out on a copy of the board and
+sequences are grouped by the board they leave (PA-11).
+
+Places: ``OUT``; ``START``; ``("ring", space)`` with space 0..55 the absolute numbered spaces
+(colour c's section is spaces 14c..14c+13, its start space lies just before space 14c);
+``("house", h)`` with h = 1..4.
+"""
+from __future__ import annotations
+
+from simulate.seeding import PyStream
+
+OUT = ("out",)
+START = ("start",)
+HAND = 4
+# params layout (see simulate.games.partners.make_params)
+P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS = range(7)
+P_KIND_TABLE = 7
+N_KINDS, N_EFFECTS = 14, 6
+P_CARD_KIND = P_KIND_TABLE + N_KINDS * N_EFFECTS
+FWD, FWD2, STARTS, BACK, SPLIT, SWAP = range(6)
+GIVE = 14 << 58
+DISCARD = 15 << 58
+OUTSIDE_CODE = 127
+
+
+class Board:
+    """The 16 pieces: ``places[colour]`` is a list of 4 places."""
+
+    def __init__(self, section: int, house: int, bounce: bool):
+        self.section = section
+        self.house = house
+        self.ring = 4 * section
+        self.bounce = bounce
+        self.places = [[OUT] * 4 for _ in range(4)]
+        self._spaces = None  # space -> [(colour, index)], rebuilt after a change
+
+    def copy(self) -> "Board":
+        other = object.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other.places = [list(p) for p in self.places]
+        return other
+
+    def put(self, colour: int, index: int, place) -> None:
+        self.places[colour][index] = place
+        self._spaces = None
+
+    # -- looking
+    def entrance(self, colour: int) -> int:
+        """The numbered space just before the colour's start space."""
+        return (colour * self.section - 1) % self.ring
+
+    def on_space(self, space: int) -> list[tuple[int, int]]:
+        if self._spaces is None:
+            self._spaces = {}
+            for c in range(4):
+                for i, p in enumerate(self.places[c]):
+                    if p[0] == "ring":
+                        self._spaces.setdefault(p[1], []).append((c, i))
+        return self._spaces.get(space, [])
+
+    def start_held(self, colour: int) -> bool:
+        return START in self.places[colour]
+
+    def house_taken(self, colour: int, h: int) -> bool:
+        return ("house", h) in self.places[colour]
+
+    def all_home(self, colour: int) -> bool:
+        return all(p[0] == "house" for p in self.places[colour])
+
+    def track(self, colour: int, place) -> int:
+        """The kernel's track code of a place, for move codes."""
+        if place == OUT:
+            return OUTSIDE_CODE
+        if place == START:
+            return 0
+        if place[0] == "ring":
+            return (place[1] - colour * self.section) % self.ring + 1
+        return self.ring + place[1]
+
+    def outcome(self):
+        return tuple(tuple(sorted(self.track(c, p) for p in self.places[c])) for c in range(4))
+
+    # -- walking
+    def _blocks(self, mover: int, start_colour: int) -> bool:
+        """A start space holding a piece blocks every other colour, partner included."""
+        return start_colour != mover and self.start_held(start_colour)
+
+    BLOCKED, NO_ROOM = "blocked", "no room"
+
+    def step_forward(self, colour: int, place):
+        """One step forward: the new place, BLOCKED (an occupied start space of another colour
+        lies in the way) or NO_ROOM (the next house space is taken or does not exist)."""
+        if place == START:
+            return ("ring", colour * self.section)
+        if place[0] == "ring" and place[1] != self.entrance(colour):
+            nxt = (place[1] + 1) % self.ring
+            if nxt % self.section == 0 and self._blocks(colour, nxt // self.section):
+                return self.BLOCKED
+            return ("ring", nxt)
+        h = 1 if place[0] == "ring" else place[1] + 1  # from the entrance into the house
+        if h <= self.house and not self.house_taken(colour, h):
+            return ("house", h)
+        return self.NO_ROOM
+
+    def step_back(self, colour: int, place):
+        """One step backwards (out of the house when bouncing), or None if blocked."""
+        if place[0] == "house":
+            return ("house", place[1] - 1) if place[1] > 1 else ("ring", self.entrance(colour))
+        if place == START:
+            return ("ring", self.entrance(colour))  # the start space does not count
+        space = place[1]
+        if space % self.section == 0 and self._blocks(colour, space // self.section):
+            return None
+        return ("ring", (space - 1) % self.ring)
+
+    def walk_forward(self, colour: int, place, steps: int):
+        """The place reached moving ``steps`` forward, or None if the move is not allowed."""
+        from_house = place[0] == "house"
+        backwards = False
+        for _ in range(steps):
+            if not backwards:
+                nxt = self.step_forward(colour, place)
+                if nxt == self.BLOCKED:
+                    return None
+                if nxt != self.NO_ROOM:
+                    place = nxt
+                    continue
+                if from_house or not self.bounce:
+                    return None  # exact entry, no passing in the house (PA-3)
+                backwards = True  # PA-3 option: walk the extra steps back
+            place = self.step_back(colour, place)
+            if place is None:
+                return None
+        return place
+
+    def walk_back(self, colour: int, place, steps: int):
+        if place == OUT or place[0] == "house":
+            return None
+        for _ in range(steps):
+            place = self.step_back(colour, place)
+            if place is None:
+                return None
+        return place
+
+    # -- changing
+    def land(self, colour: int, index: int, place):
+        """Move a piece to ``place`` with the landing rule; returns (victim colour or None,
+        mover knocked out)."""
+        self.put(colour, index, OUT)  # lifted
+        if place[0] == "ring":
+            others = [(c, i) for c, i in self.on_space(place[1]) if c != colour]
+            if len(others) == 1:
+                c, i = others[0]
+                self.put(c, i, OUT)
+                self.put(colour, index, place)
+                return c, False
+            if len(others) >= 2:
+                return None, True
+        self.put(colour, index, place)
+        return None, False
+
+
+class Game:
+    def __init__(self, params, chance: PyStream):
+        self.chance = chance
+        self.bounce = int(params[P_OVERSHOOT]) == 1
+        self.max_deals = int(params[P_MAX_DEALS])
+        self.deals_per_dealer = int(params[P_DEALS_PER_DEALER])
+        self.n_cards = int(params[P_N_CARDS])
+        self.effects = [[int(params[P_KIND_TABLE + k * N_EFFECTS + e]) for e in range(N_EFFECTS)]
+                        for k in range(N_KINDS)]
+        self.card_kind = [int(params[P_CARD_KIND + c]) for c in range(self.n_cards)]
+        self.board = Board(int(params[P_SECTION]), int(params[P_HOUSE]), self.bounce)
+        self.hands = [[] for _ in range(4)]
+        self.given = [None] * 4
+        self.deals = 0
+        self.ko_given = [0] * 4
+        self.ko_suffered = [0] * 4
+        self.swaps = [0] * 4
+        self.winner = None
+        self.truncated = False
+        self.over = False
+        self._legal = None  # legal moves of the current position, once computed
+        self.dealer = 3  # PA-10
+        self._reshuffle()
+        self._deal()
+
+    # -- dealing
+    def _reshuffle(self):
+        self.pile = list(range(self.n_cards))
+        self.chance.shuffle(self.pile)
+        self.dealer_deals = 0
+
+    def _deal(self):
+        if self.dealer_deals == self.deals_per_dealer:
+            self.dealer = (self.dealer + 1) % 4
+            self._reshuffle()
+        for j in range(4):
+            seat = (self.dealer + 1 + j) % 4
+            self.hands[seat] = sorted(self.pile[:HAND])
+            self.pile = self.pile[HAND:]
+        self.dealer_deals += 1
+        self.deals += 1
+        self.given = [None] * 4
+        self.exchanging = [(self.dealer + 1 + j) % 4 for j in range(4)]
+        self.turn = (self.dealer + 1) % 4
+
+    # -- whose turn
+    def to_move(self) -> int:
+        if self.over:
+            return -1
+        if self.exchanging:
+            return self.exchanging[0]
+        return self.turn
+
+    def kinds_in_hand(self, seat):
+        return sorted({self.card_kind[c] for c in self.hands[seat]})
+
+    def mover(self, seat: int) -> int:
+        """Once a player's 4 pieces are home, the cards move the partner's pieces."""
+        return seat ^ 2 if self.board.all_home(seat) else seat
+
+    def legal_moves(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._legal_moves()
+        return list(self._legal)
+
+    def _legal_moves(self) -> list[int]:
+        if self.over:
+            return []
+        seat = self.to_move()
+        if self.exchanging:
+            return [GIVE + k for k in self.kinds_in_hand(seat)]
+        moves = []
+        for kind in self.kinds_in_hand(seat):
+            moves += self.card_moves(seat, kind)
+        return sorted(set(moves)) or [DISCARD]
+
+    def card_moves(self, seat: int, kind: int) -> list[int]:
+        eff = self.effects[kind]
+        b = self.board
+        m = self.mover(seat)
+        base = kind << 58
+        moves = []
+        if eff[SWAP]:
+            alone = []
+            for space in range(b.ring):
+                here = b.on_space(space)
+                if len(here) == 1:
+                    alone.append((space, here[0][0]))
+            for x in range(len(alone)):
+                for y in range(x + 1, len(alone)):
+                    (sa, ca), (sb, cb) = alone[x], alone[y]
+                    moves.append(base if ca == cb else base | sa << 7 | sb)
+            return moves
+        if eff[SPLIT]:
+            return self.split_moves(seat, kind, eff[SPLIT])
+        places = sorted(set(b.places[m]), key=lambda p: b.track(m, p))
+        if eff[STARTS] and OUT in places:
+            moves.append(base | OUTSIDE_CODE)
+        for steps in (eff[FWD], eff[FWD2]):
+            if steps:
+                for p in places:
+                    if p != OUT and b.walk_forward(m, p, steps) is not None:
+                        moves.append(base | steps << 7 | b.track(m, p))
+        if eff[BACK]:
+            for p in places:
+                if b.walk_back(m, p, eff[BACK]) is not None:
+                    moves.append(base | eff[BACK] << 7 | b.track(m, p))
+        return moves
+
+    # -- the 7 (PA-5)
+    def _sequences(self, board, colour, budget, prefix, out):
+        """Every sequence of sub-moves of ``colour``'s pieces (each at most once, at least one
+        step each, at most ``budget`` steps) after ``prefix``: appends (sequence, board)."""
+        moved = {i for (c, i, _, _) in prefix if c == colour}
+        seen_origin = set()
+        for i, place in enumerate(board.places[colour]):
+            if i in moved or place == OUT:
+                continue
+            if place in seen_origin:
+                continue  # two pieces on one space: the same moves (PA-11)
+            seen_origin.add(place)
+            for steps in range(1, budget + 1):
+                target = board.walk_forward(colour, place, steps)
+                if target is None:
+                    continue
+                after = board.copy()
+                after.land(colour, i, target)
+                seq = prefix + [(colour, i, board.track(colour, place), steps)]
+                out.append((seq, after))
+                self._sequences(after, colour, budget - steps, seq, out)
+        return out
+
+    def split_moves(self, seat: int, kind: int, total: int) -> list[int]:
+        b = self.board
+        own, partner = seat, seat ^ 2
+        full = []  # (sequence, board after)
+        if b.all_home(own):
+            full = [(s, a) for s, a in self._sequences(b, partner, total, [], [])
+                    if sum(x[3] for x in s) == total]
+        else:
+            own_seqs = self._sequences(b, own, total, [], [])
+            full = [(s, a) for s, a in own_seqs if sum(x[3] for x in s) == total]
+            if not full and own_seqs:
+                most = max(sum(x[3] for x in s) for s, _ in own_seqs)
+                for s, a in own_seqs:
+                    if sum(x[3] for x in s) == most and a.all_home(own):
+                        for s2, a2 in self._sequences(a, partner, total - most, s, []):
+                            if sum(x[3] for x in s2) == total:
+                                full.append((s2, a2))
+        best = {}
+        for seq, after in full:
+            code = self.split_code(kind, seat, seq, total)
+            key = after.outcome()
+            if key not in best or code < best[key]:
+                best[key] = code
+        return list(best.values())
+
+    @staticmethod
+    def split_code(kind, seat, seq, total) -> int:
+        n_own = sum(1 for (c, _, _, _) in seq if c == seat)
+        cuts, cum = set(), 0
+        for (_, _, _, steps) in seq[:-1]:
+            cum += steps
+            cuts.add(cum)
+        comp = sum(1 << (6 - c) for c in range(1, total) if c not in cuts)
+        code = kind << 58 | n_own << 55 | comp << 49
+        for j, (_, _, track, _) in enumerate(seq):
+            code |= track << (42 - 7 * j)
+        return code
+
+    # -- playing
+    def apply(self, move: int) -> None:
+        assert move in self.legal_moves(), (move, self.legal_moves())
+        self._legal = None  # the position changes
+        seat = self.to_move()
+        if self.exchanging:
+            kind = move - GIVE
+            card = min(c for c in self.hands[seat] if self.card_kind[c] == kind)
+            self.hands[seat].remove(card)
+            self.given[seat] = card
+            self.exchanging.pop(0)
+            if not self.exchanging:  # both pairs at once (PA-8)
+                for p in range(4):
+                    self.hands[p] = sorted(self.hands[p] + [self.given[p ^ 2]])
+            return
+        if move == DISCARD:
+            self.hands[seat] = []
+        else:
+            kind = move >> 58
+            card = min(c for c in self.hands[seat] if self.card_kind[c] == kind)
+            self.hands[seat].remove(card)
+            self.play(seat, kind, move)
+            if self.over:
+                return
+        for i in range(1, 5):
+            if self.hands[(seat + i) % 4]:
+                self.turn = (seat + i) % 4
+                return
+        if self.deals >= self.max_deals:  # PA-7
+            self.over = True
+            self.truncated = True
+            return
+        self._deal()
+
+    def _knock(self, seat, colour, victim, mover_out):
+        if victim is not None:
+            self.ko_given[seat] += 1
+            self.ko_suffered[victim] += 1
+        if mover_out:
+            self.ko_suffered[colour] += 1
+
+    def _piece_at(self, colour, track, exclude=()):
+        b = self.board
+        for i, p in enumerate(b.places[colour]):
+            if i not in exclude and b.track(colour, p) == track:
+                return i
+        raise AssertionError((colour, track))
+
+    def play(self, seat: int, kind: int, move: int) -> None:
+        b = self.board
+        eff = self.effects[kind]
+        m = self.mover(seat)
+        if eff[SWAP]:
+            self.swaps[seat] += 1
+            if move & 0x3FFF:
+                sa, sb = (move >> 7) & 127, move & 127
+                (ca, ia), = b.on_space(sa)
+                (cb, ib), = b.on_space(sb)
+                b.put(ca, ia, ("ring", sb))
+                b.put(cb, ib, ("ring", sa))
+        elif eff[SPLIT]:
+            total = eff[SPLIT]
+            n_own = (move >> 55) & 7
+            comp = (move >> 49) & 63
+            steps, prev = [], 0
+            for c in range(1, total):
+                if not (comp >> (6 - c)) & 1:
+                    steps.append(c - prev)
+                    prev = c
+            steps.append(total - prev)
+            chosen = {seat: [], seat ^ 2: []}
+            plan = []
+            for j, s in enumerate(steps):
+                colour = seat if j < n_own else seat ^ 2
+                i = self._piece_at(colour, (move >> (42 - 7 * j)) & 127, chosen[colour])
+                chosen[colour].append(i)
+                plan.append((colour, i, s))
+            for colour, i, s in plan:
+                target = b.walk_forward(colour, b.places[colour][i], s)
+                self._knock(seat, colour, *b.land(colour, i, target))
+        else:
+            steps, track = (move >> 7) & 63, move & 127
+            i = self._piece_at(m, track)
+            if track == OUTSIDE_CODE:
+                b.put(m, i, START)
+            elif eff[BACK]:
+                self._knock(seat, m, *b.land(m, i, b.walk_back(m, b.places[m][i], steps)))
+            else:
+                self._knock(seat, m, *b.land(m, i, b.walk_forward(m, b.places[m][i], steps)))
+        if b.all_home(m) and b.all_home(m ^ 2):
+            self.winner = m % 2
+            self.over = True
+
+    # -- the end
+    def result(self):
+        scores = [1 if self.winner is not None and p % 2 == self.winner else 0 for p in range(4)]
+        team = [scores[0], scores[1]]  # teams {0, 2} and {1, 3}
+        ranks = [1 + sum(1 for t in team if t > team[p % 2]) for p in range(4)]
+        home = [sum(1 for p in self.board.places[c] if p[0] == "house") for c in range(4)]
+        extras = [[self.deals, home[p], self.ko_given[p], self.ko_suffered[p], self.swaps[p],
+                   int(self.truncated)] for p in range(4)]
+        return scores, ranks, extras
+
+    def describe(self, move: int) -> str:
+        if move == DISCARD:
+            return "discards the hand"
+        if move >= GIVE:
+            return f"gives kind {move - GIVE}"
+        return f"plays kind {move >> 58} (code {move:#x})"
