@@ -54,8 +54,8 @@ State layout (int32, ``STATE_SIZE`` long)::
                        PUB_TABLE, PUB_TAKEN + team
     private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
       [0] hand size, [1..12] the hand's card ids ascending (-1 beyond the size)
-    scratch [SCRATCH, STATE_SIZE): the deck while dealing; in legal_moves the bucket bounds
-      (never shown to a strategy)
+    scratch [SCRATCH, STATE_SIZE): in init the deck and each card's destination; in
+      legal_moves the bucket bounds (never shown to a strategy)
 
 Bound on the number of legal moves (``MAX_MOVES``). At turn t the mover holds h = 12 - t // 4
 cards and the table holds at most 4 + t <= 55 - 4h cards (4 dealt, each turn adds at most one).
@@ -71,10 +71,11 @@ times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from .. import kernel
-from ..kernel import remove_sorted, sort_range
+from ..kernel import popcount, remove_sorted
 from ..seeding import shuffle
 from .spec import GameSpec, RuleOption
 
@@ -117,7 +118,8 @@ PRIVATE_SIZE = 1 + HAND_SIZE
 SCRATCH = PRIVATE + PLAYERS * PRIVATE_SIZE
 SCR_START = SCRATCH  # legal_moves: bucket r starts at BUCKETS + state[SCR_START + r], r <= 13
 SCR_END = SCR_START + RE + 1  # ... and ends at BUCKETS + state[SCR_END + r]
-STATE_SIZE = SCRATCH + N_CARDS
+SCR_OWNER = SCRATCH + N_CARDS  # init: where each card is dealt (index into DEST)
+STATE_SIZE = SCR_OWNER + N_CARDS
 
 #: most legal moves at one decision (the bound is proved in the module docstring)
 MOVES_BOUND = 9748
@@ -130,6 +132,12 @@ BUCKETS = LIST + LIST_BOUND
 #: which are read up to 3 entries past their end)
 MAX_MOVES = BUCKETS + LIST_BOUND + 3
 SUM_SHIFT = 56
+NUMERAL_MASK = np.int64((1 << N_NUMERALS) - 1)
+SWORD_MASK = np.int64(sum(1 << (4 * r) for r in range(13)))  # bits of the swords; << suit: a suit
+#: the deal: deck position -> 0..3 (that seat) or 4 (the table); DEST[k]: where it is written
+DEAL_TO = np.array([PLAYERS] * TABLE_START + [p for p in range(PLAYERS) for _ in range(HAND_SIZE)],
+                   np.int32)
+DEST = np.array([PRIVATE + p * PRIVATE_SIZE + 1 for p in range(PLAYERS)] + [TABLE], np.int32)
 MAX_DECISIONS = TURNS
 
 # params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10]
@@ -152,6 +160,18 @@ card_of_nb = njit(cache=True, inline="always")(card_of)
 
 
 # ----------------------------------------------------------------------------- kernel
+@intrinsic
+def cttz(typingctx, x):
+    """Index of the lowest set bit of a nonzero integer (LLVM cttz: one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
 def _table_bit_set(state, card):
     if card < SPLIT:
@@ -179,21 +199,28 @@ def init(state, params, chance):
         state[SCRATCH + c] = c
         state[TABLE + c] = -1
     shuffle(chance, state, SCRATCH, N_CARDS)
+    # deck position i goes to the table (i < 4) or to seat (i - 4) // 12; writing each card's
+    # destination first and then walking the cards in id order fills the table and the hands
+    # already sorted
+    for i in range(N_CARDS):
+        state[SCR_OWNER + state[SCRATCH + i]] = DEAL_TO[i]
+    for p in range(PLAYERS):
+        state[PRIVATE + p * PRIVATE_SIZE] = HAND_SIZE
+    fill = SCRATCH  # reuse the deck's first five slots as fill counters (the deck is spent)
+    for k in range(PLAYERS + 1):
+        state[fill + k] = DEST[k]
+    for c in range(N_CARDS):
+        o = state[SCR_OWNER + c]
+        state[state[fill + o]] = c
+        state[fill + o] += 1
+    numerals = 0
     for i in range(TABLE_START):
-        c = state[SCRATCH + i]
-        state[TABLE + i] = c
+        c = state[TABLE + i]
         state[CARD_PUB + c] = PUB_TABLE
         _table_bit_set(state, c)
-        if c < N_NUMERALS:
-            state[H_TABLE_NUMERALS] += 1
-    sort_range(state, TABLE, TABLE_START)
+        numerals += c < N_NUMERALS
+    state[H_TABLE_NUMERALS] = numerals
     state[H_TABLE_N] = TABLE_START
-    for p in range(PLAYERS):
-        base = PRIVATE + p * PRIVATE_SIZE
-        state[base] = HAND_SIZE
-        for j in range(HAND_SIZE):
-            state[base + 1 + j] = state[SCRATCH + TABLE_START + HAND_SIZE * p + j]
-        sort_range(state, base + 1, HAND_SIZE)
     state[H_TURN] = 0
     state[H_TO_MOVE] = 0  # CA-1
 
@@ -405,37 +432,33 @@ def apply_move(state, move, chance):
         state[CARD_PUB + card] = PUB_TABLE
         state[H_LAST_PLACED] = card
     else:
+        # capture: keep the table cards not in the mask (in order), then file the captured ones
         st = TEAM_STATS + team * N_STATS
-        suit = card & 3
-        same_suit = True
-        captured = 0
         w = 0
-        numerals = 0
         for i in range(n):
             c = state[TABLE + i]
-            if (mask >> c) & 1:
-                _take(state, team, c)
-                captured += 1
-                if (c & 3) != suit:
-                    same_suit = False
-            else:
-                state[TABLE + w] = c
-                w += 1
-                if c < N_NUMERALS:
-                    numerals += 1
+            state[TABLE + w] = c
+            w += 1 - ((mask >> c) & 1)
         for i in range(w, n):
             state[TABLE + i] = -1
         state[H_TABLE_N] = w
-        state[H_TABLE_NUMERALS] = numerals
+        state[H_TABLE_NUMERALS] -= popcount(mask & NUMERAL_MASK)
         state[H_TABLE_LO] &= ~np.int32(mask & ((1 << SPLIT) - 1))
         state[H_TABLE_HI] &= ~np.int32(mask >> SPLIT)
-        _take(state, team, card)
+        taken = mask | (np.int64(1) << card)
+        m = taken
+        while m != 0:
+            state[CARD_PUB + cttz(m)] = PUB_TAKEN + team
+            m &= m - 1
+        captured = popcount(mask)
+        state[st + STAT_CARDS] += captured + 1
+        state[st + STAT_SWORDS] += popcount(taken & SWORD_MASK)
         if w == 0 and (state[H_LAST_SWEEP] != 0 or state[H_TURN] != TURNS - 1):
             state[st + STAT_SCUA] += 1
         last = state[H_LAST_PLACED]
         if last >= 0 and mask == (np.int64(1) << last):
             state[st + STAT_PICADA] += 1
-        if same_suit:
+        if (mask & ~(SWORD_MASK << (card & 3))) == 0:
             state[st + STAT_SIMILI] += 1
         if captured >= 3:
             state[st + STAT_QUADRIGLIA] += 1
