@@ -139,7 +139,7 @@ def test_co3_same_colour_orders_by_card_value():
 def test_co4_tied_top_scores_share_first_place():
     state = build_state(4, [[], [], [], []], [])
     state[co.SCORE:co.SCORE + 4] = [30, 41, 41, 12]
-    score, rank, extra = np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros((4, 2), np.int32)
+    score, rank, extra = np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros((4, 3), np.int32)
     co.result(state, score, rank, extra)
     assert list(rank) == [3, 1, 1, 4]
 

@@ -28,6 +28,8 @@ colour are 10-bit masks: bit ``value - 1`` stands for the card of that value::
       H_GAME_STARTER   starter of this game's first round
       H_TO_MOVE        the seat to decide now, -1 once the game is over
       H_DISPLAY_CARDS  number of cards in the display
+      H_LEADER_2_3     seat alone in the lead on match points after two thirds of the match's
+                       rounds (-1: shared lead), for the decisiveness analysis
       PLAYED[6]        card played this round by each seat, -1 if none yet
       TAKE_ORDER[6]    eligible takers, in order of trick scoring
       SCORE[6]         match points per seat
@@ -72,7 +74,7 @@ MOVE_PASS = 127  # take nothing
 # ---- state layout (see the module docstring)
 H_PLAYERS, H_MATCH_GAMES, H_GAME_NO, H_ROUND, H_PHASE, H_STARTER = 0, 1, 2, 3, 4, 5
 H_N_PLAYED, H_TAKE_POS, H_N_TAKERS, H_FIRST_TAKER, H_GAME_STARTER = 6, 7, 8, 9, 10
-H_TO_MOVE, H_DISPLAY_CARDS = 11, 12
+H_TO_MOVE, H_DISPLAY_CARDS, H_LEADER_2_3 = 11, 12, 13
 PLAYED = 16
 TAKE_ORDER = PLAYED + MAX_PLAYERS
 SCORE = TAKE_ORDER + MAX_PLAYERS
@@ -260,6 +262,16 @@ def _end_round(state, chance):
     state[H_ROUND] += 1
     state[H_PHASE] = PHASE_PLAY
     state[H_TO_MOVE] = state[H_STARTER]
+    if state[H_GAME_NO] * ROUNDS + state[H_ROUND] == (2 * ROUNDS * state[H_MATCH_GAMES]) // 3:
+        leader = 0
+        for p in range(1, n):
+            if state[SCORE + p] > state[SCORE + leader]:
+                leader = p
+        for p in range(n):
+            if p != leader and state[SCORE + p] == state[SCORE + leader]:
+                leader = -1
+                break
+        state[H_LEADER_2_3] = leader
     if state[H_ROUND] < ROUNDS:
         return
     state[H_GAME_NO] += 1
@@ -333,6 +345,7 @@ def result(state, score, rank, extra):
         score[p] = state[SCORE + p]
         extra[p, 0] = state[CARDS_TAKEN + p]
         extra[p, 1] = state[FIRST_TAKES + p]
+        extra[p, 2] = state[H_LEADER_2_3]
     rank_descending(score, n, rank)
 
 
@@ -419,6 +432,7 @@ SPEC = GameSpec(
     columns=(
         ("cards_taken", "display cards taken over the match"),
         ("rounds_first_taker", "rounds in which the seat took first (and so started the next)"),
+        ("leader_at_two_thirds", "seat alone in the lead after two thirds of the rounds, -1 if shared"),
     ),
     state_size=STATE_SIZE,
     max_moves=MAX_MOVES,

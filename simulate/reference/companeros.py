@@ -50,6 +50,7 @@ class Game:
     takers: list[int] = field(default_factory=list)  # seats still to decide what to take
     first_taker: int | None = None
     over: bool = False
+    leader_at_two_thirds: int = -1
 
     def __init__(self, params, chance: PyStream):
         self.players, self.match_games = int(params[0]), int(params[1])
@@ -60,6 +61,7 @@ class Game:
         self.starter = 0
         self.games_done = 0
         self.over = False
+        self.leader_at_two_thirds = -1
         self._deal()
 
     # -- setup
@@ -150,6 +152,11 @@ class Game:
             self.first_takes[self.first_taker] += 1
         self.first_taker = None
         self.round += 1
+        rounds_played = self.games_done * ROUNDS + self.round
+        if rounds_played == (2 * ROUNDS * self.match_games) // 3:
+            best = max(self.points)
+            leaders = [p for p in range(self.players) if self.points[p] == best]
+            self.leader_at_two_thirds = leaders[0] if len(leaders) == 1 else -1
         if self.round < ROUNDS:
             return
         self.games_done += 1
@@ -166,7 +173,8 @@ class Game:
     def result(self):
         scores = list(self.points)
         ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
-        extras = [[self.cards_taken[p], self.first_takes[p]] for p in range(self.players)]
+        extras = [[self.cards_taken[p], self.first_takes[p], self.leader_at_two_thirds]
+                  for p in range(self.players)]
         return scores, ranks, extras
 
     def describe(self, move: int) -> str:
