@@ -274,10 +274,12 @@ def _layout_config(r: Report, rep) -> None:
     rows = [[u, count(row.games), pct(row.win_rate), interval_pct(row.ci_low, row.ci_high)]
             for u, row in s["units"].iterrows()]
     b.append(Table(["seat" if not cfg.team_game else "team", "games", "win rate", "95% interval"], rows))
-    verdict = ("the seats differ (p < 0.05)" if np.isfinite(s["equal_p"]) and s["equal_p"] < 0.05
-               else "no evidence that the seats differ")
+    kind = "teams" if cfg.team_game else "seats"
+    verdict = (f"the {kind} differ (p < 0.05)" if np.isfinite(s["equal_p"]) and s["equal_p"] < 0.05
+               else f"no evidence that the {kind} differ")
     b.append(_p(f"All {'teams' if cfg.team_game else 'seats'} equal? Hotelling's T² test over deals: "
-                f"F = {num(s['equal_F'], 2)} ({s['equal_dof']} degrees of freedom), {p_is(s['equal_p'])}: "
+                f"F = {num(s['equal_F'], 2)} ({s['equal_dof']} and {count(max(cfg.deals - s['equal_dof'], 0))} "
+                f"degrees of freedom), {p_is(s['equal_p'])}: "
                 f"{verdict}."))
     starts = s["start_counts"]
     who = (f"always seat {next(iter(starts))}" if len(starts) == 1 else
@@ -349,7 +351,7 @@ def _layout_columns(r: Report, rep) -> None:
     cols = rep.columns
     if not cols:
         return
-    b.append(_h(3, f"{r.title}'s own columns"))
+    b.append(_h(3, f"The game's own columns ({r.title})"))
     for c in cols:
         if c["name"] == "_points":
             b.append(_h(4, c["title"]))
@@ -371,12 +373,16 @@ def _layout_columns(r: Report, rep) -> None:
                 t.append(f"  {c['name']}: mean {num(c['mean'])} per game (max {c['max']})")
             continue
         b.append(_h(4, head))
-        by_seat, by_strat = c["by_seat"], c["by_strategy"]
+        by_seat = c["by_seat"]
+        by_strat = c["by_strategy"]
+        by_strat = by_strat[[n not in rep.cfg.extra_seats for n in by_strat.index]]  # already a seat row
+        by_strat.index = [f"strategy {n}" for n in by_strat.index]
         if c["flag"]:
             rows = ([[str(i), pct(row.rate), interval_pct(row.ci_low, row.ci_high)] for i, row in by_seat.iterrows()]
                     + [[str(i), pct(row.rate), interval_pct(row.ci_low, row.ci_high)] for i, row in by_strat.iterrows()])
             b.append(Table(["seat or strategy", "rate", "95% interval"], rows))
-            t.append(f"  {c['name']} rate: " + ", ".join(f"{i} {pct(row.rate)}" for i, row in by_strat.iterrows()))
+            t.append(f"  {c['name']} rate: " + ", ".join(f"{i.removeprefix('strategy ')} {pct(row.rate)}"
+                                                         for i, row in by_strat.iterrows()))
         else:
             rows = ([[str(i), num(row["mean"])] for i, row in by_seat.iterrows()]
                     + [[str(i), num(row["mean"])] for i, row in by_strat.iterrows()])

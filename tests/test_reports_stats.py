@@ -1,0 +1,249 @@
+"""The reports' statistics against known values and planted truths.
+
+Synthetic duplicate tournaments (``reports.synthetic``) plant strategy strengths, seat and
+first-player advantages and deal luck shared by every seating of a deal; the report must find
+planted effects, keep its false positive rate near the nominal 5% on fair data, and its paired
+intervals must beat unpaired ones on duplicate data. Sequential stopping is checked by
+simulation: early and right on planted differences, errors within alpha on none.
+"""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from reports import analysis
+from reports import stats
+from reports import synthetic as sy
+from reports.sequential import Sequential
+
+GAME3 = sy.Game(players=3)
+SEATINGS3 = sy.all_seatings(["a", "b"], 3)  # 6 seatings: every deal played 6 times
+
+
+# ----------------------------------------------------------------------------- known values
+@pytest.mark.parametrize("k,n", [(0, 1), (1, 1), (0, 10), (3, 10), (10, 10), (57, 200), (499, 1000),
+                                 (1, 100000), (123456, 1000000)])
+def test_wilson_equals_scipy(k, n):
+    low, high = stats.wilson(k, n)
+    ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert low == pytest.approx(ci.low, abs=1e-12) and high == pytest.approx(ci.high, abs=1e-12)
+    assert stats.wilson_scipy(k, n) == pytest.approx((ci.low, ci.high), abs=1e-15)
+
+
+def test_clustered_proportion_is_wilson_for_independent_games():
+    rng = np.random.default_rng(1)
+    y = (rng.random(5000) < 0.3).astype(float)
+    p, low, high, n, n_eff = stats.clustered_proportion(y, np.ones_like(y))
+    assert n == n_eff == 5000
+    assert (low, high) == pytest.approx(stats.wilson_scipy(int(y.sum()), 5000), abs=1e-12)
+
+
+def test_holm_and_paired_mean():
+    assert stats.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    x = np.random.default_rng(2).normal(0.1, 1, 500)
+    t = stats.paired_mean(x)
+    ref = sps.ttest_1samp(x, 0)
+    assert t.p_value == pytest.approx(ref.pvalue) and t.estimate == pytest.approx(x.mean())
+    assert (t.low, t.high) == pytest.approx(tuple(ref.confidence_interval(0.95)))
+    assert stats.paired_mean(np.zeros(10))[:4] == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_hotelling_two_groups_is_paired_t():
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1, (400, 2))
+    x[:, 1] += 0.1
+    f, p, dof = stats.equal_means(x)
+    assert dof == 1
+    assert p == pytest.approx(sps.ttest_1samp(x[:, 1] - x[:, 0], 0).pvalue)
+
+
+# ----------------------------------------------------------------------------- planted effects
+def test_planted_seat_advantage_is_found():
+    cfg = sy.config(sy.Game(players=4), sy.all_seatings(["a", "b"], 4), {"a": 0.2}, 1500, seed=5,
+                    seat_bias=[0.35, 0, 0, 0], luck=1.0)
+    s = analysis.seat_analysis(cfg)
+    rates = s["units"]["win_rate"]
+    assert rates.idxmax() == "seat 0"
+    assert s["equal_p"] < 1e-6
+    assert s["balance_high"] < 0.97  # the interval excludes a fair game
+    assert s["first_excess_low"] > 0  # seat 0 is the first player here: its advantage shows
+
+
+def test_planted_first_player_advantage_is_found_when_the_start_varies():
+    cfg = sy.config(GAME3, SEATINGS3, {}, 2000, seed=6, first_bias=0.4, varying_start=True, luck=0.5)
+    s = analysis.seat_analysis(cfg)
+    assert len(s["start_counts"]) == 3
+    assert s["first_p"] < 1e-6 and s["first_excess"] > 0.03
+    assert s["equal_p"] > 1e-3  # the start seat rotates with the deal: no seat is favoured as such
+
+
+def test_planted_strength_gap_is_found():
+    cfg = sy.config(GAME3, SEATINGS3, {"a": 0.25}, 1500, seed=7, luck=1.0)
+    pw = analysis.pairwise_table(cfg)
+    row = pw.iloc[0]
+    assert (row.a, row.b) == ("a", "b") and row["diff"] > 0 and row.significant
+    table = analysis.strategy_table(cfg)
+    assert table.loc["a", "ci_low"] > table.loc["b", "ci_high"]
+    ratings, info = analysis.fit_ratings(cfg, sample=3000)
+    assert ratings.loc["a", "mu"] - ratings.loc["b", "mu"] > ratings.loc["a", "sigma"] + ratings.loc["b", "sigma"]
+    assert info["games"] == 3000 and info["of"] == cfg.tables
+
+
+def test_false_positive_rates_near_nominal_on_fair_games():
+    """Fair games (equal strategies, no seat bias) with strong deal luck shared by the seatings
+    of a deal: the seat test, the first-player test and the pairwise test each reject about 5%
+    of the time. (Treating the 6 games of a deal as independent would reject far more often.)"""
+    reps = 300
+    rejects = {"seats": 0, "first": 0, "pair": 0, "naive_seats": 0}
+    for r in range(reps):
+        cfg = sy.config(GAME3, SEATINGS3, {}, 250, seed=1000 + r, luck=1.5, varying_start=True)
+        names, wd, gd = analysis.unit_deal_rates(cfg)
+        _, p, _ = stats.equal_means(wd / gd[:, None])
+        rejects["seats"] += p < 0.05
+        _, w = analysis.units(cfg)
+        # the naive test: every game independent (chi-square on per-seat wins)
+        rejects["naive_seats"] += sps.chisquare(w.sum(axis=0)).pvalue < 0.05
+        first = analysis._first_excess_per_deal(cfg)
+        rejects["first"] += stats.paired_mean(first).p_value < 0.05
+        per_deal, _, _ = analysis.pair_differences(cfg, 0, 1)
+        rejects["pair"] += stats.paired_mean(per_deal).p_value < 0.05
+    for key in ("seats", "first", "pair"):
+        rate = rejects[key] / reps
+        assert 0.015 <= rate <= 0.095, (key, rate)
+    assert rejects["naive_seats"] / reps > 0.3  # why the deal must be the unit
+
+
+def test_interval_coverage_under_deal_luck():
+    """The deal-clustered Wilson interval of a seat's win rate keeps its 95% coverage when every
+    deal is replayed in all seatings (plain Wilson on games would not)."""
+    big = sy.config(GAME3, SEATINGS3, {}, 20000, seed=4999, luck=1.5)
+    truth = big.win[:, :3].mean()  # every seat alike by symmetry (shared first places included)
+    reps, covered, naive = 300, 0, 0
+    for r in range(reps):
+        cfg = sy.config(GAME3, SEATINGS3, {}, 150, seed=5000 + r, luck=1.5)
+        _, wd, gd = analysis.unit_deal_rates(cfg)
+        p, low, high, n, _ = stats.clustered_proportion(wd[:, 1], gd)
+        covered += low <= truth <= high
+        lo, hi = stats.wilson_scipy(int(wd[:, 1].sum()), int(n))
+        naive += lo <= truth <= hi
+    assert covered / reps >= 0.92
+    assert naive / reps < 0.8
+
+
+def test_paired_intervals_are_narrower_on_duplicate_data():
+    """With deal luck the paired (per-deal) interval is much narrower than the unpaired one (every
+    game its own deal); without deal luck they agree: the gain is the duplicate format's."""
+    cfg = sy.config(GAME3, SEATINGS3, {"a": 0.1}, 1000, seed=8, luck=2.5)
+    row = analysis.pairwise_table(cfg).iloc[0]
+    assert (row.ci_high - row.ci_low) < 0.8 * (row.unpaired_high - row.unpaired_low)
+    assert row.ci_low <= row["diff"] <= row.ci_high
+    cfg = sy.config(GAME3, SEATINGS3, {"a": 0.1}, 1000, seed=8, luck=0.0)
+    row = analysis.pairwise_table(cfg).iloc[0]
+    assert (row.ci_high - row.ci_low) == pytest.approx(row.unpaired_high - row.unpaired_low, rel=0.1)
+
+
+def test_team_game_and_lowest_score_wins():
+    game = sy.Game(players=4, team_game=True, better="low")
+    cfg = sy.config(game, [["a", "b", "a", "b"], ["b", "a", "b", "a"]], {"a": 0.3}, 1500, seed=9, luck=1.0)
+    assert (cfg.win[:, 0] == cfg.win[:, 2]).all()
+    table = analysis.strategy_table(cfg)
+    assert table.loc["a", "win_rate"] > table.loc["b", "win_rate"]
+    assert table.loc["a", "mean_score"] < table.loc["b", "mean_score"]  # lower is better
+    s = analysis.seat_analysis(cfg)
+    assert list(s["units"].index) == ["team 0 (seats 0, 2)", "team 1 (seats 1, 3)"]
+    assert s["equal_p"] > 1e-3
+    assert analysis.pairwise_table(cfg).iloc[0].significant
+
+
+# ----------------------------------------------------------------------------- sequential
+def _monitor(means, n_batch, batches, alpha, reps, rng, scale=1.0):
+    """Vectorised: per-deal values in [-1, 1] (difference of two Bernoulli win indicators with
+    the given mean), monitored after every batch; returns (first batch each rep decides or -1,
+    the decision sign there)."""
+    p_pos = (1 + means) / 2
+    total = np.zeros(reps)
+    total2 = np.zeros(reps)
+    n = 0
+    first = np.full(reps, -1)
+    sign = np.zeros(reps)
+    for b in range(batches):
+        x = np.where(rng.random((reps, n_batch)) < p_pos, 1.0, -1.0) * scale
+        x *= rng.random((reps, n_batch)) < 0.5  # half the deals have no winner between the two
+        total += x.sum(axis=1)
+        total2 += (x * x).sum(axis=1)
+        n += n_batch
+        mean = total / n
+        sd = np.sqrt(np.maximum(total2 / n - mean * mean, 0) * n / (n - 1))
+        r = stats.cs_radius(n, sd, alpha)
+        low, high = mean - r, mean + r
+        new = (first < 0) & ((low > 0) | (high < 0))
+        first[new] = b
+        sign[new] = np.sign(mean[new])
+    return first, sign
+
+
+def test_confidence_sequence_error_rate_within_alpha_under_no_difference():
+    rng = np.random.default_rng(10)
+    first, _ = _monitor(0.0, 500, 60, 0.05, 2000, rng)
+    errors = (first >= 0).mean()  # ever excluding the true value 0, at any of the 60 looks
+    assert errors <= 0.05
+    # a fixed-sample 95% interval looked at after every batch would be wrong far more often
+    rng = np.random.default_rng(10)
+    looks = np.zeros(2000, bool)
+    total = np.zeros(2000)
+    for b in range(60):
+        x = np.where(rng.random((2000, 500)) < 0.5, 1.0, -1.0) * (rng.random((2000, 500)) < 0.5)
+        total += x.sum(axis=1)
+        n = 500 * (b + 1)
+        looks |= np.abs(total / n) > 1.96 * math.sqrt(0.5 / n)
+    assert looks.mean() > 0.15
+
+
+def test_confidence_sequence_stops_early_with_the_right_answer():
+    rng = np.random.default_rng(11)
+    first, sign = _monitor(0.05, 500, 60, 0.05, 500, rng)
+    assert (first >= 0).all() and (sign == 1).all()
+    # the mean difference is 0.025 (half the deals have no winner between the two): a fixed
+    # 95%-power test needs about 10,000 deals; the sequence usually stops well before the cap
+    assert np.median(first) <= 20 and (first < 50).mean() > 0.95
+
+
+def test_sequential_tournament_question_on_synthetic_batches():
+    seq = Sequential("strength", alpha=0.05, margin=0.03)
+    for batch in range(30):
+        seq.add([_batch(GAME3, SEATINGS3, {"a": 0.3}, batch)])
+        if seq.decided:
+            break
+    assert seq.decided and batch < 5
+    (row,) = seq.results()
+    assert row["decision"] == "positive" and row["text"] == "a is stronger than b"
+    # no difference: settles as equal within the margin, never as a wrong winner
+    seq = Sequential("strength", alpha=0.05, margin=0.03)
+    for batch in range(60):
+        seq.add([_batch(GAME3, SEATINGS3, {}, batch)])
+        if seq.decided:
+            break
+    (row,) = seq.results()
+    assert row["decision"] in ("equivalent", None)
+    assert row["low"] < 0 < row["high"]
+
+
+def test_sequential_sweep_question_finds_the_fairer_variant():
+    seq = Sequential("balance", alpha=0.05, margin=0.02)
+    for batch in range(40):
+        fair = _batch(GAME3, SEATINGS3, {}, batch, label="fair")
+        biased = _batch(GAME3, SEATINGS3, {}, batch, label="biased", seat_bias=[0.5, 0, 0])
+        seq.add([fair, biased])
+        if seq.decided:
+            break
+    assert seq.decided
+    (row,) = seq.results()
+    assert row["text"] == "fair is fairer than biased"
+
+
+def _batch(game, seatings, strength, batch, label="3 players", **kw):
+    """Deals batch*400 .. batch*400+399 of a synthetic tournament, as one configuration."""
+    cfg = sy.config(game, seatings, strength, 400, seed=12345 + batch, luck=1.0, **kw)
+    cfg.label = label
+    return cfg
