@@ -57,7 +57,8 @@ def start_unit(cfg: Config) -> np.ndarray:
 
 
 def player_strategy_ids(cfg: Config) -> list[int]:
-    present = np.unique(cfg.strat[:, :cfg.players])
+    present = np.flatnonzero(np.bincount(cfg.strat[:, :cfg.players].reshape(-1).astype(np.intp),
+                                         minlength=len(cfg.names)))
     return [int(k) for k in present if cfg.is_player[k]]
 
 
@@ -73,6 +74,12 @@ def strategy_counts(cfg: Config) -> tuple[np.ndarray, np.ndarray]:
         cnt[rows, col] += 1
         wins[rows, col] += cfg.win[:, s]
     return cnt, wins
+
+
+def present_ids(codes) -> np.ndarray:
+    """The distinct strategy ids in ``codes`` (small non-negative ints), ascending; a bincount is
+    much faster than np.unique on millions of rows."""
+    return np.flatnonzero(np.bincount(np.asarray(codes).reshape(-1).astype(np.intp)))
 
 
 def _quantiles(x, qs=(5, 25, 50, 75, 95)) -> dict:
@@ -115,7 +122,7 @@ def score_table(cfg: Config) -> pd.DataFrame:
     rows = []
     flat_s = cfg.strat.reshape(-1)
     flat_v = cfg.score.reshape(-1)
-    for j in np.unique(flat_s):
+    for j in present_ids(flat_s):
         x = flat_v[flat_s == j]
         rows.append({"strategy": cfg.names[j], "mean": float(x.mean()), "sd": float(x.std()),
                      **_quantiles(x)})

@@ -269,7 +269,8 @@ def load_rows(src: Source, seats: int, columns: list[str], lookup: dict, names: 
         seat = a["seat"][order].reshape(-1, seats)
         if not ((seat == np.arange(seats)).all() and (game == game[:, :1]).all()):
             raise DatasetError(f"{src.path}: rows do not form whole games (seats 0..{seats - 1} per game)")
-    if len(np.unique(game[:, 0])) != len(game):
+    first = game[:, 0]
+    if not (np.all(np.diff(first) > 0) or len(np.unique(first)) == len(first)):
         raise DatasetError(f"{src.path}: a game index appears twice")
 
     def mat(x):
@@ -353,11 +354,17 @@ def load_sources(sources: list[Source], files_by_source: dict | None = None) -> 
 
 def _assign_deals(cfg: Config) -> None:
     """Dense deal ids: one per (seed, game index) in this configuration."""
-    seeds, seed_idx = np.unique(cfg.seed, return_inverse=True)
+    seeds = np.unique(cfg.seed[np.r_[0, np.flatnonzero(np.diff(cfg.seed)) + 1]])  # seeds come in runs
+    seed_idx = np.searchsorted(seeds, cfg.seed) if len(seeds) > 1 else np.zeros(len(cfg.seed), np.int64)
     span = int(cfg.game_index.max()) + 1
     key = seed_idx.astype(np.int64) * span + cfg.game_index
     if np.all(np.diff(key) > 0):  # one dataset (or seeds in order): already distinct, sorted
         uniq, inverse = key, np.arange(len(key), dtype=np.int64)
+    elif len(seeds) * span <= 8 * len(key) + 1_000_000:  # dense keys: mark and count, no sort
+        present = np.zeros(len(seeds) * span, bool)
+        present[key] = True
+        uniq = np.flatnonzero(present)
+        inverse = (np.cumsum(present) - 1)[key]
     else:
         uniq, inverse = np.unique(key, return_inverse=True)
     cfg.deal = inverse.astype(np.int64)

@@ -331,7 +331,7 @@ def _layout_config(r: Report, rep) -> None:
     series = {}
     flat_s = cfg.strat.reshape(-1)
     flat_v = cfg.score.reshape(-1)
-    for j in np.unique(flat_s):
+    for j in analysis.present_ids(flat_s):
         series[cfg.names[j]] = flat_v[flat_s == j]
     shape_figs = [_fig(plots.distributions(series, "final score by strategy", "score"), "score distributions")]
     comp = analysis.competitor_columns(cfg)

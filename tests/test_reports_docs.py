@@ -1,0 +1,47 @@
+"""docs/analysis.md's Python recipes run as written and recompute the report's headline numbers."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reports import analysis, load
+from reports import synthetic as sy
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
+
+
+def test_analysis_guide_recomputes_the_report(tmp_path, capsys):
+    game = sy.Game("synthetic", 3, columns={"leader_at_two_thirds": "seat leading at 2/3"})
+
+    def leader(r, u, rng):
+        lead = np.argmax(u[:, :3] + rng.normal(0, 0.7, u[:, :3].shape), axis=1)
+        lead[::7] = -1
+        return {"leader_at_two_thirds": np.repeat(lead[:, None], 3, axis=1)}
+
+    t = sy.write_tournament(tmp_path / "t1", game, ["greedy", "random"], {"greedy": 0.4}, 300, seed=7,
+                            luck=1.0, draw=0.05, varying_start=True, column_fn=leader)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert len(blocks) >= 8
+    ns: dict = {}
+    for code in blocks:
+        exec(compile(code.replace('Path("runs/t1")', f'Path({str(t)!r})'), str(DOC), "exec"), ns)
+    out = capsys.readouterr().out
+    assert "rows read with pyarrow" in out and "the leader at two thirds wins" in out
+
+    (cfg,) = load.load([t])
+    pw = analysis.pairwise_table(cfg).iloc[0]
+    assert ns["deal_diff"].mean() == pytest.approx(pw["diff"])
+    assert tuple(ns["paired"].confidence_interval()) == pytest.approx((pw.ci_low, pw.ci_high))
+    assert tuple(ns["unpaired"].confidence_interval()) == pytest.approx((pw.unpaired_low, pw.unpaired_high))
+    seats = analysis.seat_analysis(cfg)
+    assert ns["balance"] == pytest.approx(seats["balance"])
+    assert ns["F"] == pytest.approx(seats["equal_F"])
+    assert ns["first"].win.mean() == pytest.approx(seats["first_rate"])
+    table = analysis.strategy_table(cfg)
+    last = ns["name"]  # the clustered-interval loop's last strategy
+    assert (ns["centre"] - ns["half"], ns["centre"] + ns["half"]) == pytest.approx(
+        (table.loc[last, "ci_low"], table.loc[last, "ci_high"]))
+    shape = analysis.shape_analysis(cfg)
+    assert f"draw rate {shape['draw_rate']:.4f}" in out
+    assert f"the leader at two thirds wins {shape['decisiveness']['rate']:.4f}" in out
