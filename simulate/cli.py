@@ -28,9 +28,10 @@ def fail(message: str, code: int = 2) -> None:
 def _user_errors():
     from simulate.games import RuleError
     from simulate.matchup import RunError
+    from simulate.backends import BackendError
     from simulate.results import DatasetError, OutputError
     from strategies import StrategyError
-    return (RuleError, StrategyError, OutputError, DatasetError), RunError
+    return (RuleError, StrategyError, OutputError, DatasetError, BackendError), RunError
 
 
 @app.command()
@@ -79,6 +80,8 @@ def run(
     rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="Rotate the seating every game so each strategy sits in every seat equally."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing dataset in --out."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local (start one here with --workers processes). Default: the built-in local runner."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --out after it was interrupted or killed (same parameters), keeping its finished parts."),
 ) -> None:
     """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
 
@@ -106,20 +109,26 @@ def run(
         out = out or Path("runs") / f"{game}-{m.n_players}p-seed{seed}"
         command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         report = run_games(m, games, out, workers=workers, chunk_size=chunk_size,
-                           overwrite=overwrite, progress=not quiet, command=command)
+                           overwrite=overwrite, progress=not quiet, command=command,
+                           scheduler=scheduler, resume=resume)
     except errors as exc:
         fail(str(exc))
     except run_error as exc:
         fail(str(exc), code=1)
     man = report.manifest
+    if not quiet:
+        for note in report.notes:
+            typer.echo(note, err=True)
     if report.interrupted:
-        typer.echo(f"interrupted: {man['games_done']:,} of {games:,} games kept in {out} (whole parts only)", err=True)
+        typer.echo(f"interrupted: {man['games_done']:,} of {games:,} games kept in {out} (whole parts only; "
+                   f"continue with --resume)", err=True)
         raise typer.Exit(130)
     if not quiet:
         from reports.summary import summary_text
         typer.echo(summary_text(out))
-        typer.echo(f"\n{games:,} games in {report.seconds:.2f} s ({games / report.seconds:,.0f} games/s); "
-                   f"results in {out}")
+        played = report.games_played
+        typer.echo(f"\n{played:,} games in {report.seconds:.2f} s ({played / max(report.seconds, 1e-9):,.0f} "
+                   f"games/s){' this session' if report.resumed else ''}; results in {out}")
 
 
 @app.command()
@@ -340,6 +349,21 @@ def report(
         typer.echo(to_text(rep))
         if out is not None:
             typer.echo(f"\nreport written to {out}")
+
+
+@app.command()
+def verify(directory: Path = typer.Argument(..., help="A dataset directory written by `tourney run`.")) -> None:
+    """Check that a dataset is complete and sound: every game once, every seat, schema, manifest
+    and part checksums agree. Exit 0 if so; otherwise each problem on its own line and exit 1."""
+    errors, _ = _user_errors()
+    from simulate.verify import report_text, verify as check
+    try:
+        verdict = check(directory)
+    except errors as exc:
+        fail(str(exc))
+    typer.echo(report_text(verdict))
+    if not verdict.ok:
+        raise typer.Exit(1)
 
 
 def main() -> None:

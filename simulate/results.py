@@ -16,15 +16,25 @@ One row per (game, seat)::
 ``_manifest.json`` records how the dataset was made (tool version, game, rules version, options,
 seed, seating, strategies, command line, chunking) and which parts are complete; every part also
 carries the manifest in its Parquet schema metadata (key ``tourney``), so a part is
-self-describing. Parts are written under a hidden temporary name and renamed into place, so a
-reader never sees a half-written part; readers (pyarrow.dataset, pandas) skip names starting
-with ``.`` or ``_``.
+self-describing. Parts are written under a hidden temporary name (unique per writer) and renamed
+into place, so a reader never sees a half-written part; readers (pyarrow.dataset, pandas) skip
+names starting with ``.`` or ``_``.
+
+Every part listed in the manifest carries its size and SHA-256 (``sha256``, of the file's bytes),
+its first game, its number of games and rows. While a run goes on the manifest says
+``"status": "running"`` and is rewritten at most every second with the parts finished so far; a
+run killed between writing a part and recording it leaves a complete part that the manifest does
+not list yet: ``--resume`` validates such parts in full (:func:`check_part`) before adopting them.
+Part bytes are deterministic (same rows, same pyarrow: same file), so a resumed run ends with the
+same checksums as an uninterrupted one.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +46,14 @@ from .matchup import Block, Matchup
 FORMAT = "tourney-results/1"
 MANIFEST = "_manifest.json"
 COMPRESSION = "zstd"
+#: the run description every part carries in its schema metadata (key ``tourney``)
+METADATA_KEYS = ("format", "tool_version", "game", "rules_version", "players", "options", "seed",
+                 "seats", "rotate")
+#: the columns every dataset starts with, and their Arrow types
+BASE_SCHEMA = (("game", pa.int64()), ("seat", pa.int8()),
+               ("strategy", pa.dictionary(pa.int8(), pa.string())), ("team", pa.int8()),
+               ("score", pa.int32()), ("rank", pa.int8()), ("win", pa.bool_()),
+               ("start_seat", pa.int8()), ("decisions", pa.int32()))
 
 
 class OutputError(ValueError):
@@ -74,26 +92,186 @@ def block_table(m: Matchup, block: Block, metadata: dict | None = None) -> pa.Ta
     return table
 
 
+def encode_part(table: pa.Table) -> bytes:
+    """A part's Parquet file, in memory (deterministic: the same table gives the same bytes)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=COMPRESSION)
+    return sink.getvalue().to_pybytes()
+
+
+def write_part_bytes(directory: Path, index: int, data: bytes) -> dict:
+    """Write an encoded part atomically: a hidden temporary file, unique to this writer, flushed
+    to disk and renamed into place. Two writers of the same part (a retried task, a leftover
+    process) each rename a complete file with the same bytes, so the part is never torn.
+    Returns ``{"file", "bytes", "sha256"}``."""
+    directory = Path(directory)
+    final = directory / part_name(index)
+    tmp = directory / f".{part_name(index)}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    return {"file": final.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
 def write_part(directory: Path, index: int, table: pa.Table) -> Path:
     """Write a part atomically: a hidden temporary file renamed into place."""
-    final = directory / part_name(index)
-    tmp = directory / f".{part_name(index)}.tmp"
-    pq.write_table(table, tmp, compression=COMPRESSION)
-    os.replace(tmp, final)
-    return final
+    write_part_bytes(Path(directory), index, encode_part(table))
+    return Path(directory) / part_name(index)
+
+
+def part_entry(index: int, first_game: int, games: int, seats: int, info: dict) -> dict:
+    """The manifest's record of a finished part (``info`` from :func:`write_part_bytes`)."""
+    return {"file": part_name(index), "first_game": first_game, "games": games,
+            "rows": games * seats, "bytes": info["bytes"], "sha256": info["sha256"]}
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def temporary_files(directory: Path) -> list[Path]:
+    """Hidden temporary files a killed writer may leave behind (parts and manifest)."""
+    d = Path(directory)
+    return sorted(list(d.glob(".part-*.tmp")) + list(d.glob(f".{MANIFEST}*.tmp")))
+
+
+def metadata_of(manifest: dict) -> dict:
+    """The run description stored in every part's schema metadata."""
+    return {k: manifest[k] for k in METADATA_KEYS}
+
+
+def expected_schema(manifest: dict) -> list[tuple[str, pa.DataType]]:
+    """Column names and types of every part of a dataset, from its manifest."""
+    return list(BASE_SCHEMA) + [(name, pa.int32()) for name in manifest.get("columns", {})]
+
+
+class PartError(ValueError):
+    """A part file that is not what the manifest says; the message names the file."""
+
+
+def check_part(path: Path, manifest: dict, first_game: int, games: int) -> dict:
+    """Check that ``path`` is a sound part holding exactly games ``first_game ..`` of the dataset
+    described by ``manifest``: a readable Parquet file (footer and data), the dataset's schema and
+    embedded run description, one row per game and seat in order, the seating the manifest
+    implies (rotation), ``win == (rank == 1)``. Returns ``{"bytes", "sha256"}``; raises
+    PartError with a one-line message naming the file."""
+    import numpy as np
+
+    path = Path(path)
+    name = path.name
+    n_seats = int(manifest["players"]) + len(manifest.get("extra_seats", []))
+    try:
+        pf = pq.ParquetFile(path)
+        schema = pf.schema_arrow
+    except Exception as exc:  # ArrowInvalid, OSError: truncated or not Parquet at all
+        raise PartError(f"{name}: not a readable Parquet file (truncated or corrupted): "
+                        f"{_first_line(exc)}") from None
+    expected = expected_schema(manifest)
+    names = [n for n, _ in expected]
+    if schema.names != names:
+        missing = [n for n in names if n not in schema.names]
+        extra = [n for n in schema.names if n not in names]
+        what = (f"missing columns {missing}" if missing else
+                f"unexpected columns {extra}" if extra else f"columns in the wrong order {schema.names}")
+        raise PartError(f"{name}: {what}")
+    for n, t in expected:
+        got = schema.field(n).type
+        if got != t:
+            raise PartError(f"{name}: column {n!r} has type {got}, expected {t}")
+    try:
+        stored = json.loads((schema.metadata or {}).get(b"tourney", b"null"))
+    except (ValueError, UnicodeDecodeError):
+        stored = None
+    if not isinstance(stored, dict):
+        raise PartError(f"{name}: no readable run description in its metadata (key 'tourney')")
+    for k in METADATA_KEYS:
+        if stored.get(k) != manifest.get(k):
+            raise PartError(f"{name}: its run description says {k} = {stored.get(k)!r}, the manifest "
+                            f"says {manifest.get(k)!r}")
+    rows = games * n_seats
+    if pf.metadata.num_rows != rows:
+        raise PartError(f"{name}: {pf.metadata.num_rows:,} rows, expected {rows:,} "
+                        f"({games:,} games x {n_seats} seats)")
+    try:
+        t = pf.read(columns=["game", "seat", "strategy", "rank", "win"])
+    except Exception as exc:
+        raise PartError(f"{name}: data unreadable (truncated or corrupted): {_first_line(exc)}") from None
+    game = t.column("game").to_numpy()
+    expect_game = np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), n_seats)
+    if not np.array_equal(game, expect_game):
+        bad = int(np.flatnonzero(game != expect_game)[0])
+        raise PartError(f"{name}: row {bad:,} has game {int(game[bad]):,}, expected "
+                        f"{int(expect_game[bad]):,} (games {first_game:,} to {first_game + games - 1:,}, "
+                        f"each once, seats in order)")
+    if not np.array_equal(t.column("seat").to_numpy(), np.tile(np.arange(n_seats, dtype=np.int8), games)):
+        raise PartError(f"{name}: seats are not 0 to {n_seats - 1} in order for every game")
+    rank = t.column("rank").to_numpy()
+    if not np.array_equal(t.column("win").to_numpy(zero_copy_only=False), rank == 1):
+        raise PartError(f"{name}: column 'win' disagrees with rank == 1")
+    if ((rank < 1) | (rank > n_seats)).any():
+        raise PartError(f"{name}: a rank outside 1 to {n_seats}")
+    strategy = t.column("strategy").combine_chunks()
+    got_names = np.asarray(strategy.dictionary.to_pylist(), dtype=object)[strategy.indices.to_numpy()]
+    expect_names = np.asarray(_seating_names(manifest, first_game, games), dtype=object)
+    if not np.array_equal(got_names, expect_names):
+        bad = int(np.flatnonzero(got_names != expect_names)[0])
+        raise PartError(f"{name}: game {bad // n_seats + first_game:,} seat {bad % n_seats} holds "
+                        f"strategy {got_names[bad]!r}, the seating implies {expect_names[bad]!r}")
+    return {"bytes": path.stat().st_size, "sha256": sha256_file(path)}
+
+
+def _seating_names(manifest: dict, first_game: int, games: int) -> list:
+    """Strategy name per row (game, seat) implied by the manifest's seats and rotation."""
+    import numpy as np
+
+    seats = list(manifest["seats"])
+    n = len(seats)
+    extra = list(manifest.get("extra_seats", []))
+    shift = (np.arange(first_game, first_game + games) % n) if manifest.get("rotate") else np.zeros(games, int)
+    idx = (np.arange(n)[None, :] + shift[:, None]) % n
+    table = np.asarray(seats, dtype=object)[idx]
+    if extra:
+        table = np.concatenate([table, np.tile(np.asarray(extra, dtype=object), (games, 1))], axis=1)
+    return table.reshape(-1)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def check_output(out: Path, overwrite: bool) -> None:
+    """Raise OutputError if :func:`prepare_output` would refuse ``out`` (changes nothing)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"output {out} exists and is not a directory")
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
+                              f"or --resume to continue it)")
+        if not (out / MANIFEST).exists():
+            raise OutputError(f"refusing to overwrite {out}: it is not a tourney dataset (no {MANIFEST})")
 
 
 def prepare_output(out: Path, overwrite: bool) -> None:
     """Create ``out`` or refuse: an existing non-empty directory needs ``overwrite``, and only a
     tourney dataset is ever deleted. Checks the location is writable before anything runs."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"output {out} exists and is not a directory")
+    check_output(out, overwrite)
     if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it)")
-        if not (out / MANIFEST).exists():
-            raise OutputError(f"refusing to overwrite {out}: it is not a tourney dataset (no {MANIFEST})")
         shutil.rmtree(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -105,8 +283,12 @@ def prepare_output(out: Path, overwrite: bool) -> None:
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
-    tmp = Path(out) / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
+    """Replace the manifest atomically (a temporary file, flushed, renamed into place)."""
+    tmp = Path(out) / f".{MANIFEST}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(tmp, Path(out) / MANIFEST)
 
 
@@ -120,8 +302,10 @@ def read_manifest(directory: Path) -> dict:
         raise DatasetError(f"{directory} is not a tourney dataset (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DatasetError(f"{path} is unreadable: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise DatasetError(f"{path} is not a tourney manifest (a JSON object is expected)")
     if manifest.get("format") != FORMAT:
         raise DatasetError(f"{directory} has format {manifest.get('format')!r}; this tourney reads {FORMAT}")
     return manifest
@@ -139,4 +323,14 @@ def read_table(directory: Path, columns=None, filter=None) -> pa.Table:
     files = part_files(directory)
     if not files:
         raise DatasetError(f"{directory} holds no result parts yet")
-    return ds.dataset([str(f) for f in files], format="parquet").to_table(columns=columns, filter=filter)
+    try:
+        return ds.dataset([str(f) for f in files], format="parquet").to_table(columns=columns, filter=filter)
+    except (pa.ArrowException, OSError) as exc:
+        for f in files:  # name the broken part rather than show pyarrow's traceback
+            try:
+                pq.ParquetFile(f).read()
+            except Exception as part_exc:
+                raise DatasetError(f"{f}: not a readable Parquet file (truncated or corrupted): "
+                                   f"{_first_line(part_exc).rstrip('.')}; `tourney verify {directory}` "
+                                   f"checks the whole dataset") from None
+        raise DatasetError(f"{directory}: cannot read the dataset: {_first_line(exc)}") from None

@@ -1,22 +1,30 @@
-"""The run: split the games into chunks, play them on worker processes, write one Parquet part
-per chunk, record the manifest. Memory stays flat (a bounded number of chunks in flight) and the
-data depend only on (seed, game index), never on the number of workers or the chunk size.
+"""The run: split the games into chunks, play them on a backend (this process, forked worker
+processes, or a Dask cluster: :mod:`simulate.backends`), write one Parquet part per chunk, record
+the manifest. Memory stays flat (a bounded number of chunks in flight) and the data depend only
+on (seed, game index), never on the backend, the number of workers or the chunk size.
+
+Never losing a game: parts are renamed into place whole, the manifest is rewritten (atomically)
+at most every second while the run goes on, and ``resume=True`` continues a run killed at any
+moment: it refuses different parameters, deletes leftover temporary files, keeps the parts whose
+checksum matches the manifest, validates in full the parts finished but not yet recorded, and
+plays only the missing chunks. The result is byte for byte the dataset of an uninterrupted run.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
+import json
 import os
-import signal
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .matchup import Matchup, from_description, play_block
-from .results import FORMAT, block_table, prepare_output, write_manifest, write_part
+from .backends import SOURCES, Backend, _worker_init, open_backend, run_chunk, write_chunk  # noqa: F401
+from .matchup import Matchup, RunError, play_block
+from .results import (FORMAT, MANIFEST, DatasetError, OutputError, PartError, check_output, check_part,
+                      metadata_of, part_entry, part_files, part_name, prepare_output, read_manifest,
+                      sha256_file, temporary_files, write_manifest)
 
 DEFAULT_CHUNK = 50_000
 MIN_CHUNK = 1_000
@@ -39,6 +47,7 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
         "format": FORMAT,
         "tool": "tourney",
         "tool_version": __version__,
+        "sources": SOURCES,  # of tourney's code: a resume must run the very same code
         "game": m.spec.name,
         "rules_version": m.spec.rules_version,
         "players": m.n_players,
@@ -66,23 +75,15 @@ def chunk_plan(games: int, chunk_size: int):
         yield index, first, min(chunk_size, games - first)
 
 
-# ----------------------------------------------------------------------------- worker side
-_MATCHUPS: dict[str, Matchup] = {}
+#: what must be equal for a run to be resumed (the parts hold exactly these games and rows)
+RESUME_KEYS = ("format", "tool_version", "sources", "game", "rules_version", "players", "options",
+               "seed", "games", "seats", "rotate", "chunk_size", "columns", "extra_seats", "team_game",
+               "better")
+CHECKPOINT_SECONDS = 1.0
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; workers finish their chunk
-
-
-def run_chunk(description: dict, metadata: dict, out: str, index: int, first: int, n: int):
-    """Play one chunk and write its part; runs in a worker (or in-process for one worker)."""
-    key = repr(sorted(description.items()))
-    m = _MATCHUPS.get(key)
-    if m is None:
-        m = _MATCHUPS[key] = from_description(description)
-    block = play_block(m, first, n)
-    write_part(Path(out), index, block_table(m, block, metadata))
-    return index, first, n
+class ResumeError(OutputError):
+    """A resume that cannot go on (different parameters, not a dataset); one line."""
 
 
 # ----------------------------------------------------------------------------- the run
@@ -92,87 +93,213 @@ class RunReport:
     seconds: float
     compile_seconds: float
     interrupted: bool
+    resumed: bool = False
+    notes: list = field(default_factory=list)  # what a resume kept, adopted or discarded
+    games_played: int = 0  # by this call (less than the run's games when resuming)
 
 
 def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
-        command: str | None = None) -> RunReport:
-    """Play ``games`` games of the matchup into the dataset directory ``out``."""
+        command: str | None = None, scheduler: str | None = None, resume: bool = False,
+        backend: Backend | None = None) -> RunReport:
+    """Play ``games`` games of the matchup into the dataset directory ``out``.
+
+    ``scheduler``: None for the built-in local runner (``workers`` processes), ``"local"`` for a
+    new local Dask cluster of ``workers`` processes, ``"tcp://HOST:PORT"`` for an existing Dask
+    cluster. ``backend``: an open :class:`~simulate.backends.Backend` to use (and not close)
+    instead, for callers that run many datasets. ``resume``: continue the dataset in ``out`` (the
+    same parameters are required; a missing or empty ``out`` simply starts).
+
+    Errors: OutputError / ResumeError / BackendError (nothing written), RunError (a strategy or
+    the cluster failed; finished parts are kept and the manifest says ``failed``).
+    """
     if games < 1:
         raise ValueError("games must be at least 1")
-    workers = workers or default_workers()
-    chunk_size = chunk_size or default_chunk(games, workers)
+    if resume and overwrite:
+        raise OutputError("--resume and --overwrite cannot be used together")
     out = Path(out)
-    prepare_output(out, overwrite)
-    manifest = make_manifest(m, games, chunk_size, command)
-    write_manifest(out, manifest)
-    metadata = {k: manifest[k] for k in ("format", "tool_version", "game", "rules_version", "players",
-                                         "options", "seed", "seats", "rotate")}
+    old = _resumable(out) if resume else None
+    if old is not None and chunk_size is None:
+        chunk_size = old.get("chunk_size")
+    if old is None:
+        check_output(out, overwrite)
 
-    t0 = time.perf_counter()
-    play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
-    compile_seconds = time.perf_counter() - t0
-
-    from tqdm import tqdm
-
-    bar = tqdm(total=games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr,
-               desc=f"{m.spec.name} x{workers}", smoothing=0.1)
-    done: dict[int, tuple[int, int]] = {}
-    description = m.describe()
-    interrupted = False
-    start = time.perf_counter()
+    own_backend = backend is None
+    if backend is None and scheduler is not None:
+        backend = open_backend(workers, scheduler)  # a Dask cluster: its size sets the chunking
     try:
-        if workers == 1:
-            for index, first, n in chunk_plan(games, chunk_size):
-                run_chunk(description, metadata, str(out), index, first, n)
-                done[index] = (first, n)
-                bar.update(n)
+        n_workers = backend.workers if backend is not None else (workers or default_workers())
+        chunk_size = chunk_size or default_chunk(games, n_workers)
+        manifest = make_manifest(m, games, chunk_size, command)
+        notes: list[str] = []
+        done: dict[int, dict] = {}
+        base_seconds = 0.0
+        if old is not None:
+            diffs = resume_differences(old, manifest)
+            if diffs:
+                raise ResumeError(
+                    f"cannot resume {out}: it was started with different parameters: {'; '.join(diffs)}. "
+                    f"Give the original parameters"
+                    + (f" ({old['command']})" if old.get("command") else "")
+                    + ", or use --overwrite to start again")
+        if backend is not None:
+            backend.check(m.describe())  # before anything is written
+
+        if old is not None:
+            done, notes = recover_parts(out, old)
+            manifest = dict(old)
+            manifest["resumed"] = list(old.get("resumed", [])) + [
+                {"at": _now(), "command": command, "parts_kept": len(done)}]
+            base_seconds = float(old.get("seconds") or 0.0)
         else:
-            _run_pool(description, metadata, out, games, chunk_size, workers, done, bar)
-    except KeyboardInterrupt:
-        interrupted = True
+            prepare_output(out, overwrite)
+        manifest.pop("error", None)
+        manifest["status"] = "running"
+        _record(manifest, done)
+        write_manifest(out, manifest)
+        metadata = metadata_of(manifest)
+
+        t0 = time.perf_counter()
+        play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
+        compile_seconds = time.perf_counter() - t0
+
+        plan = [c for c in chunk_plan(games, chunk_size) if c[0] not in done]
+        if backend is None:  # the built-in runner: never more processes than chunks
+            backend = open_backend(max(1, min(n_workers, len(plan))), None)
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, initial=games - sum(n for _, _, n in plan), unit="game",
+                   unit_scale=True, disable=not progress or not plan, file=sys.stderr,
+                   desc=f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""),
+                   smoothing=0.1)
+        description = m.describe()
+        interrupted = False
+        start = time.perf_counter()
+        last = [start]
+
+        def on_done(key, info):
+            index, first, n = key
+            done[index] = part_entry(index, first, n, m.result_seats, info)
+            bar.update(n)
+            now = time.perf_counter()
+            if now - last[0] >= CHECKPOINT_SECONDS:  # a killed run loses no recorded part
+                last[0] = now
+                manifest["seconds"] = round(base_seconds + now - start, 3)
+                _record(manifest, done)
+                write_manifest(out, manifest)
+
+        tasks = (((index, first, n), (description, metadata, str(out), index, first, n))
+                 for index, first, n in plan)
+        try:
+            backend.run(tasks, on_done)
+        except KeyboardInterrupt:
+            interrupted = True
+        except BaseException as exc:
+            manifest["status"] = "failed"
+            manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            manifest["seconds"] = round(base_seconds + time.perf_counter() - start, 3)
+            _record(manifest, done)
+            write_manifest(out, manifest)
+            raise
+        finally:
+            bar.close()
+        seconds = time.perf_counter() - start
+        _record(manifest, done)
+        manifest["status"] = "interrupted" if interrupted else "complete"
+        manifest["seconds"] = round(base_seconds + seconds, 3)
+        write_manifest(out, manifest)
+        played = sum(n for index, _, n in plan if index in done)
+        return RunReport(manifest, seconds, compile_seconds, interrupted, old is not None, notes, played)
     finally:
-        bar.close()
-    seconds = time.perf_counter() - start
-    manifest["parts"] = [{"file": f"part-{i:06d}.parquet", "first_game": first, "games": n}
-                         for i, (first, n) in sorted(done.items())]
-    manifest["games_done"] = sum(n for _, n in done.values())
-    manifest["status"] = "interrupted" if interrupted else "complete"
-    manifest["seconds"] = round(seconds, 3)
-    write_manifest(out, manifest)
-    return RunReport(manifest, seconds, compile_seconds, interrupted)
+        if own_backend and backend is not None:
+            backend.close()
 
 
-def _run_pool(description, metadata, out, games, chunk_size, workers, done, bar):
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    plan = chunk_plan(games, chunk_size)
-    executor = ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_worker_init)
-    pending = set()
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _record(manifest: dict, done: dict) -> None:
+    manifest["parts"] = [done[i] for i in sorted(done)]
+    manifest["games_done"] = sum(p["games"] for p in manifest["parts"])
+
+
+def _resumable(out: Path) -> dict | None:
+    """The manifest of the run to resume in ``out``, or None when there is nothing to resume
+    (no directory, an empty one, or only the temporary files of a run killed at its very start)."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise ResumeError(f"cannot resume {out}: it is not a directory")
+    if not (out / MANIFEST).exists():
+        leftovers = set(temporary_files(out)) | {out / ".write-probe"}
+        others = [p for p in out.iterdir() if p not in leftovers]
+        if others:
+            raise ResumeError(f"cannot resume {out}: it is not a tourney dataset (no {MANIFEST})")
+        for p in leftovers:
+            p.unlink(missing_ok=True)
+        return None
     try:
-        for _ in range(2 * workers):  # a bounded number of chunks in flight: memory stays flat
-            item = next(plan, None)
-            if item is None:
-                break
-            pending.add(executor.submit(run_chunk, description, metadata, str(out), *item))
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index, first, n = future.result()
-                done[index] = (first, n)
-                bar.update(n)
-                item = next(plan, None)
-                if item is not None:
-                    pending.add(executor.submit(run_chunk, description, metadata, str(out), *item))
-    except KeyboardInterrupt:
-        for future in pending:
-            future.cancel()
-        for future in pending:  # chunks already running finish and keep their whole parts
-            if not future.cancelled():
-                try:
-                    index, first, n = future.result()
-                    done[index] = (first, n)
-                except Exception:
-                    pass
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        old = read_manifest(out)
+    except DatasetError as exc:
+        raise ResumeError(f"cannot resume: {exc}") from None
+    if not isinstance(old.get("chunk_size"), int) or not isinstance(old.get("games"), int):
+        raise ResumeError(f"cannot resume {out}: its manifest records no chunking")
+    return old
+
+
+def resume_differences(old: dict, new: dict) -> list[str]:
+    """What differs between a recorded run and the run asked for (empty: it can be resumed)."""
+    diffs = []
+    for k in RESUME_KEYS:
+        a = old.get(k)
+        b = json.loads(json.dumps(new.get(k)))
+        if a != b and k == "sources":
+            diffs.append(f"tourney's code changed since the run started (sources {a}, now {b})")
+        elif a != b:
+            diffs.append(f"{k} {json.dumps(a)} (now {json.dumps(b)})")
+    return diffs
+
+
+def recover_parts(out: Path, manifest: dict) -> tuple[dict[int, dict], list[str]]:
+    """The parts of an interrupted run that can be kept, and notes on what was done.
+
+    Deletes temporary files; keeps a part listed in the manifest whose size and SHA-256 match;
+    adopts, after a full check (:func:`~simulate.results.check_part`), a part on disk that the
+    manifest does not list (finished just before the run was killed); deletes anything else
+    named like a part (it is played again)."""
+    for tmp in temporary_files(out):
+        tmp.unlink(missing_ok=True)
+    games, chunk = manifest["games"], manifest["chunk_size"]
+    seats = int(manifest["players"]) + len(manifest.get("extra_seats", []))
+    plan = {part_name(i): (i, first, n) for i, first, n in chunk_plan(games, chunk)}
+    listed = {p.get("file"): p for p in manifest.get("parts", []) if isinstance(p, dict)}
+    done: dict[int, dict] = {}
+    notes: list[str] = []
+    adopted = 0
+    for path in part_files(out):
+        if path.name not in plan:
+            path.unlink()
+            notes.append(f"deleted {path.name}: not a part of this run's chunking")
+            continue
+        i, first, n = plan[path.name]
+        entry = listed.get(path.name)
+        if (entry and entry.get("first_game") == first and entry.get("games") == n
+                and entry.get("sha256") and entry.get("bytes") == path.stat().st_size
+                and sha256_file(path) == entry["sha256"]):
+            done[i] = entry
+            continue
+        try:
+            info = check_part(path, manifest, first, n)
+        except PartError as exc:
+            path.unlink()
+            notes.append(f"deleted {exc} (it is played again)")
+            continue
+        done[i] = part_entry(i, first, n, seats, info)
+        if entry is not None:
+            notes.append(f"{path.name} did not match its recorded checksum but is sound: kept")
+        adopted += 1
+    kept = sum(p["games"] for p in done.values())
+    notes.insert(0, f"resuming: {len(done)} of {len(plan)} parts kept ({kept:,} of {games:,} games"
+                    + (f", {adopted} finished but not yet recorded" if adopted else "") + ")")
+    return done, notes
