@@ -57,14 +57,14 @@ State layout (int32, ``STATE_SIZE`` long)::
     scratch [SCRATCH, STATE_SIZE): in init the deck and each card's destination; in
       legal_moves the bucket bounds (never shown to a strategy)
 
-Bound on the number of legal moves (``MAX_MOVES``). At turn t the mover holds h = 12 - t // 4
+Bound on the number of legal moves (``MOVES_BOUND``). At turn t the mover holds h = 12 - t // 4
 cards and the table holds at most 4 + t <= 55 - 4h cards (4 dealt, each turn adds at most one).
 A hand card has one place move plus its captures: a court at most 3 (the other cards of its
 rank), a numeral of value v at most best(k, v), the largest number of subsets with value sum v
 of any k table numerals, k = min(55 - 4h, 40). best(k, v) comes from enumerating all 5**10
 count vectors of the ten numeral values (``tests/test_cardavia.py`` recomputes it). A hand holds
 at most four cards of a value, so the moves number at most h + the h largest of {best(k, v) four
-times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8, k = 23). 
+times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8, k = 23).
 ``legal_moves`` uses the moves buffer past that bound as scratch (``LIST``, ``BUCKETS``), so
 ``MAX_MOVES`` is larger than the bound.
 """
@@ -565,7 +565,8 @@ def describe_state(state: np.ndarray) -> dict:
         base = PRIVATE + p * PRIVATE_SIZE
         hands.append([_card_json(int(c)) for c in state[base + 1:base + 1 + state[base]]])
     table = [_card_json(int(c)) for c in state[TABLE:TABLE + state[H_TABLE_N]]]
-    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]], "to_move": int(state[H_TO_MOVE]),
+    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]], "dealer": PLAYERS - 1, "starter": 0,
+            "to_move": int(state[H_TO_MOVE]),
             "turn": int(state[H_TURN]), "hands": hands, "table": table,
             "options": {"single_match_forced": bool(state[H_SINGLE_FORCED]),
                         "last_sweep_scores": bool(state[H_LAST_SWEEP]),
