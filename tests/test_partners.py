@@ -11,6 +11,7 @@ The full differential run (5,000+ games) is ``PARTNERS_DIFF_GAMES=5000 python -m
 tests/test_partners.py -k reference``; CI runs the default subset.
 """
 import os
+import time
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ Y, R, B, G = 0, 1, 2, 3
 START, ACE, TWO, THREE, MINUS4, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, SWAP, TWELVE, THIRTEEN = range(14)
 RING = 56
 OUT = pa.OUTSIDE
-DIFF_GAMES = int(os.environ.get("PARTNERS_DIFF_GAMES", "400"))
+DIFF_GAMES = int(os.environ.get("PARTNERS_DIFF_GAMES", "300"))
 
 
 def sp(colour, space):
@@ -455,6 +456,32 @@ def test_kernel_matches_reference():
     n += harness.differential(SPEC, ref, pa.make_params(4, {"house_overshoot": "bounce"}),
                               seed=12, games=n_bounce)
     assert n > DIFF_GAMES * 200
+
+
+def test_kernel_is_over_100x_faster_than_the_reference():
+    """The same random games (the kernel's random strategy draws from each seat's stream;
+    the reference replays those draws), CPU time per game in one run."""
+    seed, n_ref, n_kernel = 3, 8, 2000
+    m = make_matchup("partners", 4, ["random"], seed=seed)
+    play_block(m, 0, 10)  # compile / cache load
+    t = time.process_time()
+    block = play_block(m, 0, n_kernel)
+    kernel_s = (time.process_time() - t) / n_kernel
+    params = pa.make_params(4, {})
+    t = time.process_time()
+    decisions = []
+    for g in range(n_ref):
+        r = ref.Game(params, PyStream(seed, g, 0))
+        seat_rng = [PyStream(seed, g, 1 + s) for s in range(4)]
+        steps = 0
+        while (seat := r.to_move()) >= 0:
+            moves = r.legal_moves()
+            r.apply(moves[seat_rng[seat].below(len(moves))])
+            steps += 1
+        decisions.append(steps)
+    ref_s = (time.process_time() - t) / n_ref
+    assert decisions == list(block.decisions[:n_ref])  # the very same games
+    assert ref_s / kernel_s > 100, (ref_s, kernel_s)
 
 
 # ------------------------------------------------------------------ invariants

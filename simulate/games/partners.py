@@ -656,12 +656,14 @@ def _gen_split(st, moves, n0, kind, seat):
         _enum_phase(st, moves, n0, kind, partner, total, ACT_INSERT, False, 0)
     else:
         _enum_phase(st, moves, n0, kind, own, total, ACT_INSERT, True, 0)
-        in_play = False
+        # the partner may take steps only if all own pieces can be home after fewer than
+        # ``total`` steps: none outside or on the start, ring pieces near the house
+        can_finish = True
         for i in range(4):
             t = st[PIECE + 4 * own + i]
-            if t != OUTSIDE and t < st[H_RING] + st[H_HOUSE]:
-                in_play = True
-        if st[S_N_ENTRIES] == 0 and in_play:
+            if t == OUTSIDE or t < st[H_RING] + 2 - total:
+                can_finish = False
+        if st[S_N_ENTRIES] == 0 and can_finish:
             most = 0
             for tot in range(total - 1, 0, -1):
                 if _enum_phase(st, moves, n0, kind, own, tot, ACT_CHECK, True, 0) > 0:
@@ -1177,7 +1179,7 @@ def describe_move(state: np.ndarray, move: int) -> str:
     m = seat ^ 2 if state[HOME + seat] == PIECES else seat
     if eff[E_SWAP]:
         if move & 0x3FFF == 0:
-            return f"plays Swap on two pieces of one colour (no change)"
+            return "plays Swap on two pieces of one colour (no change)"
         a, b = (move >> 7) & 127, move & 127
         qa, qb = int(state[RING_COL + a]), int(state[RING_COL + b])
         return f"plays Swap: {COLOUR_NAMES[qa]} on space {a} <-> {COLOUR_NAMES[qb]} on space {b}"
@@ -1186,7 +1188,7 @@ def describe_move(state: np.ndarray, move: int) -> str:
         for side, t, s in split_parts(move, int(eff[E_SPLIT])):
             c = seat if side == 0 else seat ^ 2
             parts.append(f"{COLOUR_NAMES[c]} from {place_name(state, c, t)} {s}")
-        return f"plays 7: " + ", then ".join(parts)
+        return "plays 7: " + ", then ".join(parts)
     steps, t = (move >> 7) & 63, move & 127
     if t == OUTSIDE:
         return f"plays {name}: a {COLOUR_NAMES[m]} piece enters its start space"

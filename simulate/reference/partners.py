@@ -153,7 +153,8 @@ class Board:
         mover knocked out)."""
         self.put(colour, index, OUT)  # lifted
         if place[0] == "ring":
-            others = [(c, i) for c, i in self.on_space(place[1]) if c != colour]
+            others = [(c, i) for c in range(4) if c != colour
+                      for i, p in enumerate(self.places[c]) if p == place]
             if len(others) == 1:
                 c, i = others[0]
                 self.put(c, i, OUT)
