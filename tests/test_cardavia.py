@@ -232,7 +232,8 @@ def test_quadriglia_alone():
     assert bonuses(state, 0) == {"quadriglia": 1}
 
 
-def test_scua_with_simili_and_quadriglia_on_one_capture():
+def test_scua_with_simili_and_quadriglia_on_one_capture_ca4():
+    """Three bonuses on one capture, each recorded in its own result column (CA-4)."""
     taken = [card(1, CU), card(2, CU), card(4, CU)]
     state = build_state([[card(7, CU)]], taken)
     play(state, [mv(card(7, CU), *taken)])
@@ -286,7 +287,7 @@ def test_bonuses_count_on_the_last_play_and_ca5_last_sweep_scores():
 
 
 # ------------------------------------------------------------------ the end of the deal (rule 5)
-def test_table_goes_to_the_last_capturer_without_bonus():
+def test_rule5_table_goes_to_the_last_capturer_without_bonus():
     """Seat 3 places its last card; the table (2 cards + it) goes to team 0, who captured last,
     with no Scua."""
     table = [card(5, CU), card(RE, CO)]
@@ -364,7 +365,8 @@ def test_prize_mata_ten_of_coins_fante_of_cups():
     ((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), True, 13),
 ])
 def test_napula(ranks, beyond, points):
-    """Team 0 holds these swords (and four filler cards, so that most cards goes to team 1)."""
+    """Team 0 holds these swords (and four filler cards, so that most cards goes to team 1);
+    ``beyond`` is the CA-5 option napula_beyond_10."""
     s0, s1, (score, _, _) = final([card(r, SW) for r in ranks] + filler(4), napula_beyond_10=beyond)
     assert s0["napula"] == points and s1["napula"] == 0
     expected = points + s0["mata"] + s0["most_swords"]
