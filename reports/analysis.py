@@ -382,7 +382,8 @@ def column_analysis(cfg: Config) -> list[dict]:
         parts = {c: float(cfg.extra[c][:, comp].astype(np.int64).sum()) for c in points}
         whole = bool((sum(cfg.extra[c][:, comp].astype(np.int64) for c in points)
                       == cfg.score[:, comp]).all())
-        out.append({"name": "_points", "points": {c: {"per_game": v / cfg.tables,
+        per = cfg.tables * len(comp)  # team-games (seat-games): each competitor's points
+        out.append({"name": "_points", "points": {c: {"per_game": v / per,
                                                        "share": v / total if total else math.nan}
                                                    for c, v in parts.items()},
                     "whole_score": whole, "per": "team" if cfg.team_game else "seat",

@@ -340,18 +340,77 @@ def _layout_config(r: Report, rep) -> None:
     top2 = np.partition(sco, len(comp) - 2, axis=1)[:, -2:]
     shape_figs.append(_fig(plots.distributions({"margin": top2[:, 1] - top2[:, 0]}, "margin of victory",
                                                "points"), "margin distribution"))
-    shape_figs.append(_fig(plots.distributions({"decisions": cfg.decisions}, "game length", "decisions"),
-                           "game length distribution"))
+    if sh["length_min"] != sh["length_max"]:  # a fixed length needs no histogram
+        shape_figs.append(_fig(plots.distributions({"decisions": cfg.decisions}, "game length", "decisions"),
+                               "game length distribution"))
     b.append(_figs(*shape_figs))
     _layout_columns(r, rep)
 
 
 def _layout_columns(r: Report, rep) -> None:
+    """The game's own columns: per-game values as sentences; per-seat (or per-team) values in
+    one table of means and one of rates (0/1 flags), rows by seat (team) and by strategy."""
     b, t = r.blocks, r.terminal
     cols = rep.columns
     if not cols:
         return
+    cfg = rep.cfg
     b.append(_h(3, f"The game's own columns ({r.title})"))
+    per_seat = [c for c in cols if c["name"] != "_points" and c["scope"] != "game"]
+    teams_only = cfg.team_game and per_seat and all(c["scope"] == "team" for c in per_seat)
+
+    def rows_of(c):
+        by_seat = c["by_seat"]
+        if teams_only:  # partners share the values: one row per team
+            by_seat = by_seat.iloc[[0, 1]].copy()
+            by_seat.index = ["team 0 (seats 0, 2)", "team 1 (seats 1, 3)"]
+        by_strat = c["by_strategy"]
+        by_strat = by_strat[[n not in cfg.extra_seats for n in by_strat.index]].copy()  # a seat row already
+        by_strat.index = [f"strategy {n}" for n in by_strat.index]
+        return by_seat, by_strat
+
+    for kind, flag in (("means", False), ("rates", True)):
+        group = [c for c in per_seat if c["flag"] == flag]
+        if not group:
+            continue
+        labels: list[str] = []
+        cells: dict[str, list[str]] = {}
+        for c in group:
+            by_seat, by_strat = rows_of(c)
+            for frame in (by_seat, by_strat):
+                for label, row in frame.iterrows():
+                    if label not in cells:
+                        labels.append(label)
+                        cells[label] = []
+                    value = (f"{pct(row.rate)} {interval_pct(row.ci_low, row.ci_high)}" if flag
+                             else num(row["mean"]))
+                    cells[label].append(value)
+        unit = "team" if teams_only else "seat"
+        b.append(_h(4, f"Rates per {unit}-game (share with value 1, 95% intervals)" if flag
+                    else f"Means per {unit}-game"))
+        b.append(Table([f"{unit} or strategy"] + [c["name"] for c in group],
+                       [[label] + cells[label] for label in labels]))
+        b.append(_ul([f"{c['name']}: {c['description']}" for c in group]))
+        for c in group:
+            _, by_strat = rows_of(c)
+            t.append(f"  {c['name']} {'rate' if flag else 'mean'}: " + ", ".join(
+                f"{i.removeprefix('strategy ')} {pct(row.rate) if flag else num(row['mean'])}"
+                for i, row in by_strat.iterrows()))
+    per_game = [c for c in cols if c["name"] != "_points" and c["scope"] == "game"]
+    if per_game:
+        b.append(_h(4, "Per game"))
+        items = []
+        for c in per_game:
+            head = f"{c['name']} ({c['description']})"
+            if c["flag"]:
+                items.append(f"{head}: {pct(c['rate'], 2)} {interval_pct(c['low'], c['high'], 2)} of games "
+                             f"({count(c['count'])}).")
+                t.append(f"  {c['name']}: {pct(c['rate'], 2)} of games")
+            else:
+                items.append(f"{head}: mean {num(c['mean'])}, median {num(c['p50'], 0)}, 5–95% range "
+                             f"{num(c['p5'], 0)}–{num(c['p95'], 0)}, largest {c['max']}.")
+                t.append(f"  {c['name']}: mean {num(c['mean'])} per game (max {c['max']})")
+        b.append(_ul(items))
     for c in cols:
         if c["name"] == "_points":
             b.append(_h(4, c["title"]))
@@ -360,33 +419,6 @@ def _layout_columns(r: Report, rep) -> None:
             b.append(_p("Together these columns make up the whole score." if c["whole_score"] else
                         "These columns do not add up to the whole score in every game."))
             t.append("  points: " + ", ".join(f"{k} {pct(v['share'])}" for k, v in c["points"].items()))
-            continue
-        head = f"{c['name']}: {c['description']}"
-        if c["scope"] == "game":
-            if c["flag"]:
-                b.append(_p(f"{head} — {pct(c['rate'], 2)} {interval_pct(c['low'], c['high'], 2)} of games "
-                            f"({count(c['count'])})."))
-                t.append(f"  {c['name']}: {pct(c['rate'], 2)} of games")
-            else:
-                b.append(_p(f"{head} — per game: mean {num(c['mean'])}, median {num(c['p50'], 0)}, "
-                            f"5–95% {num(c['p5'], 0)}–{num(c['p95'], 0)}, max {c['max']}."))
-                t.append(f"  {c['name']}: mean {num(c['mean'])} per game (max {c['max']})")
-            continue
-        b.append(_h(4, head))
-        by_seat = c["by_seat"]
-        by_strat = c["by_strategy"]
-        by_strat = by_strat[[n not in rep.cfg.extra_seats for n in by_strat.index]]  # already a seat row
-        by_strat.index = [f"strategy {n}" for n in by_strat.index]
-        if c["flag"]:
-            rows = ([[str(i), pct(row.rate), interval_pct(row.ci_low, row.ci_high)] for i, row in by_seat.iterrows()]
-                    + [[str(i), pct(row.rate), interval_pct(row.ci_low, row.ci_high)] for i, row in by_strat.iterrows()])
-            b.append(Table(["seat or strategy", "rate", "95% interval"], rows))
-            t.append(f"  {c['name']} rate: " + ", ".join(f"{i.removeprefix('strategy ')} {pct(row.rate)}"
-                                                         for i, row in by_strat.iterrows()))
-        else:
-            rows = ([[str(i), num(row["mean"])] for i, row in by_seat.iterrows()]
-                    + [[str(i), num(row["mean"])] for i, row in by_strat.iterrows()])
-            b.append(Table(["seat or strategy", f"mean per {'team' if c['scope'] == 'team' else 'seat'}-game"], rows))
 
 
 def _layout_variants(r: Report) -> None:
@@ -518,7 +550,7 @@ h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bo
 h3{margin-top:1.6em}h4{margin:1.2em 0 .4em}
 table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right;vertical-align:top}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+th{background:#f3f3f3}td{overflow-wrap:anywhere}td:first-child,th:first-child{text-align:left}
 tr.mark td{background:#fff4cc;font-weight:600}
 p.lead{font-size:1.05em;color:#444}p.warn{background:#fdecea;padding:.4em .7em;border-left:4px solid #d9534f}
 p.key{background:#eef6ee;padding:.4em .7em;border-left:4px solid #5cb85c}

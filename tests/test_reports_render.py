@@ -47,7 +47,7 @@ def cardavia_columns(r, u, rng):
     cols["scua"] = score // 4
     cols["most_cards"] = score // 3
     cols["napula"] = score - cols["scua"] - cols["most_cards"]
-    cols["cards_taken"] = np.full_like(score, 20)
+    cols["cards_taken"] = score + 10
     return cols
 
 
@@ -107,13 +107,15 @@ def test_report_renders_for_every_kind_of_game(tmp_path, name):
         assert "bonuses and prizes as a share of points" in md
         assert "Together these columns make up the whole score." in md
         assert "team 0 (seats 0, 2)" in md
+        assert re.search(r"\| team or strategy \|[^\n]*cards_taken", md)  # partners share values: rows per team
     if name == "colleagues":
         assert "grey-entity (non-player seat)" in md and "lowest score wins" in md
-        assert "dismissed: 1 if dismissed" in md and "| grey-entity |" in md  # rate by seat and strategy
+        assert "dismissed: 1 if dismissed" in md and "| seat or strategy | dismissed |" in md
+        assert re.search(r"\| grey-entity \| [0-9.]+% \[", md) and "| strategy alpha |" in md
     if name == "partners":
-        assert "truncated: 1 if the game hit the deal cap —" in md and "of games" in md
-        assert "deals: deals dealt — per game: mean" in md
-        assert "knockouts_given" in md
+        assert re.search(r"truncated \(1 if the game hit the deal cap\): [0-9.]+% \[[0-9., ]+\] of games", md)
+        assert "deals (deals dealt): mean" in md
+        assert "| seat or strategy | knockouts_given |" in md  # knock-outs are per seat, not per team
     if name == "leader":
         assert "the leader at two thirds of the game wins" in md
     else:
