@@ -207,6 +207,37 @@ def test_pa1_start_spaces_are_skipped_not_landed_on():
     assert check(state) == [pa.MOVE_DISCARD]
 
 
+def test_pa2_the_deck_and_what_each_kind_does():
+    params = pa.make_params(4, {})
+    kinds = list(params[pa.P_CARD_KIND:pa.P_CARD_KIND + params[pa.P_N_CARDS]])
+    assert len(kinds) == 56 and all(kinds.count(k) == 4 for k in range(14))
+    # one yellow piece on [3], one outside: what each kind can do with it
+    state = build_state({Y: [sp(Y, 3)]}, {})
+    expect = {START: [enter(START)], ACE: [single(ACE, 1, 4), single(ACE, 14, 4)],
+              MINUS4: [single(MINUS4, 4, 4)], SEVEN: [split([(4, 7)], 1)],
+              EIGHT: [enter(EIGHT), single(EIGHT, 8, 4)], SWAP: [pa.MOVE_DISCARD],
+              THIRTEEN: [enter(THIRTEEN), single(THIRTEEN, 13, 4)]}
+    for k in (TWO, THREE, FIVE, SIX, NINE, TEN, TWELVE):
+        expect[k] = [single(k, k, 4)]
+    for kind, moves in expect.items():
+        state = build_state({Y: [sp(Y, 3)]}, {Y: [kind]})
+        assert check(state) == moves, pa.KIND_NAMES[kind]
+
+
+def test_pa1_pa2_a_variant_board_and_deck_are_a_change_of_tables():
+    """Sections of 10 spaces, 5 house spaces, no -4 and six 7s: same code, reference agrees."""
+    counts = np.full(14, 4, np.int32)
+    counts[MINUS4] = 0
+    counts[SEVEN] = 6
+    params = pa.make_params(4, {}, section=10, house=5, deck_counts=counts)
+    assert params[pa.P_N_CARDS] == 54
+    harness.differential(SPEC, ref, params, seed=31, games=20)
+    lengths = np.zeros(300, np.int64)
+    assert harness.random_playthroughs(
+        pa.init, pa.to_move, pa.legal_moves, pa.apply_move, invariant, pa.STATE_SIZE,
+        pa.MAX_MOVES, SPEC.max_decisions, params, np.uint64(5), 300, lengths) == (-1, 0, 0)
+
+
 # ------------------------------------------------------------------ knock-outs
 def test_landing_on_one_opponent_piece_knocks_it_out():
     # [10:Y] [11] [12] [13:R]   yellow plays 3
@@ -524,7 +555,7 @@ def invariant(state):
             elif t == 0:
                 start += 1
             elif t <= ring:
-                a = (t - 1 + 14 * c) % ring
+                a = (t - 1 + state[pa.H_SECTION] * c) % ring
                 if col[a] >= 0 and col[a] != c:
                     return 5  # no two colours on one space
                 col[a] = c
@@ -588,7 +619,7 @@ def hide_cards(state, seat, rng):
     return state
 
 
-def test_no_peeking():
+def test_pa9_no_peeking_hands_pile_and_the_card_given():
     changed = harness.check_no_peeking(SPEC, pa.make_params(4, {}), seed=2, games=25,
                                        hide=hide_cards, strategies=available("partners").values())
     assert changed > 2000

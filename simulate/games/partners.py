@@ -1187,13 +1187,13 @@ def describe_move(state: np.ndarray, move: int) -> str:
         parts = []
         for side, t, s in split_parts(move, int(eff[E_SPLIT])):
             c = seat if side == 0 else seat ^ 2
-            parts.append(f"{COLOUR_NAMES[c]} from {place_name(state, c, t)} {s}")
+            parts.append(f"{COLOUR_NAMES[c]} {s} from {place_name(state, c, t)}")
         return "plays 7: " + ", then ".join(parts)
     steps, t = (move >> 7) & 63, move & 127
     if t == OUTSIDE:
         return f"plays {name}: a {COLOUR_NAMES[m]} piece enters its start space"
     direction = "back" if eff[E_BACK] else "forward"
-    return f"plays {name}: {COLOUR_NAMES[m]} from {place_name(state, m, t)} {steps} {direction}"
+    return f"plays {name}: {COLOUR_NAMES[m]} {steps} {direction} from {place_name(state, m, t)}"
 
 
 def move_to_json(state: np.ndarray, move: int) -> dict:
