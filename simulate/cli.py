@@ -193,7 +193,7 @@ def _tournament_errors():
 
 
 def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, workers, chunk_size,
-                     overwrite, quiet, until_decided, alpha, margin, report_out, kind) -> None:
+                     overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None) -> None:
     errors, run_error = _tournament_errors()
     from reports.render import build, to_text, write
     from simulate.tournament import run_tournament
@@ -218,7 +218,7 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
         result = run_tournament(game, players, list(strategy or []), games, seed, out, rules=list(rule or []),
                                 sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                                 progress=not quiet, command=command, until_decided=until_decided,
-                                alpha=alpha, margin=margin)
+                                alpha=alpha, margin=margin, scheduler=scheduler)
     except errors as exc:
         fail(str(exc))
     except run_error as exc:
@@ -267,6 +267,7 @@ def tournament(
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
     margin: float = typer.Option(0.02, "--margin", help="--until-decided: win-rate differences below this count as equal."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). Default: the built-in local runner."),
 ) -> None:
     """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
     in every seating of it on the same seeds, then a summary (see `tourney report`).
@@ -275,7 +276,7 @@ def tournament(
     --strategy high --games 20000 --seed 7 --out runs/t1
     """
     _play_tournament(game, players, strategy, games, seed, rule, None, out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "tournament")
+                     quiet, until_decided, alpha, margin, report, "tournament", scheduler)
 
 
 @app.command()
@@ -295,6 +296,7 @@ def sweep(
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
     margin: float = typer.Option(0.02, "--margin", help="--until-decided: seat-gap differences below this count as equal."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). Default: the built-in local runner."),
 ) -> None:
     """The same deals and matchups under each rule variant, then the variants' balance side by side.
 
@@ -304,7 +306,7 @@ def sweep(
     if not rule:
         fail("give the rule to vary, e.g. --rule key=v1,v2")
     _play_tournament(game, players, strategy, games, seed, [], list(rule), out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "sweep")
+                     quiet, until_decided, alpha, margin, report, "sweep", scheduler)
 
 
 @app.command()

@@ -19,22 +19,21 @@ lists), in ``v<i>/`` sub-directories, so variants are compared on the same deals
 
 The directory holds ``_tournament.json`` (format ``tourney-tournament/1``): the plan, the
 variants, every dataset with its seats and matchup, the command, and with ``--until-decided``
-the sequential test's outcome. Datasets are played by the runner's own chunk function
-(:func:`simulate.runner.run_chunk`) on one worker pool for the whole tournament, part by part, so
-``--until-decided`` can stop between batches.
+the sequential test's outcome. Datasets are played as chunk tasks on one backend for the whole
+tournament (:mod:`simulate.backends`: in-process, the local process pool, or a Dask cluster),
+part by part with their checksums in each manifest (so ``tourney verify`` checks a seating like
+any run), and ``--until-decided`` can stop between batches.
 """
 from __future__ import annotations
 
 import itertools
 import json
-import multiprocessing as mp
 import os
 import re
 import shutil
 import sys
 import time
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,8 +41,9 @@ from pathlib import Path
 from . import __version__
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
-from .results import MANIFEST, OutputError, part_name, write_manifest
-from .runner import _worker_init, default_workers, make_manifest, run_chunk
+from .backends import open_backend
+from .results import OutputError, metadata_of, part_entry, part_name, write_manifest
+from .runner import default_workers, make_manifest
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
@@ -64,7 +64,7 @@ class Seating:
     variant: str | None = None
     rules: list[str] = field(default_factory=list)
     m: Matchup | None = None
-    parts: list = field(default_factory=list)  # (index, first, n) done
+    parts: dict = field(default_factory=dict)  # part index -> manifest entry (done)
     next_part: int = 0
 
 
@@ -203,11 +203,6 @@ def _write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def _metadata(manifest: dict) -> dict:
-    return {k: manifest[k] for k in ("format", "tool_version", "game", "rules_version", "players",
-                                     "options", "seed", "seats", "rotate")}
-
-
 # ----------------------------------------------------------------------------- running
 @dataclass
 class TournamentReport:
@@ -217,65 +212,17 @@ class TournamentReport:
     interrupted: bool
 
 
-class _Executor:
-    """Runs (seating, part) tasks in-process (one worker) or on one process pool."""
-
-    def __init__(self, workers: int):
-        self.workers = workers
-        self.pool = None
-        if workers > 1:
-            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-            self.pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
-                                            initializer=_worker_init)
-
-    def run(self, tasks, on_done) -> None:
-        """tasks: iterable of (key, args for run_chunk); on_done(key, result) per finished task."""
-        if self.pool is None:
-            for key, args in tasks:
-                on_done(key, run_chunk(*args))
-            return
-        tasks = iter(tasks)
-        pending = {}
-        try:
-            for _ in range(2 * self.workers):
-                item = next(tasks, None)
-                if item is None:
-                    break
-                pending[self.pool.submit(run_chunk, *item[1])] = item[0]
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    key = pending.pop(future)
-                    on_done(key, future.result())
-                    item = next(tasks, None)
-                    if item is not None:
-                        pending[self.pool.submit(run_chunk, *item[1])] = item[0]
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            for future, key in pending.items():
-                if not future.cancelled():
-                    try:
-                        on_done(key, future.result())
-                    except Exception:
-                        pass
-            raise
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 def run_tournament(game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
                    out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
-                   margin: float = 0.02) -> TournamentReport:
+                   margin: float = 0.02, scheduler: str | None = None) -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``games`` is the number of deals each seating plays (the cap with ``until_decided``). All
     input is checked before anything is written; errors are RuleError, StrategyError,
-    TournamentError or OutputError with one-line messages.
+    TournamentError, OutputError or BackendError with one-line messages. ``scheduler`` as for
+    :func:`simulate.runner.run` (None: the local runner with ``workers`` processes).
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
@@ -290,12 +237,23 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     else:
         variants = [(None, list(rules))]
     spec, n_players, seatings = build(game, n_players, strategies, seed, variants)
-    workers = workers or default_workers()
+    backend = open_backend(workers or default_workers(), scheduler)
+    try:
+        for label, _ in variants:  # the workers can play every variant (checked before writing)
+            backend.check(next(s for s in seatings if s.variant == label).m.describe())
+    except BaseException:
+        backend.close()
+        raise
+    workers = backend.workers
     if chunk_size is None:
         # the seatings give the parallelism: one part per seating up to 50,000 deals
         chunk_size = min(50_000, max(1_000, games))
     out = Path(out)
-    prepare_tournament_output(out, overwrite)
+    try:
+        prepare_tournament_output(out, overwrite)
+    except BaseException:
+        backend.close()
+        raise
 
     question = "balance" if sweep is not None else "strength"
     manifest = {
@@ -332,7 +290,6 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
 
     bar = tqdm(total=games * len(seatings), unit="game", unit_scale=True, disable=not progress,
                file=sys.stderr, desc=f"{game} {len(seatings)} seatings x{workers}", smoothing=0.1)
-    executor = _Executor(workers)
     start = time.perf_counter()
     done_deals = 0
     interrupted = False
@@ -353,15 +310,15 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                     index = s.next_part
                     s.next_part += 1
                     tasks.append(((i, index, first, n),
-                                  (s.m.describe(), _metadata(manifests[i]), str(out / s.dir), index, first, n)))
+                                  (s.m.describe(), metadata_of(manifests[i]), str(out / s.dir), index, first, n)))
 
-            def finished(key, _result):
+            def finished(key, info):
                 i, index, first, n = key
-                seatings[i].parts.append((index, first, n))
+                seatings[i].parts[index] = part_entry(index, first, n, seatings[i].m.result_seats, info)
                 new_files.setdefault((out / seatings[i].dir).resolve(), []).append(out / seatings[i].dir / part_name(index))
                 bar.update(n)
 
-            executor.run(tasks, finished)
+            backend.run(tasks, finished)
             done_deals = hi
             if seq is not None:
                 from reports.load import Source, load_sources
@@ -375,26 +332,40 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     except KeyboardInterrupt:
         interrupted = True
         stopped = "interrupted"
+    except BaseException as exc:  # a strategy or the cluster failed: keep what finished, say so
+        _finish(out, manifest, manifests, seatings, "failed", time.perf_counter() - start, done_deals,
+                seq, "failed", games, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        raise
     finally:
         bar.close()
-        executor.close()
+        backend.close()
     seconds = time.perf_counter() - start
+    _finish(out, manifest, manifests, seatings, "interrupted" if interrupted else "complete", seconds,
+            done_deals, seq, stopped, games)
+    return TournamentReport(manifest, out, seconds, interrupted)
+
+
+def _finish(out, manifest, manifests, seatings, status, seconds, done_deals, seq, stopped, games,
+            error=None) -> None:
+    """Record every seating's finished parts and the tournament's outcome."""
     for i, s in enumerate(seatings):
         man = manifests[i]
-        parts = sorted(s.parts)
-        man["parts"] = [{"file": part_name(index), "first_game": first, "games": n} for index, first, n in parts]
-        man["games_done"] = sum(n for _, _, n in parts)
-        if seq is not None and not interrupted:
+        man["parts"] = [s.parts[index] for index in sorted(s.parts)]
+        man["games_done"] = sum(p["games"] for p in man["parts"])
+        if seq is not None and status == "complete":
             man["games_requested"] = games
             man["games"] = man["games_done"]
-        man["status"] = "interrupted" if interrupted else "complete"
+        man["status"] = status
         man["seconds"] = round(seconds, 3)
+        if error:
+            man["error"] = error
         write_manifest(out / s.dir, man)
-    manifest["status"] = "interrupted" if interrupted else "complete"
+    manifest["status"] = status
     manifest["deals_played"] = done_deals
-    manifest["games_played"] = sum(sum(n for _, _, n in s.parts) for s in seatings)
+    manifest["games_played"] = sum(sum(p["games"] for p in s.parts.values()) for s in seatings)
     manifest["seconds"] = round(seconds, 3)
+    if error:
+        manifest["error"] = error
     if seq is not None:
         manifest["until_decided"] = {**seq.summary(), "stopped": stopped, "cap": games}
     _write_json(out / TOURNAMENT_FILE, manifest)
-    return TournamentReport(manifest, out, seconds, interrupted)

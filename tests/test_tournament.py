@@ -85,6 +85,9 @@ def test_tournament_duplicate_deals_and_report(tmp_path):
     assert first[0]["matches_dataset"] and first[1]["matches_dataset"]
     page = html.read_text()
     assert "greedy − random" in page and "data:image/png;base64," in page
+    # every seating is a full dataset: parts with checksums, sound for `tourney verify`
+    r = invoke("verify", out / t["datasets"][3]["dir"])
+    assert r.exit_code == 0 and "complete and sound" in r.output and "warning" not in r.output, r.output
     # the report pairs the six seatings of each deal
     rep = render.build([out], rating_sample=500)
     (cfg,) = rep.configs
@@ -123,6 +126,18 @@ def test_sweep_compares_rule_variants(tmp_path):
     assert len(t["datasets"]) == 12 and all(d["dir"].startswith(("v0/", "v1/")) for d in t["datasets"])
     md = (tmp_path / "s.md").read_text()
     assert "Rule variants compared" in md and "| 3 players, match_games=2 | 1,800 | 300 |" in md
+
+
+def test_sweep_until_decided_says_when_the_cap_comes_first(tmp_path):
+    out = tmp_path / "su"
+    r = invoke("sweep", "companeros", "--players", 3, "--rule", "match_games=1,2", "--strategy", "greedy",
+               "--strategy", "follower", "--games", 1500, "--seed", 5, "--out", out, "--workers", 1,
+               "--until-decided", "--margin", 0.001, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "--until-decided: NOT decided: the --games cap was reached after 1,500 deals per seating" in r.output
+    assert "3 players, match_games=1 v 3 players, match_games=2: not decided" in r.output
+    ud = json.loads((out / "_tournament.json").read_text())["until_decided"]
+    assert ud["question"] == "balance" and ud["stopped"] == "cap" and ud["batches"] == 2 and not ud["decided"]
 
 
 @pytest.mark.parametrize("args,message", [
