@@ -19,6 +19,8 @@ import numpy as np
 from simulate import __version__
 
 from . import analysis, plots
+from simulate.results import part_files
+
 from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
 
 FORMATS = ("html", "md", "text")
@@ -96,6 +98,9 @@ class Report:
 def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
     """Load the datasets under ``paths``, compute everything, lay out the blocks."""
     sources = discover(paths)
+    empty = [s for s in sources if not part_files(s.path) and s.manifest.get("status") != "complete"]
+    if empty and len(empty) < len(sources):  # an interrupted tournament: report what finished
+        sources = [s for s in sources if s not in empty]
     configs = load_sources(sources)
     reports, variants = analysis.analyse(configs, rating_sample)
     game = sources[0].manifest["game"]
@@ -111,6 +116,9 @@ def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
             seen.add(s.tournament_path.resolve())
             tournaments.append((s.tournament_path, s.tournament))
     r = Report(game, title, sources, reports, variants, tournaments, _warnings(sources, reports, tournaments))
+    if empty:
+        r.warnings.append(f"{len(empty)} unfinished dataset(s) hold no finished part and are left out: "
+                          + ", ".join(str(s.path) for s in empty[:3]) + (", ..." if len(empty) > 3 else ""))
     _layout(r)
     return r
 
@@ -127,8 +135,11 @@ def _warnings(sources: list[Source], reports, tournaments) -> list[str]:
                        f"they are counted twice")
         else:
             seen[key] = s.path
-        if m.get("status") not in (None, "complete"):
-            out.append(f"{s.path} is {m.get('status')}: only its finished parts are included")
+    unfinished = [s for s in sources if s.manifest.get("status") not in (None, "complete")]
+    if unfinished:
+        names = ", ".join(str(s.path) for s in unfinished[:3]) + (", ..." if len(unfinished) > 3 else "")
+        states = "/".join(sorted({str(s.manifest.get("status")) for s in unfinished}))
+        out.append(f"{len(unfinished)} dataset(s) are {states} ({names}): only their finished parts are included")
     for path, t in tournaments:
         ud = t.get("until_decided")
         if ud:

@@ -361,7 +361,9 @@ def _finish(out, manifest, manifests, seatings, status, seconds, done_deals, seq
             man["error"] = error
         write_manifest(out / s.dir, man)
     manifest["status"] = status
-    manifest["deals_played"] = done_deals
+    # deals every seating finished (an interrupted run may hold more in some seatings)
+    manifest["deals_played"] = done_deals if status == "complete" else min(
+        sum(p["games"] for p in s.parts.values()) for s in seatings)
     manifest["games_played"] = sum(sum(p["games"] for p in s.parts.values()) for s in seatings)
     manifest["seconds"] = round(seconds, 3)
     if error:

@@ -143,6 +143,19 @@ def test_merged_run_directories_and_tournaments(tmp_path):
     assert any("counted twice" in w for w in rep3.warnings)
 
 
+def test_interrupted_tournament_reports_what_finished(tmp_path):
+    t = sy.write_tournament(tmp_path / "t", sy.Game(players=3), ["x", "y"], {}, 100, seed=1)
+    data = json.loads((t / "_tournament.json").read_text())
+    for entry in data["datasets"][:2]:
+        d = t / entry["dir"]
+        (d / "part-000000.parquet").unlink()
+        _edit_manifest(d, lambda m: m.update(status="interrupted", parts=[], games_done=0))
+    rep = render.build([t], rating_sample=100)
+    assert rep.configs[0].cfg.tables == 4 * 100
+    assert any("2 unfinished dataset(s) hold no finished part and are left out" in w for w in rep.warnings)
+    assert any("strategies do not sit in every seat equally often" in w for w in rep.warnings)
+
+
 def test_rule_variants_are_compared_on_the_same_deals(tmp_path):
     fair = sy.Game(players=3, options={"bias": 0})
     biased = sy.Game(players=3, options={"bias": 1})
