@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import html
 import json
-import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
