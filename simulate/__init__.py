@@ -28,6 +28,10 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     base = os.environ.get("TOURNEY_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tourney")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, f"numba-{_source_hash()}")
+    import sys
+
+    if "numba.core.config" in sys.modules:  # numba read its config before us (e.g. a plug-in)
+        sys.modules["numba.core.config"].CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 # Strategies travel into kernels as first-class functions: numba calls that feature experimental
 # and warns on every compile; we rely on it knowingly (see simulate/kernel.py).

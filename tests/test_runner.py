@@ -106,3 +106,18 @@ def test_existing_output_refused_without_overwrite(tmp_path, matchup):
     with pytest.raises(OutputError, match="not a tourney dataset"):
         run(matchup, 1000, other, workers=1, progress=False, overwrite=True)
     assert (other / "precious.txt").exists()
+
+
+def test_in_process_and_command_line_runs_agree(tmp_path):
+    """The same seed gives the same rows in this (test) process and in a fresh CLI process: no
+    stale compiled code anywhere (the numba cache is keyed to the sources)."""
+    import subprocess
+    import sys
+    out = tmp_path / "cli"
+    subprocess.run([sys.executable, "-m", "simulate", "run", "companeros", "--games", "2000", "--seed", "11",
+                    "--strategy", "greedy", "--strategy", "follower", "--strategy", "high", "--out", str(out),
+                    "--workers", "1", "--quiet"], check=True)
+    m = make_matchup("companeros", 4, ["greedy", "follower", "high"], seed=11)
+    block = play_block(m, 0, 2000)
+    df = dataset(out)
+    assert np.array_equal(df["score"].to_numpy().reshape(2000, 4), block.score)
