@@ -54,6 +54,8 @@ def build_state(hands, table, piles=((), ()), to_move=0, turn=0, last_placed=-1,
     for c in table:
         state[ca.CARD_PUB + c] = ca.PUB_TABLE
     state[ca.TEAM_STATS:ca.TEAM_SCORE + 2] = 0
+    for team in range(2):  # no leader recorded (a constructed state skips turn LEADER_TURN)
+        state[ca.TEAM_STATS + team * ca.N_STATS + ca.STAT_LEADER] = -1
     for team, pile in enumerate(piles):
         for c in pile:
             state[ca.CARD_PUB + c] = ca.PUB_TAKEN + team
@@ -307,7 +309,8 @@ def test_ca3_nobody_captures_the_table_stays_unclaimed_and_it_is_a_draw():
     assert all(k.state[ca.CARD_PUB + c] == ca.PUB_TABLE for c in range(52))
     score, rank, extra = k.result()
     assert score == [0, 0, 0, 0] and rank == [1, 1, 1, 1]
-    assert all(v == 0 for row in extra for v in row)
+    assert all(v == 0 for row in extra for v in row[:ca.STAT_LEADER])
+    assert all(row[ca.STAT_LEADER] == -1 for row in extra)  # level at two thirds: no leader
 
 
 def final(pile0, last_card=card(RE, CL), **options):

@@ -103,7 +103,11 @@ SPLIT = 26  # H_TABLE_LO holds ids 0..25, H_TABLE_HI ids 26..51
 # result columns = team statistics, in SPEC.columns order
 (STAT_CARDS, STAT_SWORDS, STAT_SCUA, STAT_PICADA, STAT_SIMILI, STAT_QUADRIGLIA, STAT_MOST_CARDS,
  STAT_MOST_SWORDS, STAT_MATA, STAT_TEN_OF_COINS, STAT_FANTE_OF_CUPS, STAT_NAPULA) = range(12)
-N_STATS = 12
+#: the team ahead on bonus points after LEADER_TURN turns (its first seat, 0 or 1; -1 if level),
+#: for the decisiveness analysis: how often the leader at two thirds of the deal wins
+STAT_LEADER = 12
+LEADER_TURN = 32  # two thirds of the 48 turns
+N_STATS = 13
 
 # ---- state layout (see the module docstring)
 H_PLAYERS, H_TO_MOVE, H_TURN, H_SINGLE_FORCED, H_LAST_SWEEP, H_NAPULA10 = 0, 1, 2, 3, 4, 5
@@ -223,6 +227,8 @@ def init(state, params, chance):
     state[H_TABLE_N] = TABLE_START
     state[H_TURN] = 0
     state[H_TO_MOVE] = 0  # CA-1
+    state[TEAM_STATS + STAT_LEADER] = -1  # nobody leads before turn LEADER_TURN is reached
+    state[TEAM_STATS + N_STATS + STAT_LEADER] = -1
 
 
 @njit(cache=True, inline="always")
@@ -465,6 +471,13 @@ def apply_move(state, move, chance):
         state[H_LAST_PLACED] = -1
         state[H_LAST_CAPTURER] = team
     state[H_TURN] += 1
+    if state[H_TURN] == LEADER_TURN:
+        lead = 0
+        for k in range(STAT_SCUA, STAT_QUADRIGLIA + 1):
+            lead += state[TEAM_STATS + k] - state[TEAM_STATS + N_STATS + k]
+        leader = 0 if lead > 0 else (1 if lead < 0 else -1)
+        state[TEAM_STATS + STAT_LEADER] = leader
+        state[TEAM_STATS + N_STATS + STAT_LEADER] = leader
     if state[H_TURN] == TURNS:
         _end_deal(state)
     else:
@@ -586,6 +599,7 @@ COLUMNS = (
     ("ten_of_coins", "points for the 10 of coins: 1 or 0"),
     ("fante_of_cups", "points for the Fante of cups: 1 or 0"),
     ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3"),
+    ("leader_at_two_thirds", "team ahead on bonus points after 32 of 48 turns (its first seat, 0 or 1; -1 if level)"),
 )
 
 SPEC = GameSpec(

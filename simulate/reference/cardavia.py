@@ -80,6 +80,7 @@ class Game:
         self.piles: list[list[Card]] = [[], []]  # per team
         self.bonuses = [{"scua": 0, "picada": 0, "simili": 0, "quadriglia": 0} for _ in range(2)]
         self.turn = 0  # turns played
+        self.leader = -1  # the team ahead on bonus points after 32 turns
         self.seat = 0  # CA-1: seat 0 starts, then 1, 2, 3
         self.placed_last_turn: Card | None = None
         self.last_capturer: int | None = None
@@ -144,6 +145,9 @@ class Game:
             self.placed_last_turn = None
             self.last_capturer = team
         self.turn += 1
+        if self.turn == 32:  # two thirds of the deal: who is ahead on bonus points?
+            ahead = sum(self.bonuses[0].values()) - sum(self.bonuses[1].values())
+            self.leader = 0 if ahead > 0 else 1 if ahead < 0 else -1
         self.seat = (self.seat + 1) % PLAYERS
         if self.turn == PLAYERS * HAND:
             self.end_of_deal()
@@ -186,7 +190,7 @@ class Game:
             extras.append([len(pile), sum(1 for c in pile if c.suit == SWORDS),
                            b["scua"], b["picada"], b["simili"], b["quadriglia"],
                            p["most_cards"], p["most_swords"], p["mata"], p["ten_of_coins"],
-                           p["fante_of_cups"], p["napula"]])
+                           p["fante_of_cups"], p["napula"], self.leader])
         return scores, ranks, extras
 
     def describe(self, move: int) -> str:
