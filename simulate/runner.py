@@ -159,31 +159,21 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         write_manifest(out, manifest)
         metadata = metadata_of(manifest)
 
-        t0 = time.perf_counter()
-        play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
-        compile_seconds = time.perf_counter() - t0
-
         plan = [c for c in chunk_plan(games, chunk_size) if c[0] not in done]
-        if backend is None:  # the built-in runner: never more processes than chunks
-            backend = open_backend(max(1, min(n_workers, len(plan))), None)
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, initial=games - sum(n for _, _, n in plan), unit="game",
-                   unit_scale=True, disable=not progress or not plan, file=sys.stderr,
-                   desc=f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""),
-                   smoothing=0.1)
         description = m.describe()
         interrupted = False
-        start = time.perf_counter()
-        last = [start]
+        start = last_checkpoint = time.perf_counter()
+        compile_seconds = 0.0
+        bar = None
 
         def on_done(key, info):
+            nonlocal last_checkpoint
             index, first, n = key
             done[index] = part_entry(index, first, n, m.result_seats, info)
             bar.update(n)
             now = time.perf_counter()
-            if now - last[0] >= CHECKPOINT_SECONDS:  # a killed run loses no recorded part
-                last[0] = now
+            if now - last_checkpoint >= CHECKPOINT_SECONDS:  # a killed run loses no recorded part
+                last_checkpoint = now
                 manifest["seconds"] = round(base_seconds + now - start, 3)
                 _record(manifest, done)
                 write_manifest(out, manifest)
@@ -191,6 +181,16 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         tasks = (((index, first, n), (description, metadata, str(out), index, first, n))
                  for index, first, n in plan)
         try:
+            play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
+            compile_seconds = time.perf_counter() - start
+            if backend is None:  # the built-in runner: never more processes than chunks
+                backend = open_backend(max(1, min(n_workers, len(plan))), None)
+            from tqdm import tqdm
+            bar = tqdm(total=games, initial=games - sum(n for _, _, n in plan), unit="game",
+                       unit_scale=True, disable=not progress or not plan, file=sys.stderr,
+                       desc=f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""),
+                       smoothing=0.1)
+            start = last_checkpoint = time.perf_counter()
             backend.run(tasks, on_done)
         except KeyboardInterrupt:
             interrupted = True
@@ -202,7 +202,9 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
             write_manifest(out, manifest)
             raise
         finally:
-            bar.close()
+            if bar is not None:
+                bar.close()
+
         seconds = time.perf_counter() - start
         _record(manifest, done)
         manifest["status"] = "interrupted" if interrupted else "complete"
