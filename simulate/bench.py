@@ -13,6 +13,8 @@ def bench_game(game: str, players: int | None = None, games: int = 100_000, repe
                strategy_names: list[str] | None = None, rules=()) -> dict:
     """{"compile_seconds": first call (compile or cache load), "rows": [...]} where each row has
     the strategy, the median games/s and decisions/s of ``repeats`` timed runs of ``games`` games."""
+    from .games import get_game
+    get_game(game)  # an unknown game: RuleError (one line), not an empty strategy list
     names = strategy_names or list(available(game))
     first = make_matchup(game, players, [names[0]], rules=rules, seed=1)
     t0 = time.perf_counter()
