@@ -50,21 +50,50 @@ def seen_mask(public, private):
 
 
 @njit(cache=True, inline="always")
-def unseen_fractions(public, seen, v):
-    """(fraction of unseen cards below v, fraction above v)."""
-    below_n, above_n, total = 0, 0, 0
+def unseen_values(public, seen, buf):
+    """Write the values of the cards the seat has not seen to ``buf``, ascending; their count."""
+    count = 0
     for c in range(cl.N_COMMIT):
         if (seen >> c) & 1:
             continue
-        total += 1
         x = public[cl.C_VALUE + c]
-        if x < v:
-            below_n += 1
-        elif x > v:
-            above_n += 1
-    if total == 0:
+        j = count  # insertion: linear for the default table, whose values ascend with the id
+        while j > 0 and buf[j - 1] > x:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = x
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def count_below(buf, count, v):
+    """How many of the ascending ``buf[:count]`` are < v (binary search)."""
+    lo, hi = 0, count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if buf[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def unseen_fractions(buf, count, v):
+    """(fraction of unseen cards below v, fraction above v)."""
+    if count == 0:
         return 0.5, 0.5
-    return below_n / total, above_n / total
+    return (count_below(buf, count, v) / count,
+            (count - count_below(buf, count, v + 1)) / count)
+
+
+@njit(cache=True, inline="always")
+def ipow(x, k):
+    out = 1.0
+    for _ in range(k):
+        out *= x
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -114,15 +143,47 @@ def column_stakes(public, col):
             REPRIMAND_WEIGHT * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
 
 
+# What a heuristic looks at, gathered once per decision into one float64 array ("view"):
+# [0, count) the values of the cards the seat has not seen, ascending; then per column
+# (VIEW_COLS + 5 * column): lowest / highest known other value, unknown others, cost of the top,
+# cost of the bottom.
+VIEW_COLS = cl.N_COMMIT
+VIEW_SIZE = VIEW_COLS + 5 * cl.COLS
+
+
 @njit(cache=True, inline="always")
-def day_cost(public, private, seen, me, col, v):
-    """Expected cost of a card of value ``v`` in column ``col`` (see the module docstring)."""
-    lo, hi, unknown = others_on(public, private, me, col)
-    below, above = unseen_fractions(public, seen, v)
-    p_top = (below ** unknown) if hi < v else 0.0
-    p_bottom = (above ** unknown) if lo > v else 0.0
-    top, bottom = column_stakes(public, col)
-    return p_top * top + p_bottom * bottom
+def look(public, private, view):
+    """Fill ``view`` (float64[VIEW_SIZE]); returns the number of unseen cards."""
+    count = unseen_values(public, seen_mask(public, private), view)
+    me = public[cl.H_TO_MOVE]
+    for col in range(cl.COLS):
+        lo, hi, unknown = others_on(public, private, me, col)
+        top, bottom = column_stakes(public, col)
+        b = VIEW_COLS + 5 * col
+        view[b] = lo
+        view[b + 1] = hi
+        view[b + 2] = unknown
+        view[b + 3] = top
+        view[b + 4] = bottom
+    return count
+
+
+@njit(cache=True, inline="always")
+def cost_given(view, col, v, below, above):
+    """:func:`day_cost` with the unseen fractions below / above v already counted."""
+    b = VIEW_COLS + 5 * col
+    unknown = int(view[b + 2])
+    p_top = ipow(below, unknown) if view[b + 1] < v else 0.0
+    p_bottom = ipow(above, unknown) if view[b] > v else 0.0
+    return p_top * view[b + 3] + p_bottom * view[b + 4]
+
+
+@njit(cache=True, inline="always")
+def day_cost(view, count, col, v):
+    """Expected cost of a card of value ``v`` in column ``col`` (see the module docstring),
+    from a filled :func:`look` view."""
+    below, above = unseen_fractions(view, count, v)
+    return cost_given(view, col, v, below, above)
 
 
 @njit(cache=True, inline="always")
@@ -155,15 +216,20 @@ def play_parts(move):
 def cheapest_play(public, private, moves, n_moves, only_card):
     """Index of the face-up play with the least expected cost (of ``only_card`` if >= 0), never
     the card reserved for Overtime while another card can go."""
-    me = public[cl.H_TO_MOVE]
-    seen = seen_mask(public, private)
+    view = np.empty(VIEW_SIZE, np.float64)
+    count = look(public, private, view)
     keep = reserved_card(public, private)
     best, best_cost = -1, 1e18
+    counted, below, above = -1, 0.5, 0.5
     for i in range(n_moves):
         card, day, face = play_parts(moves[i])
         if face == 1 or card == keep or (only_card >= 0 and card != only_card):
             continue
-        cost = day_cost(public, private, seen, me, day, public[cl.C_VALUE + card])
+        v = public[cl.C_VALUE + card]
+        if card != counted:  # the moves come card by card: count the unseen cards once a card
+            below, above = unseen_fractions(view, count, v)
+            counted = card
+        cost = cost_given(view, day, v, below, above)
         if cost < best_cost:
             best, best_cost = i, cost
     return best if best >= 0 else 0
@@ -212,22 +278,27 @@ def dodger(public, private, moves, n_moves, rng):
     if decision == cl.DEC_PLAY:
         return cheapest_play(public, private, moves, n_moves, -1)
     if decision == cl.DEC_TOKEN:
-        me = public[cl.H_TO_MOVE]
-        seen = seen_mask(public, private)
+        view = np.empty(VIEW_SIZE, np.float64)
+        count = look(public, private, view)
         best, best_gain = 0, TOKEN_THRESHOLD
+        counted, now, up, down = -1, 0.0, 0.0, 0.0
         for i in range(1, n_moves):
             rel = moves[i] - cl.MOVE_TOKEN
             col, kind = rel >> 2, rel & 3
             if private[cl.P_ILL + col] > 0:
                 continue  # already out of the comparison
-            v = own_value(public, private, col)
-            now = day_cost(public, private, seen, me, col, v)
+            if col != counted:  # the moves come column by column: cost each column once
+                v = own_value(public, private, col)
+                now = day_cost(view, count, col, v)
+                up = day_cost(view, count, col, v + cl.TOKEN_STEP)
+                down = day_cost(view, count, col, v - cl.TOKEN_STEP)
+                counted = col
             if kind == cl.ILLNESS:
                 after = 0.0
             elif kind == cl.PLUS:
-                after = day_cost(public, private, seen, me, col, v + cl.TOKEN_STEP)
+                after = up
             else:
-                after = day_cost(public, private, seen, me, col, v - cl.TOKEN_STEP)
+                after = down
             if now - after > best_gain:
                 best, best_gain = i, now - after
         return best
