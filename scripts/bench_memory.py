@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Memory stays flat with run size: peak RSS of `tourney run` for growing numbers of games.
 
-For each size it runs, in a fresh process, ``python -m simulate run GAME --games N --quiet``
+For each size it runs (after a short warm-up run, so that no measured run compiles), in a fresh
+process, ``python -m simulate run GAME --games N --quiet``
 (default chunking, --workers as given) and measures:
 
 - the peak RSS of the largest single process of the run (the kernel's own high-water mark,
@@ -95,6 +96,8 @@ def main():
     rows = []
     for games in [int(s) for s in args.sizes.split(",")]:
         out = scratch / f"{args.game}-{games}"
+        # warm-up: compile (or load) the kernel first, so no measured run pays for compiling
+        measure(args.game, 1000, 1, scratch / "warm-up", args.players)
         row = measure(args.game, games, args.workers, out, args.players)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)

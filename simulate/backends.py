@@ -207,6 +207,7 @@ class DaskBackend(Backend):
             import distributed
         except ImportError:  # pragma: no cover - a dependency
             raise BackendError("--scheduler needs dask[distributed]: pip install 'dask[distributed]'") from None
+        _quiet_dask_tracebacks()
         self.address = address
         self.cluster = None
         self.client = None
@@ -235,6 +236,10 @@ class DaskBackend(Backend):
         mine = worker_info()
         try:
             infos = self.client.run(worker_info)
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise BackendError(f"lost the connection to the Dask scheduler at {self.address}: "
+                               f"{_first_line(exc)}") from None
         except Exception as exc:
             self.close()
             raise BackendError(f"the Dask workers of {self.address} cannot run tourney ({_first_line(exc)}): "
@@ -258,6 +263,9 @@ class DaskBackend(Backend):
     def check(self, description: dict) -> None:
         try:
             self.client.run(check_matchup, description)
+        except (OSError, TimeoutError) as exc:  # CommClosedError is an OSError
+            raise BackendError(f"lost the connection to the Dask scheduler at {self.address}: "
+                               f"{_first_line(exc)}") from None
         except Exception as exc:
             raise BackendError(f"the Dask workers cannot play this matchup: {_first_line(exc)} (install "
                                f"the same tourney and strategy plug-ins on every worker)") from None
@@ -338,6 +346,9 @@ def _task_error(exc: BaseException, index: int, first: int, n: int) -> RunError:
                         f"worker keeps dying on it (memory?); the finished parts are kept, continue "
                         f"with --resume")
     name = type(exc).__name__
+    if name in ("FutureCancelledError", "CancelledError", "CommClosedError") or isinstance(exc, OSError):
+        return RunError(f"lost the Dask scheduler while playing {where} ({_first_line(exc)}); the "
+                        f"finished parts are kept: start the cluster again and continue with --resume")
     if name in ("StrategyError", "RuleError"):
         return RunError(f"a Dask worker could not play {where}: {_first_line(exc)} (install the same "
                         f"tourney and strategy plug-ins on every worker)")
@@ -347,7 +358,26 @@ def _task_error(exc: BaseException, index: int, first: int, n: int) -> RunError:
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    return text[0].rstrip(".") if text else type(exc).__name__
+
+
+class _OneLine(logging.Filter):
+    """Dask logs some failures (a lost scheduler, a killed worker) with a traceback; the CLI
+    promises none, so the client's Dask log lines keep their one-line message only."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+def _quiet_dask_tracebacks() -> None:
+    names = [n for n in list(logging.root.manager.loggerDict) if n == "distributed" or n.startswith("distributed.")]
+    for name in names:
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, _OneLine) for f in handler.filters):
+                handler.addFilter(_OneLine())
 
 
 def open_backend(workers: int | None = None, scheduler: str | None = None) -> Backend:
