@@ -26,7 +26,8 @@ Setup and deals (all from the chance stream, in this order)
   position order; mulligan discards are face down (hidden).
 
 Decisions (a compound turn is split into several decisions; the move codes of one decision are
-distinct from every other's, so a code says what it is):
+distinct from every other's, so a code says what it is). ``legal_moves`` builds its lists
+branch-free and may leave junk in ``moves[n:MAX_MOVES]``:
 - Monday (each player in turn order): ``MOVE_MULLIGAN + mask``, mask 0..63 over the positions of
   the 6-card hand sorted by id (bit j = the j-th lowest id): mask 0 keeps the hand and draws a
   token (skipped if the room is empty), mask > 0 discards those cards and draws as many.
@@ -62,7 +63,8 @@ players with the highest Reprimand total (> 0), those with the fewest Reprimand 
 dismissed. ``grey_dismissal=shield``: the same comparison with the Grey Entity in it; if it would
 be dismissed, nobody is. Ranks: players not dismissed by (score, the Grey Entity before anyone
 else on equal score (CL-9), fewer Work+Overtime cards), equal keys share a rank; dismissed players
-come after all others, ordered among themselves by score alone (CL-6).
+come after all others, ordered among themselves by score alone (CL-6); their score column still
+holds Work + Overtime - tokens.
 
 State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
 Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``)::
