@@ -42,10 +42,17 @@ def summarize(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"strategy": _table(df, "strategy"), "seat": _table(df, "seat")}
 
 
+def _option_text(value) -> str:
+    """An option value for a one-line header: tables (e.g. a component file) are not spelled out."""
+    if isinstance(value, (dict, list)):
+        return "(table in _manifest.json)"
+    return str(value)
+
+
 def format_summary(tables: dict[str, pd.DataFrame], manifest: dict) -> str:
     lines = [f"{manifest['game']} ({manifest['players']} players), "
              f"{manifest.get('games_done', manifest['games']):,} games, seed {manifest['seed']}"
-             + (", rules " + ", ".join(f"{k}={v}" for k, v in manifest["options"].items())
+             + (", rules " + ", ".join(f"{k}={_option_text(v)}" for k, v in manifest["options"].items())
                 if manifest["options"] else "")]
     for key, title in (("strategy", "by strategy (a seat in a game counts once)"), ("seat", "by seat")):
         t = tables[key]
