@@ -4,8 +4,8 @@ exit code 0, 1 or 2 and never a traceback.
 The argument lists are built from the commands' own parameters (read from the Typer app, so a
 command added later is fuzzed too): valid and invalid values per option, options repeated or
 missing, unknown options and stray words. Values that would make a run long are bounded (at most
-300 games, 2 workers); scheduler addresses are only malformed ones (a well-formed address would
-wait for a scheduler that is not there). Everything runs in a scratch directory, so default
+300 games, 2 workers, Compañeros as the only valid game); scheduler addresses are only malformed
+ones (a well-formed address would wait for a scheduler that is not there). Everything runs in a scratch directory, so default
 outputs (``runs/...``) land there.
 """
 import os
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from simulate.cli import app
-from simulate.games import game_names, get_game
+from simulate.games import get_game
 from simulate.matchup import make_matchup
 from simulate.runner import run
 from strategies import available
@@ -51,19 +51,14 @@ def scratch(tmp_path_factory):
 
 
 def _names():
-    names = set()
-    for g in game_names():
-        names |= set(available(g))
-    return sorted(names)
+    return sorted(available("companeros")) + ["capture-max", "nobody", "lowest-first"]
 
 
 def _rules():
-    rules = ["match_games=2", "match_games=0", "speed=3", "x", "=", "match_games=1,2", "a=b=c"]
-    for g in game_names():
-        for opt in get_game(g).options:
-            rules.append(f"{opt.name}={opt.default}")
-            if opt.kind == "bool":
-                rules.append(f"{opt.name}=true,false")
+    rules = ["match_games=2", "match_games=0", "speed=3", "x", "=", "match_games=1,2", "a=b=c",
+             "match_games=100", "match_games=-1", "last_sweep_scores=true,false"]
+    for opt in get_game("companeros").options:
+        rules.append(f"{opt.name}={opt.default}")
     return rules
 
 
@@ -79,7 +74,9 @@ def values(name: str, base: Path):
     outs = [base / "out" / "new", base / "out" / "again", base / "afile", base / "afile" / "sub",
             base / "notdataset", Path("")]
     table = {
-        "game": st.one_of(st.sampled_from(game_names() + ["chess", ""]), small_int, junk),
+        # the one game whose kernel the test suite compiles anyway (others are unknown names here:
+        # compiling every game's kernel in this process would dominate the test's time)
+        "game": st.one_of(st.sampled_from(["companeros", "chess", "", "Companeros"]), small_int, junk),
         "players": st.integers(-1, 8).map(str),
         "games": st.one_of(st.integers(-5, 300).map(str), st.sampled_from(["1e3", "many", "", "-0"])),
         "seed": st.one_of(st.integers(-3, 2**64 + 3).map(str), st.sampled_from(["x", "1.5"])),
@@ -129,7 +126,7 @@ def command_line(draw, base):
     return args
 
 
-@settings(max_examples=int(os.environ.get("TOURNEY_FUZZ_EXAMPLES", "120")), deadline=None,
+@settings(max_examples=int(os.environ.get("TOURNEY_FUZZ_EXAMPLES", "100")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           derandomize=bool(os.environ.get("CI")))  # CI: the same examples every run
 @given(data=st.data())

@@ -54,10 +54,10 @@ def test_complete_dataset_is_ok(good):
     assert verify(good).ok
 
 
-def test_a_team_game_with_other_columns_and_no_rotation_is_ok(tmp_path):
-    m = make_matchup("colleagues", 4, ["random"], seed=1, rotate=False)
+def test_other_seating_without_rotation_and_a_short_last_part_is_ok(tmp_path):
+    m = make_matchup("companeros", 6, ["random", "high", "greedy"], seed=1, rotate=False)
     run(m, 1500, tmp_path / "c", workers=1, chunk_size=1000, progress=False)
-    check(tmp_path / "c", "ok:", code=0)
+    check(tmp_path / "c", "ok:", "1,500 games", "6 seats", "2 parts", code=0)
 
 
 def test_truncated_part_is_named(ds):
