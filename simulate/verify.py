@@ -6,7 +6,7 @@ Checked, without trusting anything but the manifest and the bytes on disk:
   (``status`` is ``complete``: a running, interrupted, killed or failed run is never reported as
   complete, and the message says how to continue it);
 - coverage: the parts listed cover game indices ``0 .. games - 1``, each exactly once (gaps and
-  overlaps are named with their game ranges), and agree with the recorded chunking;
+  overlaps are named with their game ranges);
 - files: every listed part exists; no part file is left that the manifest does not list;
 - every part: its size and SHA-256 match the manifest; it is a readable Parquet file (footer and
   data: a truncated or corrupted part is named, never a traceback); its schema is the dataset's
@@ -15,6 +15,10 @@ Checked, without trusting anything but the manifest and the bytes on disk:
   follow the recorded seating and rotation; ``win == (rank == 1)``.
 
 Parts are checked one at a time, so memory stays flat whatever the size of the dataset.
+
+A tournament or sweep directory (``_tournament.json``, written by ``tourney tournament`` /
+``tourney sweep``) is verified as the sum of its datasets: it must be finished, and every
+dataset it lists must pass the checks above (problems are prefixed with the dataset's directory).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from pathlib import Path
 from .results import (FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
                       sha256_file, temporary_files)
 
+TOURNAMENT_FILE = "_tournament.json"
 NEEDED = {"game": str, "players": int, "seed": int, "games": int, "seats": list, "rotate": bool,
           "options": dict, "parts": list, "status": str, "rules_version": int, "tool_version": str}
 PART_NAME = re.compile(r"^part-\d{6}\.parquet$")
@@ -40,6 +45,7 @@ class Verdict:
     games: int = 0
     seats: int = 0
     parts: int = 0
+    datasets: int = 0  # > 0 for a tournament / sweep directory
 
     @property
     def ok(self) -> bool:
@@ -53,6 +59,8 @@ def verify(directory: Path, progress=None) -> Verdict:
     directory = Path(directory)
     if not directory.is_dir():
         raise DatasetError(f"{directory} is not a directory")
+    if not (directory / MANIFEST).exists() and (directory / TOURNAMENT_FILE).exists():
+        return _verify_tournament(directory, progress)
     if not (directory / MANIFEST).exists():
         raise DatasetError(f"{directory} is not a tourney dataset (no {MANIFEST})")
     v = Verdict(directory)
@@ -101,15 +109,6 @@ def verify(directory: Path, progress=None) -> Verdict:
         v.problems.append(f"{MANIFEST}: {name} is listed more than once")
     v.parts = len(listed)
     _coverage(v, listed, games)
-    chunk = manifest.get("chunk_size")
-    if isinstance(chunk, int) and chunk > 0:
-        for p in listed:
-            index = int(p["file"][5:11])
-            if p["first_game"] != index * chunk or p["games"] != min(chunk, games - index * chunk):
-                v.problems.append(f"{p['file']}: listed with games {p['first_game']:,} to "
-                                  f"{p['first_game'] + p['games'] - 1:,}, but chunk {index} of size "
-                                  f"{chunk:,} holds games {index * chunk:,} to "
-                                  f"{min(games, (index + 1) * chunk) - 1:,}")
 
     # ---- the files on disk
     on_disk = {f.name for f in part_files(directory)}
@@ -157,6 +156,33 @@ def verify(directory: Path, progress=None) -> Verdict:
     return v
 
 
+def _verify_tournament(directory: Path, progress=None) -> Verdict:
+    v = Verdict(directory)
+    try:
+        t = json.loads((directory / TOURNAMENT_FILE).read_text())
+        datasets = [d["dir"] for d in t["datasets"]]
+        if not all(isinstance(d, str) for d in datasets):
+            raise ValueError("dataset directories are not names")
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        v.problems.append(f"{TOURNAMENT_FILE}: unreadable or malformed ({_first_line(exc)})")
+        return v
+    if t.get("status") != "complete":
+        v.problems.append(f"the {t.get('kind', 'tournament')} is not finished (status {t.get('status')!r})")
+    v.datasets = len(datasets)
+    for d in datasets:
+        sub = directory / d
+        if (Path(d).is_absolute() or ".." in Path(d).parts or not (sub / MANIFEST).exists()):
+            v.problems.append(f"{d}: listed in {TOURNAMENT_FILE} but not a dataset (no {MANIFEST})")
+            continue
+        one = verify(sub, progress)
+        v.problems += [f"{d}: {p}" for p in one.problems]
+        v.warnings += [f"{d}: {w}" for w in one.warnings]
+        v.games += one.games
+        v.parts += one.parts
+        v.seats = max(v.seats, one.seats)
+    return v
+
+
 def resume_command(command: str) -> str:
     """The recorded command line with ``--resume`` (and without ``--overwrite``)."""
     import shlex
@@ -201,9 +227,14 @@ def _first_line(exc: BaseException) -> str:
 
 def report_text(v: Verdict) -> str:
     lines = [f"warning: {w}" for w in v.warnings]
-    if v.ok:
+    if v.ok and v.datasets:
+        lines.append(f"ok: {v.directory} is complete and sound: {v.datasets:,} datasets, {v.games:,} games "
+                     f"in {v.parts:,} parts; every game of every dataset once, checksums, schema and "
+                     f"manifests agree")
+    elif v.ok:
         lines.append(f"ok: {v.directory} is complete and sound: {v.games:,} games (0 to {v.games - 1:,}), "
-                     f"each once, {v.seats} seats each, in {v.parts:,} parts; checksums, schema and "
+                     f"each once, {v.seats} seats each, in {v.parts:,} part{'s' if v.parts != 1 else ''}; "
+                     f"checksums, schema and "
                      f"manifest agree")
     else:
         lines += [f"problem: {p}" for p in v.problems]
