@@ -195,11 +195,19 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         except KeyboardInterrupt:
             interrupted = True
         except BaseException as exc:
+            if isinstance(exc, OSError):  # a full disk, a vanished directory: one line, parts kept
+                exc = RunError(f"cannot write the results to {out}: {exc.strerror or exc}; the finished "
+                               f"parts are kept, continue with --resume")
             manifest["status"] = "failed"
             manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             manifest["seconds"] = round(base_seconds + time.perf_counter() - start, 3)
             _record(manifest, done)
-            write_manifest(out, manifest)
+            try:
+                write_manifest(out, manifest)
+            except OSError:
+                pass
+            if isinstance(exc, RunError):
+                raise exc from None
             raise
         finally:
             if bar is not None:
