@@ -216,7 +216,7 @@ class DaskBackend(Backend):
                 from .runner import default_workers
                 self.cluster = distributed.LocalCluster(
                     n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
+                    dashboard_address=None, silence_logs=logging.CRITICAL)  # workers: no tracebacks
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
                 self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
