@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulate.games import game_names, get_game  # noqa: E402
-from simulate.matchup import make_matchup  # noqa: E402
+from simulate.matchup import make_matchup, play_block  # noqa: E402
 from simulate.runner import default_chunk, run  # noqa: E402
 from strategies import available  # noqa: E402
 
@@ -77,9 +77,11 @@ def main():
             run(m, 4000, scratch / "warm", workers=2, chunk_size=1000, overwrite=True, progress=False)
             run(m, 4000, scratch / "warm", scheduler=address, chunk_size=1000, overwrite=True, progress=False)
             games = args.games
-            if games is None:
-                rate, _ = timed(m, 20_000, scratch / "calibrate", 5_000, workers=2)
-                games = max(50_000, int(rate * args.seconds) // 50_000 * 50_000)
+            if games is None:  # the kernel's speed on one core, times two cores, times --seconds
+                t = time.perf_counter()
+                play_block(m, 0, 20_000)
+                rate = 20_000 / (time.perf_counter() - t)
+                games = max(20_000, int(2 * rate * args.seconds) // 20_000 * 20_000)
             chunk = default_chunk(games, 2)
             rates = {"1 worker": [], "2 workers": [], "dask 2 workers": []}
             for _ in range(args.repeats):
