@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import distributed  # a dependency of tourney: if it is missing this fails, it never skips
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -18,8 +19,6 @@ from simulate.matchup import make_matchup
 from simulate.results import read_manifest, read_table
 from simulate.runner import run
 from simulate.verify import verify
-
-distributed = pytest.importorskip("distributed")  # a dependency: installed with tourney
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
