@@ -333,6 +333,8 @@ def report(
         fail(f"--rating-sample must be positive, got {rating_sample}")
     if out is not None and fmt == "text":
         fail("--format text prints to the terminal: drop --out or choose html or md")
+    if out is not None and (out.is_dir() or not out.name or out.name in (".", "..")):
+        fail(f"--out {out} is a directory: give a file name such as report.html")
     if out is not None and not out.parent.is_dir():
         fail(f"cannot write report {out}: directory {out.parent} does not exist")
     try:
