@@ -2,9 +2,8 @@
 
 Every heuristic takes the richest colour when its turn to take comes (never passes); they differ
 in which card they play. Observation layout: ``simulate.games.companeros`` (``public`` holds the
-public state part at the same offsets; ``private`` is ``[hand size, hand cards ascending]``).
+public state part at the same offsets; ``private`` is ``[hand size, hand cards ascending, -1...]``).
 """
-import numpy as np
 from numba import njit
 
 from simulate.games import companeros as co
@@ -55,7 +54,7 @@ def follower(public, private, moves, n_moves, rng):
     n = public[co.H_PLAYERS]
     lead_colour, lead_value = -1, 0
     for colour in range(n):
-        v = co.colour_value(public, co.PLAYED, n, colour)
+        v = public[co.PLAYED_SUM + colour]
         if v > lead_value:
             lead_colour, lead_value = colour, v
     if lead_colour >= 0:
@@ -69,13 +68,8 @@ def follower(public, private, moves, n_moves, rng):
 def greedy(public, private, moves, n_moves, rng):
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_richest(public, moves, n_moves)
-    n = public[co.H_PLAYERS]
-    played = np.empty(co.MAX_PLAYERS, np.int32)
-    order = np.empty(co.MAX_PLAYERS, np.int32)
-    for p in range(n):
-        played[p] = public[co.PLAYED + p]
     # I am the next seat after the starter that has not played yet
-    me = (public[co.H_STARTER] + public[co.H_N_PLAYED]) % n
+    me = (public[co.H_STARTER] + public[co.H_N_PLAYED]) % public[co.H_PLAYERS]
     best, best_pos, best_value = -1, 99, 99
     lowest, lowest_value = 0, 99
     for i in range(n_moves):
@@ -83,13 +77,9 @@ def greedy(public, private, moves, n_moves, rng):
         v = c % co.VALUES + 1
         if v < lowest_value:
             lowest, lowest_value = i, v
-        played[me] = c
-        cut = co.scoring_order(played, 0, n, order, 0)
-        for pos in range(cut):
-            if order[pos] == me:
-                if pos < best_pos or (pos == best_pos and v < best_value):
-                    best, best_pos, best_value = i, pos, v
-                break
+        pos = co.taker_position(public, me, c)
+        if pos >= 0 and (pos < best_pos or (pos == best_pos and v < best_value)):
+            best, best_pos, best_value = i, pos, v
     if best >= 0:
         return best
     return lowest

@@ -34,16 +34,19 @@ def build_state(n, hands, display, starter=0, match_games=1):
     state[co.H_DISPLAY_CARDS] = len(display)
     used = set(display)
     for p, hand in enumerate(hands):
-        base = co.PRIVATE + p * co.PRIVATE_SIZE
-        state[base:base + co.PRIVATE_SIZE] = 0
-        state[base] = len(hand)
-        for c in hand:
-            state[base + 1 + c // 10] |= 1 << (c % 10)
+        set_hand(state, p, hand)
         used |= set(hand)
     for c in set(range(n * 10)) - used:
         state[co.TAKEN_MASK + (n - 1) * 6 + c // 10] |= 1 << (c % 10)
     state[co.H_STARTER] = state[co.H_TO_MOVE] = state[co.H_GAME_STARTER] = starter
     return state
+
+
+def set_hand(state, seat, cards):
+    base = co.PRIVATE + seat * co.PRIVATE_SIZE
+    state[base:base + co.PRIVATE_SIZE] = -1
+    state[base] = len(cards)
+    state[base + 1:base + 1 + len(cards)] = sorted(cards)
 
 
 def play(state, moves):
@@ -178,6 +181,30 @@ def test_kernel_matches_reference_in_matches():
     harness.differential(SPEC, ref, params, seed=5, games=300)
 
 
+def test_taker_position_agrees_with_the_reference_scoring_order():
+    """What greedy asks before playing: for every card of the hand, where the seat would stand
+    among the takers given the cards played so far (the reference engine's scoring order)."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for game in range(150):
+        n = 3 + game % 4
+        g = KernelGame(SPEC, co.make_params(n, {"match_games": 1}), 9, game)
+        while g.to_move() >= 0:
+            moves = g.legal_moves()
+            if g.state[co.H_PHASE] == co.PHASE_PLAY:
+                me = g.to_move()
+                played = {p: int(g.state[co.PLAYED + p]) for p in range(n) if g.state[co.PLAYED + p] >= 0}
+                for c in moves:
+                    r = ref.Game([n, 1], PyStream(0, 0, 0))
+                    r.played = {p: ref.Card.of(x) for p, x in {**played, me: c}.items()}
+                    order = r.scoring_order()
+                    expected = order.index(me) if me in order else -1
+                    assert co.taker_position(g.state[:co.PUBLIC_SIZE], me, c) == expected
+                    checked += 1
+            g.apply(int(rng.choice(moves)))
+    assert checked > 10_000
+
+
 # ------------------------------------------------------------------ invariants
 @njit
 def invariant(state):
@@ -188,8 +215,10 @@ def invariant(state):
     for c in range(n * co.VALUES):
         colour, bit = c // 10, 1 << (c % 10)
         for p in range(n):
-            if state[co.PRIVATE + p * co.PRIVATE_SIZE + 1 + colour] & bit:
-                seen[c] += 1
+            base = co.PRIVATE + p * co.PRIVATE_SIZE
+            for i in range(state[base]):
+                if state[base + 1 + i] == c:
+                    seen[c] += 1
             if state[co.TAKEN_MASK + p * 6 + colour] & bit:
                 seen[c] += 1
                 points[p] += c % 10 + 1
@@ -215,12 +244,22 @@ def invariant(state):
     for p in range(n):
         if state[co.SCORE + p] != points[p] or state[co.CARDS_TAKEN + p] != taken[p]:
             return 2  # points taken equal the values of the cards removed from the display
-        size = 0
-        for colour in range(n):
-            for v in range(10):
-                size += state[co.PRIVATE + p * co.PRIVATE_SIZE + 1 + colour] >> v & 1
-        if size != state[co.PRIVATE + p * co.PRIVATE_SIZE]:
-            return 5
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        size = state[base]
+        for i in range(1, size):
+            if state[base + i] >= state[base + i + 1]:
+                return 5  # a hand lists its cards ascending
+        for i in range(size + 1, co.PRIVATE_SIZE):
+            if state[base + i] != -1:
+                return 5  # ... and -1 after them
+    for colour in range(co.MAX_PLAYERS):
+        total = 0
+        for p in range(n):
+            c = state[co.PLAYED + p]
+            if c >= 0 and c // 10 == colour:
+                total += c % 10 + 1
+        if total != state[co.PLAYED_SUM + colour]:
+            return 6
     return 0
 
 
@@ -246,11 +285,8 @@ def redeal_other_hands(state, seat, rng):
     pool = [c for p in others for c in co.hand_cards(state, p)]
     rng.shuffle(pool)
     for p in others:
-        base = co.PRIVATE + p * co.PRIVATE_SIZE
-        size = state[base]
-        state[base + 1:base + co.PRIVATE_SIZE] = 0
-        for c in pool[:size]:
-            state[base + 1 + c // 10] |= 1 << (c % 10)
+        size = state[co.PRIVATE + p * co.PRIVATE_SIZE]
+        set_hand(state, p, pool[:size])
         pool = pool[size:]
     return state
 
