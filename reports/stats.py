@@ -25,11 +25,11 @@ Every interval and test below takes per-deal values (or per-deal sums) for that 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
-Z95 = float(stats.norm.ppf(0.975))
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 # ----------------------------------------------------------------------------- proportions
@@ -39,7 +39,7 @@ def wilson(wins, n, level: float = 0.95):
     method="wilson")`` for integers. ``n == 0`` gives ``(nan, nan)``."""
     wins = np.asarray(wins, float)
     n = np.asarray(n, float)
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = wins / n
         denom = 1 + z * z / n
@@ -51,6 +51,7 @@ def wilson(wins, n, level: float = 0.95):
 
 def wilson_scipy(wins: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """The same interval straight from scipy (used for single counts and in the tests)."""
+    from scipy import stats
     ci = stats.binomtest(int(wins), int(n)).proportion_ci(confidence_level=level, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -106,6 +107,7 @@ def paired_mean(x, level: float = 0.95) -> MeanTest:
     if n < 2 or np.all(x == x[0]):
         p = 1.0 if mean == 0 else (0.0 if n >= 2 else math.nan)
         return MeanTest(mean, mean if n >= 2 else math.nan, mean if n >= 2 else math.nan, p, n)
+    from scipy import stats
     r = stats.ttest_1samp(x, 0.0)
     ci = r.confidence_interval(level)
     return MeanTest(mean, ci.low, ci.high, r.pvalue, n)
@@ -147,6 +149,7 @@ def equal_means(x) -> tuple[float, float, int]:
     if d - rank < 1:
         return math.nan, math.nan, rank
     f = (d - rank) / (rank * (d - 1)) * t2
+    from scipy import stats
     return f, float(stats.f.sf(f, rank, d - rank)), rank
 
 
@@ -176,6 +179,7 @@ def block_bootstrap(statistic, samples, level: float = 0.95, seed: int = 0):
     samples = [np.asarray(s, float).T for s in samples]  # k x blocks
     if samples[0].shape[-1] < 2:
         return math.nan, math.nan
+    from scipy import stats
     res = stats.bootstrap(samples, statistic, paired=True, vectorized=True, axis=-1,
                           n_resamples=RESAMPLES, confidence_level=level, method="percentile",
                           random_state=np.random.default_rng(seed), batch=200)

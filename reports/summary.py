@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from simulate.results import read_manifest, read_table
+
+from .stats import wilson
 
 COLUMNS = ["strategy", "seat", "score", "win"]
 
@@ -18,18 +18,11 @@ def load(directory: Path, columns=COLUMNS) -> pd.DataFrame:
     return read_table(directory, columns=columns).to_pandas()
 
 
-def wilson(wins: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    ci = binomtest(int(wins), int(n)).proportion_ci(confidence_level=level, method="wilson")
-    return float(ci.low), float(ci.high)
-
-
 def _table(df: pd.DataFrame, by: str) -> pd.DataFrame:
     g = df.groupby(by, observed=True, sort=True)
     out = pd.DataFrame({"games": g.size(), "wins": g["win"].sum(), "mean_score": g["score"].mean()})
     out["win_rate"] = out["wins"] / out["games"]
-    bounds = [wilson(w, n) for w, n in zip(out["wins"], out["games"])]
-    out["ci_low"] = [b[0] for b in bounds]
-    out["ci_high"] = [b[1] for b in bounds]
+    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy())
     return out[["games", "wins", "win_rate", "ci_low", "ci_high", "mean_score"]]
 
 

@@ -33,6 +33,11 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     if "numba.core.config" in sys.modules:  # numba read its config before us (e.g. a plug-in)
         sys.modules["numba.core.config"].CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
+# numba imports scipy's BLAS when it starts compiling or loading code; tourney does no linear
+# algebra, and an OpenBLAS thread pool (one thread per core, spinning after start-up) only takes
+# CPU from the game workers. Measured under perf: 3% of a one-core run. A user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Strategies travel into kernels as first-class functions: numba calls that feature experimental
 # and warns on every compile; we rely on it knowingly (see simulate/kernel.py).
 from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402

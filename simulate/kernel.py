@@ -58,14 +58,16 @@ ERR_TOO_LONG = 3  # more decisions than the game's declared maximum (a rules bug
 
 @intrinsic
 def borrow(typingctx, arr):
-    """The same 1-D array without a reference count (a borrowed view).
+    """The same array without a reference count (a borrowed view).
 
-    Passing an array to a first-class function costs an NRT_incref/NRT_decref pair, each an
-    atomic operation, per array per call; a strategy call passes four (measured: 17 ns a call,
-    4.5 ns with borrowed views). A borrowed view is valid only while the array it views lives:
-    play_games borrows views of arrays it owns for the whole chunk.
+    Every time numba hands an array to a function (a strategy call, and also an inlined rules
+    function: inlining binds the argument to a new variable) it emits an NRT_incref/NRT_decref
+    pair, each an atomic operation on the array's meminfo. On a borrowed view (no meminfo) they
+    return at once. Measured: a strategy call 17 ns -> 4.5 ns; the Compañeros rules 1.4x
+    faster. A borrowed view is valid only while the array it views lives: play_games borrows
+    views of arrays that outlive the whole chunk.
     """
-    if not (isinstance(arr, types.Array) and arr.ndim == 1):
+    if not isinstance(arr, types.Array):
         return None
     rettype = arr.copy(layout="C") if arr.layout != "C" else arr
 
@@ -92,13 +94,28 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     Outputs are indexed [game - first_game, seat]. Returns the number of games completed; on an
     error it stops and fills ``error``.
     """
-    state = np.zeros(state_size, np.int32)
-    moves = np.zeros(max_moves, np.int64)
-    chance = np.zeros(4, np.uint64)
-    seat_rng = np.zeros((MAX_PLAYER_SEATS, 4), np.uint64)
-    seat_strategy = np.zeros(n_players, np.int64)
-    # What a strategy is handed, as borrowed views made once per chunk (see ``borrow``): the
-    # arrays behind them live until the end of this function.
+    state_owner = np.zeros(state_size, np.int32)
+    moves_owner = np.zeros(max_moves, np.int64)
+    chance_owner = np.zeros(4, np.uint64)
+    seat_rng_owner = np.zeros((MAX_PLAYER_SEATS, 4), np.uint64)
+    seat_strategy_owner = np.zeros(n_players, np.int64)
+    # Everything below works on borrowed views (see ``borrow``): the owners above and the
+    # caller's arrays live until this function returns.
+    state = borrow(state_owner)
+    moves = borrow(moves_owner)
+    chance = borrow(chance_owner)
+    seat_rng = borrow(seat_rng_owner)
+    seat_strategy = borrow(seat_strategy_owner)
+    params = borrow(params)
+    lineup = borrow(lineup)
+    out_strategy = borrow(out_strategy)
+    out_score = borrow(out_score)
+    out_rank = borrow(out_rank)
+    out_extra = borrow(out_extra)
+    out_start = borrow(out_start)
+    out_decisions = borrow(out_decisions)
+    error = borrow(error)
+    # What a strategy is handed, made once per chunk.
     public = borrow(public_view(state))
     last = n_players - 1
     p0 = borrow(private_view(state, 0))
@@ -113,7 +130,6 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     r3 = borrow(seat_rng[3])
     r4 = borrow(seat_rng[4])
     r5 = borrow(seat_rng[5])
-    legal = borrow(moves)
     for g in range(n_games):
         game = first_game + g
         seed_stream(chance, seed, game, 0)
@@ -143,17 +159,17 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
                 return g
             choose = strategies[seat_strategy[seat]]
             if seat == 0:
-                choice = choose(public, p0, legal, n, r0)
+                choice = choose(public, p0, moves, n, r0)
             elif seat == 1:
-                choice = choose(public, p1, legal, n, r1)
+                choice = choose(public, p1, moves, n, r1)
             elif seat == 2:
-                choice = choose(public, p2, legal, n, r2)
+                choice = choose(public, p2, moves, n, r2)
             elif seat == 3:
-                choice = choose(public, p3, legal, n, r3)
+                choice = choose(public, p3, moves, n, r3)
             elif seat == 4:
-                choice = choose(public, p4, legal, n, r4)
+                choice = choose(public, p4, moves, n, r4)
             else:
-                choice = choose(public, p5, legal, n, r5)
+                choice = choose(public, p5, moves, n, r5)
             if choice < 0 or choice >= n:
                 error[0] = ERR_ILLEGAL_CHOICE
                 error[1] = game
