@@ -200,9 +200,11 @@ def test_rulebook_example_58_on_friday_draws_then_illness_on_monday():
     assert cl.to_move(state) == 1 and state[cl.H_DECISION] == cl.DEC_PLAY
 
 
-def example_week():
-    """The rulebook's resolution example: LEADER (seat 0), INTERN (1), OLDIE (2); LEADER first."""
+def example_week(week=0):
+    """The rulebook's resolution example: LEADER (seat 0), INTERN (1), OLDIE (2); LEADER first.
+    ``week``: the week of the game it is played in (0 = the first)."""
     state, chance = fresh(3)
+    state[cl.H_WEEK] = week
     rows = {
         0: {MON: (50, [ILL], False), TUE: (8, [], True), WED: (40, [], False),
             THU: (41, [], False), FRI: (42, [], False)},
@@ -262,6 +264,93 @@ def test_reference_engine_agrees_on_the_example_resolution():
     assert g.work_owner[1] == 2 and g.reprimand_owner[1] == 2
     assert g.reprimand_owner[5] == 0 and g.work_owner[0] == 2
     assert [sum(d.tokens) for d in g.desks] == [1, 0, 2]  # Overtime icon drawn earlier in play
+
+
+# ------------------------------------------------------------------ leader at two thirds
+def test_leader_at_two_thirds_is_taken_after_week_2_on_the_full_ranking():
+    """The rulebook's example week played as week 2 of 3. After its resolution (see the test
+    above) the totals are LEADER 4 + 2 - 1 = 5 (Reprimand 2), INTERN 0 (no Reprimand), OLDIE
+    2 - 3 = -1 (Reprimand 4): OLDIE has the lowest score but the highest Reprimand total, so
+    would be dismissed; INTERN is alone in first place and is the leader at two thirds."""
+    state, chance = example_week()
+    to_friday(state, chance)  # as week 1: nothing recorded yet
+    assert state[cl.H_WEEK] == 1 and state[cl.H_LEADER] == -1
+    state, chance = example_week(week=1)
+    to_friday(state, chance)
+    assert state[cl.H_WEEK] == 2 and cl.to_move(state) == 2  # week 3 is dealt
+    assert [cl.seat_score(state, s) for s in range(3)] == [5, 0, -1]
+    assert cl.dismissed_mask(state) == 0b100
+    assert state[cl.H_LEADER] == 1
+    _, _, extra = result(state)
+    assert [e[8] for e in extra] == [1, 1, 1]  # every row of the game
+
+
+def test_leader_at_two_thirds_shared_first_place_is_minus_1():
+    # week 2 where every card is ill (CL-3) and nobody holds a token: nothing is handed out, all
+    # three seats stay on 0 with no cards and share first place
+    state, chance = fresh(3)
+    state[cl.H_WEEK] = 1
+    rows = {s: {c: (10 * s + c + 1, [ILL], False) for c in range(5)} for s in range(3)}
+    lay_out(state, rows=rows, hands={s: [50 + s] for s in range(3)}, room=[0, 0, 0, 0])
+    for s in range(3):  # the Friday card is ill too (placed by hand: no token decision)
+        state[priv(s) + cl.P_ILL + OT] = 1
+    state[cl.H_LEADER] = 7  # overwritten at the end of week 2
+    to_friday(state, chance)
+    assert state[cl.H_WEEK] == 2
+    for totals in (cl.WORK_CARDS, cl.REPR_CARDS, cl.OT_CARDS, cl.TOKENS_HELD):
+        assert state[totals:totals + 3].tolist() == [0, 0, 0]
+    assert state[cl.H_LEADER] == -1
+    # the ranking decides, with its tie-breaks (end_state: work, overtime, reprimand, tokens,
+    # work cards, reprimand cards, overtime cards)
+    tied = [(3, 0, 1, 0, 2, 1, 0), (3, 0, 1, 0, 2, 1, 0), (5, 0, 4, 0, 2, 2, 0)]
+    assert cl.leader(end_state(3, tied)) == -1  # equal score and cards: shared
+    fewer = [(3, 0, 1, 0, 2, 1, 0), (3, 0, 1, 0, 1, 1, 0), (5, 0, 4, 0, 2, 2, 0)]
+    assert cl.leader(end_state(3, fewer)) == 1  # equal score, fewer Work+Overtime cards
+    dismissed = [(1, 0, 6, 0, 1, 2, 0), (3, 0, 1, 0, 2, 1, 0), (5, 0, 0, 0, 2, 0, 0)]
+    assert cl.leader(end_state(3, dismissed)) == 1  # the lowest score would be dismissed
+    # 2 players: the Grey Entity (seat 2) wins ties, so it can lead
+    grey = [(4, 0, 3, 0, 1, 2, 0), (2, 0, 5, 0, 1, 2, 0), (6, 0, 9, 2, 4, 4, 0)]
+    assert cl.leader(end_state(2, grey)) == 2
+
+
+def test_leader_at_two_thirds_is_who_the_result_would_rank_first_after_week_2():
+    """In random games, the recorded leader is the seat that ``result`` ranks alone first on a
+    copy of the state taken as week 3 begins, -1 when rank 1 is shared."""
+    seen = set()
+    for players in (2, 3, 4, 5):
+        params = cl.make_params(players, {})
+        for g in range(60):
+            k = KernelGame(SPEC, params, 13, g)
+            pick = PyStream(13, g, 2)
+            expected = None
+            while k.to_move() >= 0:
+                moves = k.legal_moves()
+                k.apply(moves[pick.below(len(moves))])
+                if expected is None and k.state[cl.H_WEEK] == 2:
+                    _, ranks, _ = result(k.state.copy())
+                    firsts = [s for s, r in enumerate(ranks) if r == 1]
+                    expected = firsts[0] if len(firsts) == 1 else -1
+            _, _, extra = k.result()
+            assert [e[8] for e in extra] == [expected] * len(extra), (players, g)
+            seen.add((players, expected))
+    assert (2, 2) in seen  # the Grey Entity led some 2-player games
+    assert {p for p, e in seen if e >= 0} == {2, 3, 4, 5}
+
+
+def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
+    from typer.testing import CliRunner
+
+    from simulate.cli import app
+    out = tmp_path / "run"
+    cli = CliRunner()
+    r = cli.invoke(app, ["run", "colleagues", "--players", "3", "--games", "300", "--seed", "2",
+                         "--strategy", "middle", "--strategy", "random", "--out", str(out),
+                         "--workers", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["report", str(out), "--format", "md", "--rating-sample", "100"])
+    assert r.exit_code == 0, r.output
+    assert "Decisiveness: the leader at two thirds of the game wins" in r.output
+    assert "not recorded for this game" not in r.output
 
 
 # ------------------------------------------------------------------ CL decisions

@@ -66,6 +66,16 @@ else on equal score (CL-9), fewer Work+Overtime cards), equal keys share a rank;
 come after all others, ordered among themselves by score alone (CL-6); their score column still
 holds Work + Overtime - tokens.
 
+Result columns: ``work_total``, ``overtime_total``, ``reprimand_total``, ``tokens_left``,
+``dismissed``, ``work_cards``, ``reprimand_cards``, ``overtime_cards`` (per seat, the names say
+what), and ``leader_at_two_thirds`` (the same in every row of a game): the seat that would be
+alone in first place if the game ended after week 2 of the 3 (the Result ranking above, dismissal
+included, applied to the totals after week 2's resolution: Work + Overtime - tokens held,
+Reprimands), -1 if two or more seats would share rank 1. The Grey Entity is ranked like any seat,
+so it can be that leader (seat 2 of the 2-player game). The ranking rather than the bare score:
+in heuristic play about half of the seats alone on the lowest score after week 2 would be
+dismissed (the low cards that dodge Work take the Reprimands).
+
 State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
 Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``)::
 
@@ -76,6 +86,8 @@ Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 
       H_TO_MOVE seat or -1   H_DECISION DEC_*   H_ROOM tokens in the Coffee Room
       H_DECK_LEFT cards in the deck   H_OT_NEXT next Overtime card (3 = pile empty)
       H_GREY_HIDDEN face-down Grey Entity cards
+      H_LEADER seat alone in first place after week 2 (``leader_at_two_thirds``), -1 if shared
+        or not reached yet
       component table (copied from params): C_VALUE[60] C_ICONS[60] W_VALUE[15] W_ICONS[15]
         R_VALUE[15] R_ICONS[15] OT_VALUE[3] TOKEN_MIX[4]
       per seat: TOKENS_HELD WORK_TOTAL WORK_CARDS REPR_TOTAL REPR_CARDS OT_TOTAL OT_CARDS
@@ -136,7 +148,10 @@ MOVE_TOKEN = 2004  # + 4 * column + kind
 # ---- state layout (see the module docstring)
 (H_PLAYERS, H_GREY, H_SHIELD, H_SEATS, H_WEEK, H_STAGE, H_TURN, H_POS, H_FIRST, H_TO_MOVE,
  H_DECISION, H_ROOM, H_DECK_LEFT, H_OT_NEXT, H_GREY_HIDDEN) = range(15)
+H_LEADER = 15
 HEADER = 16
+#: ``leader_at_two_thirds`` is taken when this many weeks are over (two thirds of WEEKS)
+LEADER_WEEKS = 2
 C_VALUE = HEADER
 C_ICONS = C_VALUE + N_COMMIT
 W_VALUE = C_ICONS + N_COMMIT
@@ -292,6 +307,7 @@ def init(state, params, chance):
     state[H_GREY] = 2 if n == 2 else -1
     state[H_SHIELD] = params[P_SHIELD]
     state[H_SEATS] = 3 if n == 2 else n
+    state[H_LEADER] = -1
     for i in range(TABLE_SIZE):
         state[C_VALUE + i] = params[P_TABLE + i]
     room = 0
@@ -556,6 +572,8 @@ def _turn_done(state, chance):
                 _resolve(state, chance)
                 _clean_up(state)
                 state[H_WEEK] += 1
+                if state[H_WEEK] == LEADER_WEEKS:
+                    state[H_LEADER] = leader(state)
                 if state[H_WEEK] == WEEKS:
                     state[H_STAGE] = STAGE_OVER
                     state[H_DECISION] = DEC_NONE
@@ -686,13 +704,62 @@ def dismissed_mask(state):
     return mask
 
 
+@njit(cache=True, inline="always")
+def seat_score(state, s):
+    """Work + Overtime values - tokens held (lower is better)."""
+    return state[WORK_TOTAL + s] + state[OT_TOTAL + s] - state[TOKENS_HELD + s]
+
+
+@njit(cache=True, inline="always")
+def precedes(state, out, t, s):
+    """Is seat ``t`` ranked strictly ahead of seat ``s`` (``out``: ``dismissed_mask``)?
+
+    Players not dismissed come first, by (score, the Grey Entity before anyone on equal score,
+    fewer Work+Overtime cards); dismissed ones after, by score alone (CL-5, CL-6, CL-9)."""
+    if t == s:
+        return False
+    out_t = (out >> t) & 1
+    out_s = (out >> s) & 1
+    if out_t != out_s:
+        return out_s == 1
+    score_t = seat_score(state, t)
+    score_s = seat_score(state, s)
+    if score_t != score_s:
+        return score_t < score_s
+    if out_s:
+        return False
+    grey = state[H_GREY]
+    if t == grey:
+        return True
+    if s == grey:
+        return False
+    return state[WORK_CARDS + t] + state[OT_CARDS + t] < state[WORK_CARDS + s] + state[OT_CARDS + s]
+
+
+@njit(cache=True)
+def leader(state):
+    """The seat alone in first place if the game ended now (the result's ranking), else -1."""
+    seats = state[H_SEATS]
+    out = dismissed_mask(state)
+    first, firsts = -1, 0
+    for s in range(seats):
+        ahead = False
+        for t in range(seats):
+            if precedes(state, out, t, s):
+                ahead = True
+                break
+        if not ahead:
+            first = s
+            firsts += 1
+    return first if firsts == 1 else -1
+
+
 @njit(cache=True)
 def result(state, score, rank, extra):
     seats = state[H_SEATS]
-    grey = state[H_GREY]
     out = dismissed_mask(state)
     for s in range(seats):
-        score[s] = state[WORK_TOTAL + s] + state[OT_TOTAL + s] - state[TOKENS_HELD + s]
+        score[s] = seat_score(state, s)
         extra[s, 0] = state[WORK_TOTAL + s]
         extra[s, 1] = state[OT_TOTAL + s]
         extra[s, 2] = state[REPR_TOTAL + s]
@@ -701,29 +768,12 @@ def result(state, score, rank, extra):
         extra[s, 5] = state[WORK_CARDS + s]
         extra[s, 6] = state[REPR_CARDS + s]
         extra[s, 7] = state[OT_CARDS + s]
-    staying = 0
-    for s in range(seats):
-        if not (out >> s) & 1:
-            staying += 1
+        extra[s, 8] = state[H_LEADER]
     for s in range(seats):
         r = 1
-        if (out >> s) & 1:
-            r += staying
-            for t in range(seats):
-                if (out >> t) & 1 and score[t] < score[s]:
-                    r += 1
-        else:
-            cards_s = state[WORK_CARDS + s] + state[OT_CARDS + s]
-            for t in range(seats):
-                if (out >> t) & 1 or t == s:
-                    continue
-                if score[t] < score[s]:
-                    r += 1
-                elif score[t] == score[s]:
-                    if t == grey:
-                        r += 1
-                    elif s != grey and state[WORK_CARDS + t] + state[OT_CARDS + t] < cards_s:
-                        r += 1
+        for t in range(seats):
+            if precedes(state, out, t, s):
+                r += 1
         rank[s] = r
 
 
@@ -991,6 +1041,8 @@ SPEC = GameSpec(
         ("work_cards", "number of Work cards taken"),
         ("reprimand_cards", "number of Reprimand cards taken"),
         ("overtime_cards", "number of Overtime cards taken"),
+        ("leader_at_two_thirds", "seat alone in first place (dismissal, then score) after week 2 "
+                                 "of 3, the Grey Entity included; -1 if shared"),
     ),
     state_size=STATE_SIZE,
     max_moves=MAX_MOVES,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from simulate.seeding import PyStream
 
 WEEKS, DAYS, HAND = 3, 5, 6
+LEADER_WEEKS = 2  # leader_at_two_thirds: the standings when two of the three weeks are over
 OVERTIME = 5  # the row's sixth column
 PLUS, MINUS, ILLNESS, MEETING = 0, 1, 2, 3
 # move codes (the kernel's encoding)
@@ -93,6 +94,7 @@ class Game:
         self.first = 0
         self.draw(self.first, 1)  # the First Player token's extra token
         self.over = False
+        self.leader_at_two_thirds = -1
         self._script = self._play()
         self._pending = next(self._script)  # (kind of decision, seat)
 
@@ -145,6 +147,10 @@ class Game:
                     self._place_token(seat, (yield ("token", seat)))
             self._resolve(order)
             self._clean_up()
+            if week + 1 == LEADER_WEEKS:
+                _, ranks, _ = self.standings()
+                firsts = [s for s, r in enumerate(ranks) if r == 1]
+                self.leader_at_two_thirds = firsts[0] if len(firsts) == 1 else -1
         self.over = True
         yield ("over", -1)
 
@@ -317,7 +323,8 @@ class Game:
                 return set()
         return out
 
-    def result(self):
+    def standings(self):
+        """(scores, ranks, dismissed) if the game ended now."""
         seats = len(self.desks)
         work = [sum(self.table.work_value[w] for w in d.work) for d in self.desks]
         overtime = [sum(d.overtime) for d in self.desks]
@@ -336,8 +343,12 @@ class Game:
                 ranks.append(1 + len(staying) + sum(1 for t in out if scores[t] < scores[s]))
             else:
                 ranks.append(1 + sum(1 for t in staying if key(t) < key(s)))
-        extras = [[work[s], overtime[s],
-                   sum(self.table.reprimand_value[r] for r in self.desks[s].reprimands),
-                   held[s], int(s in out), len(self.desks[s].work), len(self.desks[s].reprimands),
-                   len(self.desks[s].overtime)] for s in range(seats)]
+        return scores, ranks, out
+
+    def result(self):
+        scores, ranks, out = self.standings()
+        extras = [[sum(self.table.work_value[w] for w in d.work), sum(d.overtime),
+                   sum(self.table.reprimand_value[r] for r in d.reprimands),
+                   sum(d.tokens), int(s in out), len(d.work), len(d.reprimands),
+                   len(d.overtime), self.leader_at_two_thirds] for s, d in enumerate(self.desks)]
         return scores, ranks, extras
