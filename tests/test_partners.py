@@ -144,6 +144,13 @@ def ref_moves(state):
     return g.legal_moves()
 
 
+def result(state):
+    score, rank = np.zeros(4, np.int32), np.zeros(4, np.int8)
+    extra = np.zeros((4, len(SPEC.columns)), np.int32)
+    pa.result(state, score, rank, extra)
+    return score, rank, extra
+
+
 def check(state):
     """Kernel and reference agree on the built position; returns the legal moves."""
     moves = legal(state)
@@ -415,10 +422,11 @@ def test_finishing_and_playing_for_the_partner_and_winning():
     assert check(state) == [single(TWO, 2, sp(B, 26))]  # no blue piece outside: no Start move
     play(state, single(TWO, 2, sp(B, 26)))
     assert state[pa.H_WINNER] == 0 and pa.to_move(state) == -1
-    score, rank, extra = np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros((4, 6), np.int32)
-    pa.result(state, score, rank, extra)
+    score, rank, extra = result(state)
     assert list(score) == [1, 0, 1, 0] and list(rank) == [1, 2, 1, 2]
     assert list(extra[:, 1]) == [4, 0, 4, 0]
+    # won in deal 1: its lead is taken at the win, and ceil(2 * 1 / 3) = 1 picks it
+    assert pa.lead_after_deal(state, 1) == 0 and list(extra[:, 6]) == [0, 0, 0, 0]
     state = build_state({Y: yellow_home}, {Y: [START]})
     play(state, enter(START))
     assert state[pa.START_CNT + B] == 1 and state[pa.START_CNT + Y] == 0
@@ -477,7 +485,79 @@ def test_pa7_deal_cap_is_a_truncated_draw():
     scores, ranks, extras = k.result()
     assert scores == [0, 0, 0, 0] and ranks == [1, 1, 1, 1]
     assert all(e[0] == 2 and e[5] == 1 for e in extras)
+    # a truncated game still has a leader at two thirds: the lead after deal ceil(4 / 3) = 2
+    assert [e[6] for e in extras] == [pa.lead_after_deal(k.state, 2)] * 4
+    assert pa.lead_after_deal(k.state, 2) == pa.leading_team(k.state)  # the board at the end
     harness.differential(SPEC, ref, params, seed=1, games=3)
+    for bad in (0, pa.MAX_DEALS + 1):  # the deal history holds MAX_DEALS deals
+        with pytest.raises(ValueError, match="max_deals"):
+            pa.make_params(4, {}, max_deals=bad)
+
+
+# ------------------------------------------------------------------ leader at two thirds
+def test_the_lead_is_pieces_home_then_distance():
+    # distance: the sum of track codes (outside and start 0); blue is yellow's partner
+    assert pa.leading_team(build_state({Y: [10], R: [12]}, {})) == 1
+    assert pa.leading_team(build_state({Y: [10, 0], B: [3], R: [12]}, {})) == 0  # 13 > 12
+    assert pa.leading_team(build_state({Y: [10], G: [10]}, {})) == -1  # level: nobody leads
+    assert pa.leading_team(build_state({Y: [0], R: [OUT]}, {})) == -1  # start and outside: 0
+    # a piece home outweighs any distance: red 57 and 1 home against yellow+blue 55 + 54 + 50
+    assert pa.leading_team(build_state({Y: [55, 54], B: [50], R: [house(1)]}, {})) == 1
+    # one home each: the distance decides, 57 + 4 against 60 (house space 4)
+    assert pa.leading_team(build_state({Y: [house(1), 4], R: [house(4)]}, {})) == 0
+    assert pa.leading_team(build_state({Y: [house(1), 2], R: [house(4)]}, {})) == 1
+
+
+def test_the_lead_is_recorded_when_the_deal_ends_and_read_at_two_thirds():
+    # deal 3, yellow's last card of the deal: before it red leads (12 > 10), after it yellow (15)
+    state = build_state({Y: [10], R: [12]}, {Y: [FIVE]})
+    state[pa.H_DEALS] = 3
+    play(state, single(FIVE, 5, 10))
+    assert state[pa.H_DEALS] == 4 and state[pa.H_PHASE] == pa.PHASE_EXCHANGE  # deal 4 is dealt
+    assert [pa.lead_after_deal(state, d) for d in (1, 2, 3, 4)] == [-1, -1, 0, -1]
+    # a card that is not the deal's last records nothing
+    state = build_state({Y: [10], R: [12]}, {Y: [FIVE], R: [TWO]})
+    state[pa.H_DEALS] = 3
+    play(state, single(FIVE, 5, 10))
+    assert pa.to_move(state) == R and pa.lead_after_deal(state, 3) == -1
+    play(state, single(TWO, 2, 12))  # red 14 < 15: yellow still leads when the deal ends
+    assert pa.lead_after_deal(state, 3) == 0
+    state = build_state({Y: [10], R: [12]}, {R: [TWO]}, seat=R)
+    state[pa.H_DEALS] = 5
+    play(state, single(TWO, 2, 12))  # red 14 against yellow 10
+    assert pa.lead_after_deal(state, 5) == 1
+    state = build_state({Y: [12], R: [10]}, {R: [TWO]}, seat=R)
+    state[pa.H_DEALS] = 5
+    play(state, single(TWO, 2, 10))  # 12 against 12: level at the end of the deal
+    assert pa.lead_after_deal(state, 5) == -1
+    # the result reads deal ceil(2 * deals / 3): 7 deals -> deal 5, 9 -> 6, 10 -> 7, 500 -> 334
+    state = build_state({}, {})
+    for deal, team in [(4, 1), (5, -1), (6, 0), (7, 1), (333, 0), (334, 1)]:
+        state[pa.H_DEALS] = deal
+        board = {-1: {}, 0: {Y: [5]}, 1: {R: [5]}}[team]
+        copy = build_state(board, {})
+        assert pa.leading_team(copy) == team
+        state[pa.PIECE:pa.PIECE + 16] = copy[pa.PIECE:pa.PIECE + 16]
+        state[pa.HOME:pa.HOME + 4] = copy[pa.HOME:pa.HOME + 4]
+        pa._record_lead(state)
+    for deals, lead in [(7, -1), (9, 0), (10, 1), (6, 1), (500, 1), (499, 0)]:
+        state[pa.H_DEALS] = deals
+        assert list(result(state)[2][:, 6]) == [lead] * 4, deals
+
+
+def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
+    from typer.testing import CliRunner
+
+    from simulate.cli import app
+    out = tmp_path / "run"
+    cli = CliRunner()
+    r = cli.invoke(app, ["run", "partners", "--games", "60", "--seed", "2", "--strategy", "race",
+                         "--strategy", "hunter", "--out", str(out), "--workers", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["report", str(out), "--format", "md", "--rating-sample", "60"])
+    assert r.exit_code == 0, r.output
+    assert "Decisiveness: the leader at two thirds of the game wins" in r.output
+    assert "not recorded for this game" not in r.output
 
 
 # ------------------------------------------------------------------ reference engine

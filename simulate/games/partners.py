@@ -48,7 +48,16 @@ Choices made here where the rules are silent (see also the report of the issue):
 - Result columns: ``deals`` dealt; ``pieces_home`` of the seat's colour; ``knockouts_given``
   (pieces of other colours the seat's cards knocked out, partner's included);
   ``knockouts_suffered`` (the seat's colour knocked out, by anyone or by landing on a pair);
-  ``swaps`` (Swap cards the seat played); ``truncated`` (1 if the game hit the deal cap).
+  ``swaps`` (Swap cards the seat played); ``truncated`` (1 if the game hit the deal cap);
+  ``leader_at_two_thirds`` (the same in every row): the team leading after deal
+  ``ceil(2 * deals / 3)`` (the first deal by which two thirds of the game's deals are played),
+  as its first seat (0 or 1), -1 if level. Truncated games get a value too.
+- The lead (for ``leader_at_two_thirds``): teams are compared on progress, first the pieces in
+  the houses of the team's two colours, then the total distance of its 8 pieces (the sum of
+  their track codes: outside and the start space 0, a numbered space 1..RING steps from its own
+  start, house space h RING + h); the team ahead on both in that order leads. It is taken at the
+  end of every deal (when the last hand is empty, or when a team wins in the middle of a deal)
+  into ``LEAD_HIST``.
 
 Move codes (int64; the kind of the card in bits 58..61; legal moves are written ascending)::
 
@@ -90,7 +99,10 @@ State layout (int32, ``STATE_SIZE`` long)::
                      CP_PLAYED, CP_DISCARDED (face up), CP_NONE beyond the deck
     private part of seat p  [PRIVATE + 8p, +8): [0] hand size, [1..4] hand card ids ascending
                      (-1 beyond), [5] the card p gave this deal (-1), [6] the card p received
-    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy)
+    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy),
+      LEAD_HIST[HIST_WORDS]  the leading team at the end of each deal, 2 bits a deal: deal d
+                     (1-based) at word (d - 1) // 15, bits 2 * ((d - 1) % 15) and up; the code
+                     is leader + 1 (0 level or not played yet, 1 team 0, 2 team 1)
 """
 from __future__ import annotations
 
@@ -145,6 +157,9 @@ KIND_EFFECTS = np.array([
 DECK_COUNTS = np.full(N_KINDS, 4, dtype=np.int32)  # PA-12: 56 cards
 DEALS_PER_DEALER = 3
 MAX_DEALS = 500  # PA-7
+#: the deal history (LEAD_HIST): 2 bits per deal, 15 deals per int32 word (the sign bit unused)
+LEADS_PER_WORD = 15
+HIST_WORDS = (MAX_DEALS + LEADS_PER_WORD - 1) // LEADS_PER_WORD
 MAX_CARDS = 64
 MAX_SPLIT = 7  # the split kind's steps must fit the 6-bit comp field
 
@@ -208,7 +223,8 @@ SW_C = SW_A + 16                  # [16] colour
 S_N_ENTRIES = SW_C + 16
 EK_LO = S_N_ENTRIES + 1           # [MAX_ENTRIES] outcome key of each entry
 EK_HI = EK_LO + MAX_ENTRIES
-ZERO_END = EK_HI + MAX_ENTRIES    # init zeroes [0, ZERO_END); the hash table keeps its stamps
+LEAD_HIST = EK_HI + MAX_ENTRIES   # [HIST_WORDS] the leading team after each deal (see above)
+ZERO_END = LEAD_HIST + HIST_WORDS  # init zeroes [0, ZERO_END); the hash table keeps its stamps
 S_STAMP = ZERO_END
 HT_STAMP = S_STAMP + 1
 HT_IDX = HT_STAMP + HSIZE
@@ -1031,6 +1047,47 @@ def _give(st, move):
 
 
 @njit(cache=True, inline="always")
+def team_progress(st, team):
+    """(pieces in the houses, total track distance) of the team's two colours."""
+    home = st[HOME + team] + st[HOME + team + 2]
+    dist = 0
+    for i in range(4):
+        for c in (team, team + 2):
+            t = st[PIECE + 4 * c + i]
+            if t != OUTSIDE:
+                dist += t
+    return home, dist
+
+
+@njit(cache=True)
+def leading_team(st):
+    """The team ahead on progress (pieces home, then distance), -1 if level."""
+    home0, dist0 = team_progress(st, 0)
+    home1, dist1 = team_progress(st, 1)
+    if home0 != home1:
+        return 0 if home0 > home1 else 1
+    if dist0 != dist1:
+        return 0 if dist0 > dist1 else 1
+    return -1
+
+
+@njit(cache=True)
+def _record_lead(st):
+    """Write the leading team into the deal history (LEAD_HIST) for the deal being played."""
+    d = st[H_DEALS] - 1
+    w = LEAD_HIST + d // LEADS_PER_WORD
+    shift = 2 * (d % LEADS_PER_WORD)
+    st[w] = (st[w] & ~(3 << shift)) | ((leading_team(st) + 1) << shift)
+
+
+@njit(cache=True, inline="always")
+def lead_after_deal(st, deal):
+    """The leading team recorded at the end of deal ``deal`` (1-based), -1 if level."""
+    d = deal - 1
+    return ((st[LEAD_HIST + d // LEADS_PER_WORD] >> (2 * (d % LEADS_PER_WORD))) & 3) - 1
+
+
+@njit(cache=True, inline="always")
 def apply_move(state, move, chance):
     if state[H_PHASE] == PHASE_EXCHANGE:
         _give(state, move)
@@ -1049,12 +1106,14 @@ def apply_move(state, move, chance):
         state[CARD_PUB + card] = CP_PLAYED
         _play(state, move, kind, seat)
         if state[H_PHASE] == PHASE_OVER:
+            _record_lead(state)  # won in the middle of the deal: its last lead
             return
     for i in range(1, 5):
         q = (seat + i) & 3
         if state[HAND_COUNT + q] > 0:
             state[H_TO_MOVE] = q
             return
+    _record_lead(state)  # every hand is empty: the deal is over
     if state[H_DEALS] >= state[H_MAX_DEALS]:  # PA-7: the cap
         state[H_PHASE] = PHASE_OVER
         state[H_TO_MOVE] = -1
@@ -1066,6 +1125,7 @@ def apply_move(state, move, chance):
 @njit(cache=True)
 def result(state, score, rank, extra):
     winner = state[H_WINNER]
+    lead = lead_after_deal(state, (2 * state[H_DEALS] + 2) // 3)  # ceil(2 * deals / 3)
     for p in range(4):
         score[p] = 1 if winner >= 0 and (p & 1) == winner else 0
         extra[p, 0] = state[H_DEALS]
@@ -1074,6 +1134,7 @@ def result(state, score, rank, extra):
         extra[p, 3] = state[KO_SUFFERED + p]
         extra[p, 4] = state[SWAPS + p]
         extra[p, 5] = state[H_TRUNCATED]
+        extra[p, 6] = lead
     for p in range(4):  # team ranks: 1 + teams with a higher score (partners share)
         rank[p] = 2 if score[p ^ 1] > score[p] else 1
 
@@ -1104,6 +1165,9 @@ def make_params(n_players: int, options: dict, *, section: int = BOARD_SECTION,
     n_cards = int(counts.sum())
     if not (4 <= section <= MAX_SECTION and PIECES <= house <= MAX_HOUSE):
         raise ValueError("board tables out of range")
+    if not 1 <= max_deals <= MAX_DEALS:
+        raise ValueError(f"max_deals must be 1..{MAX_DEALS} (the deal history LEAD_HIST holds "
+                         f"{MAX_DEALS} deals)")
     if n_cards > MAX_CARDS or n_cards < 4 * HAND_SIZE * deals_per_dealer:
         raise ValueError("deck too large, or too small for the deals of one dealer")
     for row in effects:
@@ -1265,6 +1329,8 @@ SPEC = GameSpec(
         ("knockouts_suffered", "pieces of the seat's colour knocked out"),
         ("swaps", "Swap cards the seat played"),
         ("truncated", "1 if the game hit the deal cap (PA-7) and counts as a draw"),
+        ("leader_at_two_thirds", "team ahead on progress (pieces home, then distance) after deal "
+                                 "ceil(2/3 of the deals) (its first seat, 0 or 1; -1 if level)"),
     ),
     state_size=STATE_SIZE,
     max_moves=MAX_MOVES,

@@ -12,6 +12,8 @@ Places: ``OUT``; ``START``; ``("ring", space)`` with space 0..55 the absolute nu
 """
 from __future__ import annotations
 
+import math
+
 from simulate.seeding import PyStream
 
 OUT = ("out",)
@@ -186,6 +188,7 @@ class Game:
         self.winner = None
         self.truncated = False
         self.over = False
+        self.leads = []  # the leading team (0, 1, or -1 if level) at the end of each deal
         self._legal = None  # legal moves of the current position, once computed
         self.dealer = 3  # PA-10
         self._reshuffle()
@@ -359,11 +362,13 @@ class Game:
             self.hands[seat].remove(card)
             self.play(seat, kind, move)
             if self.over:
+                self.leads.append(self.leader())  # won in the middle of the deal
                 return
         for i in range(1, 5):
             if self.hands[(seat + i) % 4]:
                 self.turn = (seat + i) % 4
                 return
+        self.leads.append(self.leader())  # the deal is over
         if self.deals >= self.max_deals:  # PA-7
             self.over = True
             self.truncated = True
@@ -429,14 +434,36 @@ class Game:
             self.winner = m % 2
             self.over = True
 
+    # -- the lead (leader_at_two_thirds)
+    def progress(self, team: int):
+        """(pieces in the houses, total distance) of the team's two colours: a piece outside or
+        on its start counts 0, on the ring the steps from its start, in house space h ring + h."""
+        b = self.board
+        home = dist = 0
+        for c in (team, team + 2):
+            for p in b.places[c]:
+                if p[0] == "house":
+                    home += 1
+                    dist += b.ring + p[1]
+                elif p[0] == "ring":
+                    dist += (p[1] - c * b.section) % b.ring + 1
+        return home, dist
+
+    def leader(self) -> int:
+        a, b = self.progress(0), self.progress(1)
+        return 0 if a > b else 1 if b > a else -1
+
     # -- the end
     def result(self):
         scores = [1 if self.winner is not None and p % 2 == self.winner else 0 for p in range(4)]
         team = [scores[0], scores[1]]  # teams {0, 2} and {1, 3}
         ranks = [1 + sum(1 for t in team if t > team[p % 2]) for p in range(4)]
         home = [sum(1 for p in self.board.places[c] if p[0] == "house") for c in range(4)]
+        # the lead after deal ceil(2/3 of the deals); -1 if that deal is not over (as the kernel)
+        k = math.ceil(2 * self.deals / 3)
+        lead = self.leads[k - 1] if k <= len(self.leads) else -1
         extras = [[self.deals, home[p], self.ko_given[p], self.ko_suffered[p], self.swaps[p],
-                   int(self.truncated)] for p in range(4)]
+                   int(self.truncated), lead] for p in range(4)]
         return scores, ranks, extras
 
     def describe(self, move: int) -> str:
