@@ -117,19 +117,6 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     error = borrow(error)
     # What a strategy is handed, made once per chunk.
     public = borrow(public_view(state))
-    last = n_players - 1
-    p0 = borrow(private_view(state, 0))
-    p1 = borrow(private_view(state, min(1, last)))
-    p2 = borrow(private_view(state, min(2, last)))
-    p3 = borrow(private_view(state, min(3, last)))
-    p4 = borrow(private_view(state, min(4, last)))
-    p5 = borrow(private_view(state, min(5, last)))
-    r0 = borrow(seat_rng[0])
-    r1 = borrow(seat_rng[1])
-    r2 = borrow(seat_rng[2])
-    r3 = borrow(seat_rng[3])
-    r4 = borrow(seat_rng[4])
-    r5 = borrow(seat_rng[5])
     for g in range(n_games):
         game = first_game + g
         seed_stream(chance, seed, game, 0)
@@ -158,18 +145,8 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
                 error[2] = seat
                 return g
             choose = strategies[seat_strategy[seat]]
-            if seat == 0:
-                choice = choose(public, p0, moves, n, r0)
-            elif seat == 1:
-                choice = choose(public, p1, moves, n, r1)
-            elif seat == 2:
-                choice = choose(public, p2, moves, n, r2)
-            elif seat == 3:
-                choice = choose(public, p3, moves, n, r3)
-            elif seat == 4:
-                choice = choose(public, p4, moves, n, r4)
-            else:
-                choice = choose(public, p5, moves, n, r5)
+            # views of a borrowed array are borrowed too: making them costs no counting
+            choice = choose(public, private_view(state, seat), moves, n, seat_rng[seat])
             if choice < 0 or choice >= n:
                 error[0] = ERR_ILLEGAL_CHOICE
                 error[1] = game
