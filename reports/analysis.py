@@ -303,7 +303,7 @@ def shape_analysis(cfg: Config) -> dict:
            "scores": score_table(cfg), "decisiveness": None}
     if DECISIVENESS_COLUMN in cfg.extra:
         leader = cfg.extra[DECISIVENESS_COLUMN][:, 0].astype(np.int64)
-        valid = (leader >= 0) & (leader < cfg.players)
+        valid = (leader >= 0) & (leader < cfg.seats)  # a Grey Entity (a non-player seat) can lead
         if valid.any():
             rows = np.flatnonzero(valid)
             lw = np.zeros(cfg.tables)

@@ -337,19 +337,27 @@ def test_leader_at_two_thirds_is_who_the_result_would_rank_first_after_week_2():
     assert {p for p, e in seen if e >= 0} == {2, 3, 4, 5}
 
 
-def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
+@pytest.mark.parametrize("players", [2, 3])
+def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players):
+    """At 2 players the Grey Entity (seat 2) can lead: those games count as led, not as none."""
+    import pandas as pd
     from typer.testing import CliRunner
 
     from simulate.cli import app
     out = tmp_path / "run"
     cli = CliRunner()
-    r = cli.invoke(app, ["run", "colleagues", "--players", "3", "--games", "300", "--seed", "2",
+    r = cli.invoke(app, ["run", "colleagues", "--players", str(players), "--games", "300", "--seed", "2",
                          "--strategy", "middle", "--strategy", "random", "--out", str(out),
                          "--workers", "1", "--quiet"])
     assert r.exit_code == 0, r.output
+    leaders = pd.read_parquet(out, columns=["game", "leader_at_two_thirds"]).groupby("game").first()
+    led = int((leaders["leader_at_two_thirds"] >= 0).sum())
+    if players == 2:
+        assert (leaders["leader_at_two_thirds"] == 2).any()  # the Grey Entity led some games
     r = cli.invoke(app, ["report", str(out), "--format", "md", "--rating-sample", "100"])
     assert r.exit_code == 0, r.output
     assert "Decisiveness: the leader at two thirds of the game wins" in r.output
+    assert f"of the {led:,} games that had a leader ({300 - led:,} had none)" in r.output
     assert "not recorded for this game" not in r.output
 
 
