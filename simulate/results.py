@@ -64,6 +64,47 @@ def part_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
 
 
+def arrow_array(values: np.ndarray) -> pa.Array:
+    """A 1-D NumPy array of numbers or booleans as an Arrow array, sharing its memory.
+
+    ``pa.array`` would do, but its first call imports pandas (0.4 s, a fifth of a short run's
+    start-up) to ask whether the input is a pandas object."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        data = np.packbits(values, bitorder="little")  # Arrow booleans are bits, first bit lowest
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def numpy_array(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """An Arrow column of numbers or booleans without nulls as a NumPy array (the inverse of
+    :func:`arrow_array`; ``to_numpy`` would also import pandas on its first call)."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    dtype = np.dtype(column.type.to_pandas_dtype())  # a NumPy dtype: pandas is not imported
+    parts = []
+    for a in chunks:
+        if a.null_count:
+            raise ValueError("numpy_array: the column has nulls")
+        data = a.buffers()[1]
+        if dtype == np.bool_:
+            bits = np.frombuffer(data, np.uint8)
+            parts.append(np.unpackbits(bits, count=a.offset + len(a), bitorder="little")[a.offset:]
+                         .astype(bool))
+        else:
+            parts.append(np.frombuffer(data, dtype, count=len(a), offset=a.offset * dtype.itemsize))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype)
+
+
+def arrow_strings(texts: list[str]) -> pa.Array:
+    """A list of str as an Arrow string array (without ``pa.array``; see :func:`arrow_array`)."""
+    encoded = [t.encode() for t in texts]
+    offsets = np.zeros(len(encoded) + 1, np.int32)
+    offsets[1:] = np.cumsum([len(e) for e in encoded])
+    return pa.Array.from_buffers(pa.string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
 def block_table(m: Matchup, block: Block, metadata: dict | None = None) -> pa.Table:
     """The rows of a block as an Arrow table (see the module docstring for the schema)."""
     n_games, seats = block.score.shape
@@ -73,19 +114,19 @@ def block_table(m: Matchup, block: Block, metadata: dict | None = None) -> pa.Ta
                     np.int8)
     rank = block.rank.reshape(-1)
     columns = {
-        "game": pa.array(game),
-        "seat": pa.array(seat),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(block.strategy.reshape(-1)),
-                                                   pa.array(m.strategy_names, pa.string())),
-        "team": pa.array(np.tile(team, n_games)),
-        "score": pa.array(block.score.reshape(-1)),
-        "rank": pa.array(rank),
-        "win": pa.array(rank == 1),
-        "start_seat": pa.array(np.repeat(block.start_seat, seats)),
-        "decisions": pa.array(np.repeat(block.decisions, seats)),
+        "game": arrow_array(game),
+        "seat": arrow_array(seat),
+        "strategy": pa.DictionaryArray.from_arrays(arrow_array(block.strategy.reshape(-1)),
+                                                   arrow_strings(list(m.strategy_names))),
+        "team": arrow_array(np.tile(team, n_games)),
+        "score": arrow_array(block.score.reshape(-1)),
+        "rank": arrow_array(rank),
+        "win": arrow_array(rank == 1),
+        "start_seat": arrow_array(np.repeat(block.start_seat, seats)),
+        "decisions": arrow_array(np.repeat(block.decisions, seats)),
     }
     for k, (name, _) in enumerate(m.spec.columns):
-        columns[name] = pa.array(np.ascontiguousarray(block.extra[:, :, k]).reshape(-1))
+        columns[name] = arrow_array(block.extra[:, :, k].reshape(-1))
     table = pa.table(columns)
     if metadata is not None:
         table = table.replace_schema_metadata({"tourney": json.dumps(metadata)})
@@ -315,6 +356,28 @@ def part_files(directory: Path) -> list[Path]:
     return sorted(Path(directory).glob("part-*.parquet"))
 
 
+def read_parts(directory: Path, columns: list[str]) -> list[pa.Table]:
+    """Each part's rows (only ``columns``), read part by part with ``pyarrow.parquet`` alone
+    (``pyarrow.dataset`` imports pandas: 0.4 s that the summary after every run can spare)."""
+    read_manifest(directory)
+    files = part_files(directory)
+    if not files:
+        raise DatasetError(f"{directory} holds no result parts yet")
+    tables = []
+    for f in files:
+        try:
+            tables.append(pq.ParquetFile(f).read(columns=columns))
+        except (pa.ArrowException, OSError) as exc:
+            raise _unreadable_part(directory, f, exc) from None
+    return tables
+
+
+def _unreadable_part(directory: Path, f: Path, exc: Exception) -> DatasetError:
+    return DatasetError(f"{f}: not a readable Parquet file (truncated or corrupted): "
+                        f"{_first_line(exc).rstrip('.')}; `tourney verify {directory}` checks the "
+                        f"whole dataset")
+
+
 def read_table(directory: Path, columns=None, filter=None) -> pa.Table:
     """The dataset's rows (all parts) as one Arrow table, optionally a column subset / filter."""
     import pyarrow.dataset as ds
@@ -330,7 +393,5 @@ def read_table(directory: Path, columns=None, filter=None) -> pa.Table:
             try:
                 pq.ParquetFile(f).read()
             except Exception as part_exc:
-                raise DatasetError(f"{f}: not a readable Parquet file (truncated or corrupted): "
-                                   f"{_first_line(part_exc).rstrip('.')}; `tourney verify {directory}` "
-                                   f"checks the whole dataset") from None
+                raise _unreadable_part(directory, f, part_exc) from None
         raise DatasetError(f"{directory}: cannot read the dataset: {_first_line(exc)}") from None

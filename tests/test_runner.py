@@ -6,7 +6,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from reports.summary import load, summarize
+from reports.stats import wilson
+from reports.summary import COLUMNS, load, summarize
 from simulate.matchup import make_matchup, play_block
 from simulate.results import read_manifest, read_table
 from simulate.runner import run
@@ -82,15 +83,37 @@ def test_manifest_and_schema(tmp_path, matchup):
 
 
 def test_summary_is_plain_pandas(tmp_path, matchup):
+    """The printed summary (NumPy over the parts) equals the pandas recipe in its docstring."""
     out = tmp_path / "s"
     run(matchup, 2000, out, workers=1, progress=False)
-    df = pd.read_parquet(out)  # pandas alone reads the dataset directory
-    by_strategy = df.groupby("strategy", observed=True)["win"].agg(["size", "sum"])
-    tables = summarize(load(out))
-    assert by_strategy["size"].to_dict() == tables["strategy"]["games"].to_dict()
-    assert by_strategy["sum"].to_dict() == tables["strategy"]["wins"].to_dict()
-    t = tables["strategy"].loc["greedy"]
-    assert t.ci_low < t.win_rate < t.ci_high
+    df = pd.read_parquet(out, columns=COLUMNS)  # pandas alone reads the dataset directory
+    tables = summarize(*load(out))
+    for key in ("strategy", "seat"):
+        g = df.groupby(key, observed=True)
+        games, wins, mean_score = g.size(), g["win"].sum(), g["score"].mean()
+        rows = tables[key]
+        assert [r.label for r in rows] == [x for x in games.index]
+        assert [r.games for r in rows] == games.tolist()
+        assert [r.wins for r in rows] == wins.tolist()
+        assert [r.mean_score for r in rows] == pytest.approx(mean_score.tolist(), rel=1e-12)
+        low, high = wilson(wins.to_numpy(), games.to_numpy())
+        assert [(r.ci_low, r.ci_high) for r in rows] == pytest.approx(list(zip(low, high)), rel=1e-12)
+    greedy = next(r for r in tables["strategy"] if r.label == "greedy")
+    assert greedy.ci_low < greedy.win_rate < greedy.ci_high
+    assert sum(r.games for r in tables["seat"]) == 2000 * matchup.n_players
+
+
+def test_a_run_and_its_summary_do_not_import_pandas(tmp_path):
+    """pandas costs 0.4 s to import: a short run's start-up (issue 2: under 2 s) must not pay it."""
+    import subprocess
+    import sys
+    code = ("import sys; from simulate.cli import main; sys.argv = ['tourney', 'run', 'companeros', "
+            f"'--games', '500', '--workers', '1', '--out', {str(tmp_path / 'r')!r}]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
+            "assert 'pandas' not in sys.modules, 'pandas was imported'\n"
+            "assert 'scipy.stats' not in sys.modules, 'scipy.stats was imported'\nprint('clean')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and "clean" in r.stdout and "by strategy" in r.stdout, r.stdout + r.stderr
 
 
 def test_existing_output_refused_without_overwrite(tmp_path, matchup):
@@ -121,3 +144,22 @@ def test_in_process_and_command_line_runs_agree(tmp_path):
     block = play_block(m, 0, 2000)
     df = dataset(out)
     assert np.array_equal(df["score"].to_numpy().reshape(2000, 4), block.score)
+
+
+def test_arrow_and_numpy_conversions_round_trip():
+    """The pandas-free conversions behind the Parquet rows and the summary (results.py)."""
+    import pyarrow as pa
+
+    from simulate.results import arrow_array, arrow_strings, numpy_array
+    rng = np.random.default_rng(1)
+    for values in (rng.integers(-100, 100, 1001).astype(np.int8), rng.integers(0, 2**40, 77),
+                   rng.integers(-5, 5, 64).astype(np.int32), rng.random(1001) < 0.3, np.zeros(0, bool)):
+        a = arrow_array(values)
+        assert a.equals(pa.array(values)) and a.validate(full=True) is None
+        assert np.array_equal(numpy_array(a), values) and numpy_array(a).dtype == values.dtype
+        for start, stop in ((3, 900), (8, 9), (1, 1)):  # slices carry an offset into the buffers
+            assert np.array_equal(numpy_array(a[start:stop]), values[start:stop])
+        chunked = pa.chunked_array([a[:5], a[5:]], type=a.type)
+        assert np.array_equal(numpy_array(chunked), values)
+    names = ["random", "grey-entity", "Compañeros", ""]
+    assert arrow_strings(names).equals(pa.array(names, pa.string()))
