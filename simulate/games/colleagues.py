@@ -1047,7 +1047,7 @@ SPEC = GameSpec(
     state_size=STATE_SIZE,
     max_moves=MAX_MOVES,
     max_decisions=MAX_DECISIONS,
-    module=None,  # set below
+    module_name=__name__,
     make_params=make_params,
     describe_move=describe_move,
     describe_state=describe_state,
@@ -1055,4 +1055,3 @@ SPEC = GameSpec(
     extra_seats=lambda n: ("grey-entity",) if n == 2 else (),
     better="low",
 )
-object.__setattr__(SPEC, "module", __import__(__name__, fromlist=["SPEC"]))

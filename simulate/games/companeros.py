@@ -459,10 +459,9 @@ SPEC = GameSpec(
     state_size=STATE_SIZE,
     max_moves=MAX_MOVES,
     max_decisions=MAX_DECISIONS_PER_GAME * MAX_MATCH_GAMES,
-    module=None,  # set below
+    module_name=__name__,
     make_params=make_params,
     describe_move=describe_move,
     describe_state=describe_state,
     move_to_json=move_to_json,
 )
-object.__setattr__(SPEC, "module", __import__(__name__, fromlist=["SPEC"]))

@@ -6,6 +6,8 @@ kernel's ``init`` reads. Nothing outside a game's own module knows what its opti
 """
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -87,7 +89,8 @@ class GameSpec:
     state_size: int
     max_moves: int
     max_decisions: int
-    module: Any  # the game's module: init, to_move, legal_moves, ... (see simulate.kernel)
+    #: the game's module (``__name__``): init, to_move, legal_moves, ... (see simulate.kernel)
+    module_name: str
     make_params: Callable[[int, dict], np.ndarray]
     describe_move: Callable[[np.ndarray, int], str]
     describe_state: Callable[[np.ndarray], dict]
@@ -96,6 +99,11 @@ class GameSpec:
     extra_seats: Callable[[int], tuple[str, ...]] = field(default=lambda n: ())
     #: "high" when the highest score is best, "low" when the lowest is
     better: str = "high"
+
+    @property
+    def module(self):
+        """The game's module (imported already: it defines this spec)."""
+        return importlib.import_module(self.module_name)
 
     def team_of(self, seat: int, n_players: int) -> int:
         """Team number of a seat: partners opposite (seat % 2) in team games, else the seat."""
