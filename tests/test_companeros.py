@@ -260,6 +260,13 @@ def invariant(state):
                 total += c % 10 + 1
         if total != state[co.PLAYED_SUM + colour]:
             return 6
+        mask = 0
+        for p in range(n):
+            c = state[co.PLAYED + p]
+            if c >= 0 and c // 10 == colour:
+                mask |= 1 << (c % 10)
+        if mask != state[co.PLAYED_MASK + colour]:
+            return 7
     return 0
 
 

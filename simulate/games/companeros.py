@@ -37,6 +37,7 @@ colour are 10-bit masks: bit ``value - 1`` stands for the card of that value::
       DISPLAY_SUM[6]   sum of display values per colour
       DISPLAY_MASK[6]  display cards per colour (mask)
       PLAYED_SUM[6]    colour value of this round's played cards per colour (CO-6)
+      PLAYED_MASK[6]   this round's played cards per colour (mask)
       TAKEN_MASK[6*6]  cards taken in this game, per seat then colour (mask)
     private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
       [0] hand size h, [1 .. h] the hand's card ids ascending, then -1 up to [HAND_SIZE]
@@ -90,7 +91,8 @@ FIRST_TAKES = CARDS_TAKEN + MAX_PLAYERS
 DISPLAY_SUM = FIRST_TAKES + MAX_PLAYERS
 DISPLAY_MASK = DISPLAY_SUM + MAX_PLAYERS
 PLAYED_SUM = DISPLAY_MASK + MAX_PLAYERS
-TAKEN_MASK = PLAYED_SUM + MAX_PLAYERS
+PLAYED_MASK = PLAYED_SUM + MAX_PLAYERS
+TAKEN_MASK = PLAYED_MASK + MAX_PLAYERS
 PUBLIC_SIZE = TAKEN_MASK + MAX_PLAYERS * MAX_PLAYERS
 PRIVATE = PUBLIC_SIZE
 PRIVATE_SIZE = 1 + HAND_SIZE
@@ -131,6 +133,7 @@ def _deal(state, chance):
         state[DISPLAY_SUM + k] = 0
         state[DISPLAY_MASK + k] = 0
         state[PLAYED_SUM + k] = 0
+        state[PLAYED_MASK + k] = 0
         state[PLAYED + k] = -1
     for k in range(MAX_PLAYERS * MAX_PLAYERS):
         state[TAKEN_MASK + k] = 0
@@ -242,22 +245,18 @@ def taker_position(public, seat, card):
     my_colour = card // VALUES
     my_value = card % VALUES + 1
     mine = public[PLAYED_SUM + my_colour] + my_value
-    # branch-free (a strategy asks this for every card, and the answers are unpredictable)
+    # one branch-free pass over the colours (a strategy asks this for every card of a hand)
     seen = np.int64(0)  # bit v: a colour of value v >= mine (v <= 45)
     shared = np.int64(0)  # bit v: two such colours
+    position = 0  # cards ahead of mine: of richer colours, and higher ones of my colour
     for colour in range(n):
-        v = public[PLAYED_SUM + colour] + (my_value if colour == my_colour else 0)
+        other = colour != my_colour
+        v = public[PLAYED_SUM + colour] + (0 if other else my_value)
         bit = np.int64(v >= mine) << v
         shared |= seen & bit
         seen |= bit
-    position = 0
-    for p in range(n):
-        c = public[PLAYED + p]  # -1 for the seats yet to play, this one included
-        known = max(c, 0)
-        colour = known // VALUES
-        v = public[PLAYED_SUM + colour] + (my_value if colour == my_colour else 0)
-        ahead = (v > mine) | ((v == mine) & (known % VALUES + 1 > my_value))
-        position += (c >= 0) & ahead
+        position += (other & (v > mine)) * popcount(public[PLAYED_MASK + colour])
+    position += popcount(public[PLAYED_MASK + my_colour] >> my_value)  # values above mine
     return position if shared == 0 else -1  # shared: the walk stops before reaching me
 
 
@@ -265,11 +264,11 @@ def taker_position(public, seat, card):
 def _end_round(state, chance):
     n = state[H_PLAYERS]
     for p in range(n):
-        c = state[PLAYED + p]
-        state[DISPLAY_MASK + c // VALUES] |= 1 << (c % VALUES)
         state[PLAYED + p] = -1
-    for colour in range(MAX_PLAYERS):
+    for colour in range(MAX_PLAYERS):  # the played cards join the display
+        state[DISPLAY_MASK + colour] |= state[PLAYED_MASK + colour]
         state[DISPLAY_SUM + colour] += state[PLAYED_SUM + colour]
+        state[PLAYED_MASK + colour] = 0
         state[PLAYED_SUM + colour] = 0
     state[H_DISPLAY_CARDS] += n
     first = state[H_FIRST_TAKER]
@@ -332,6 +331,7 @@ def apply_move(state, move, chance):
         state[base - 1] -= 1
         state[PLAYED + seat] = move
         state[PLAYED_SUM + move // VALUES] += move % VALUES + 1
+        state[PLAYED_MASK + move // VALUES] |= 1 << (move % VALUES)
         state[H_N_PLAYED] += 1
         if state[H_N_PLAYED] < n:
             seat += 1
