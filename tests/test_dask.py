@@ -85,7 +85,7 @@ def test_resume_across_backends(tmp_path, cluster):
 
 def test_worker_killed_mid_run_costs_only_its_unfinished_chunks(tmp_path, cluster, client):
     m = make_matchup("companeros", 4, ["greedy", "random"], seed=8)
-    games, chunk = 240_000, 15_000
+    games, chunk = 480_000, 40_000  # chunks long enough (~0.3 s) to be caught while playing
     reference(tmp_path / "ref", "companeros", "--players", 4, "--strategy", "greedy", "--strategy", "random",
               "--seed", 8, "--games", games, "--chunk-size", chunk, "--workers", 2)
     out = tmp_path / "dask"
@@ -96,14 +96,15 @@ def test_worker_killed_mid_run_costs_only_its_unfinished_chunks(tmp_path, cluste
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and len(list(out.glob("part-*.parquet"))) < 3:
             time.sleep(0.01)
+        pids = client.run(os.getpid)
         while time.monotonic() < deadline:
-            busy = [w for w, keys in client.processing().items() if keys]
-            pids = client.run(os.getpid)
-            if busy and busy[0] in pids:
+            processing = client.processing()  # one snapshot: the tasks and the worker go together
+            busy = [w for w, keys in processing.items() if keys and w in pids]
+            if busy:
                 killed["finished"] = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
                                       for p in out.glob("part-*.parquet")}
-                killed["tasks"] = list(client.processing()[busy[0]])
                 os.kill(pids[busy[0]], signal.SIGKILL)
+                killed["tasks"] = list(processing[busy[0]])
                 killed["pid"] = pids[busy[0]]
                 return
             time.sleep(0.01)
