@@ -193,7 +193,8 @@ def _tournament_errors():
 
 
 def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, workers, chunk_size,
-                     overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None) -> None:
+                     overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None,
+                     resume=False) -> None:
     errors, run_error = _tournament_errors()
     from reports.render import build, to_text, write
     from simulate.tournament import run_tournament
@@ -218,14 +219,17 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
         result = run_tournament(game, players, list(strategy or []), games, seed, out, rules=list(rule or []),
                                 sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                                 progress=not quiet, command=command, until_decided=until_decided,
-                                alpha=alpha, margin=margin, scheduler=scheduler)
+                                alpha=alpha, margin=margin, scheduler=scheduler, resume=resume)
     except errors as exc:
         fail(str(exc))
     except run_error as exc:
         fail(str(exc), code=1)
     man = result.manifest
+    for note in result.notes:
+        typer.echo(note, err=True)
     if result.interrupted:
-        typer.echo(f"interrupted: {man['games_played']:,} games kept in {out} (whole parts only)", err=True)
+        typer.echo(f"interrupted: {man['games_played']:,} games kept in {out} (whole parts only; "
+                   f"continue with --resume)", err=True)
         raise typer.Exit(130)
     ud = man.get("until_decided")
     if ud:
@@ -262,6 +266,7 @@ def tournament(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per Parquet part (does not change results)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing tournament in --out."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the tournament in --out after it was interrupted or killed (same parameters), keeping its finished parts."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
     until_decided: bool = typer.Option(False, "--until-decided", help="Play in batches and stop once every pair of strategies is settled (stronger, weaker, or equal within --margin) at error rate --alpha; --games is then the cap."),
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
@@ -276,7 +281,7 @@ def tournament(
     --strategy high --games 20000 --seed 7 --out runs/t1
     """
     _play_tournament(game, players, strategy, games, seed, rule, None, out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "tournament", scheduler)
+                     quiet, until_decided, alpha, margin, report, "tournament", scheduler, resume)
 
 
 @app.command()
@@ -291,6 +296,7 @@ def sweep(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per Parquet part (does not change results)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing sweep in --out."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the sweep in --out after it was interrupted or killed (same parameters), keeping its finished parts."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
     until_decided: bool = typer.Option(False, "--until-decided", help="Stop once it is settled which variant is fairer (largest seat gap), or that they are equally fair within --margin, at error rate --alpha."),
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
@@ -306,7 +312,7 @@ def sweep(
     if not rule:
         fail("give the rule to vary, e.g. --rule key=v1,v2")
     _play_tournament(game, players, strategy, games, seed, [], list(rule), out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "sweep", scheduler)
+                     quiet, until_decided, alpha, margin, report, "sweep", scheduler, resume)
 
 
 @app.command()

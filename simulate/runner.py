@@ -271,18 +271,20 @@ def resume_differences(old: dict, new: dict) -> list[str]:
     return diffs
 
 
-def recover_parts(out: Path, manifest: dict) -> tuple[dict[int, dict], list[str]]:
+def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict], list[str]]:
     """The parts of an interrupted run that can be kept, and notes on what was done.
 
-    Deletes temporary files; keeps a part listed in the manifest whose size and SHA-256 match;
-    adopts, after a full check (:func:`~simulate.results.check_part`), a part on disk that the
-    manifest does not list (finished just before the run was killed); deletes anything else
-    named like a part (it is played again)."""
+    ``parts``: the run's (index, first game, games) parts; default: ``chunk_plan`` of the
+    manifest's games and chunk size. Deletes temporary files; keeps a part listed in the
+    manifest whose size and SHA-256 match; adopts, after a full check
+    (:func:`~simulate.results.check_part`), a part on disk that the manifest does not list
+    (finished just before the run was killed); deletes anything else named like a part (it is
+    played again)."""
     for tmp in temporary_files(out):
         tmp.unlink(missing_ok=True)
     games, chunk = manifest["games"], manifest["chunk_size"]
     seats = int(manifest["players"]) + len(manifest.get("extra_seats", []))
-    plan = {part_name(i): (i, first, n) for i, first, n in chunk_plan(games, chunk)}
+    plan = {part_name(i): (i, first, n) for i, first, n in (parts or chunk_plan(games, chunk))}
     listed = {p.get("file"): p for p in manifest.get("parts", []) if isinstance(p, dict)}
     done: dict[int, dict] = {}
     notes: list[str] = []

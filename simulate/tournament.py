@@ -42,8 +42,9 @@ from . import __version__
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
 from .backends import open_backend
-from .results import OutputError, metadata_of, part_entry, part_name, write_manifest
-from .runner import default_workers, make_manifest
+from .results import (MANIFEST, DatasetError, OutputError, metadata_of, part_entry, part_name, read_manifest,
+                      write_manifest)
+from .runner import ResumeError, chunk_plan, default_workers, make_manifest, recover_parts, resume_differences
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
@@ -65,7 +66,6 @@ class Seating:
     rules: list[str] = field(default_factory=list)
     m: Matchup | None = None
     parts: dict = field(default_factory=dict)  # part index -> manifest entry (done)
-    next_part: int = 0
 
 
 def _team_seats(n: int) -> list[list[int]]:
@@ -203,6 +203,80 @@ def _write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def plan_batches(games: int, chunk_size: int, sequential: bool) -> list[list[tuple[int, int, int]]]:
+    """The parts every seating plays, batch by batch: ``(part index, first deal, deals)``.
+
+    A fixed-count tournament is one batch of ``chunk_size`` parts; ``--until-decided`` plays
+    batches of one part each (FIRST_BATCH deals, then half of what is done) and may stop after
+    any. The plan depends only on these arguments, so a resumed tournament finds its parts."""
+    if not sequential:
+        return [list(chunk_plan(games, chunk_size))]
+    batches, done = [], 0
+    while done < games:
+        size = min(games - done, max(FIRST_BATCH, done // 2))
+        batches.append([(len(batches), done, size)])
+        done += size
+    return batches
+
+
+#: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
+RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
+               "rules", "sweep", "sequential")
+
+
+def _resumable_tournament(out: Path) -> dict | None:
+    """The manifest of the tournament to resume in ``out``, or None when there is nothing yet."""
+    if not out.exists() or (out.is_dir() and not any(out.iterdir())):
+        return None
+    if not out.is_dir():
+        raise ResumeError(f"cannot resume {out}: it is not a directory")
+    try:
+        old = json.loads((out / TOURNAMENT_FILE).read_text())
+    except FileNotFoundError:
+        raise ResumeError(f"cannot resume {out}: it is not a tourney tournament (no {TOURNAMENT_FILE})") from None
+    except (OSError, ValueError) as exc:
+        raise ResumeError(f"cannot resume {out}: {TOURNAMENT_FILE} is unreadable ({exc})") from None
+    if old.get("format") != TOURNAMENT_FORMAT:
+        raise ResumeError(f"cannot resume {out}: it was written in format {old.get('format')!r}, "
+                          f"this tourney writes {TOURNAMENT_FORMAT!r}")
+    return old
+
+
+def _resume_seatings(out: Path, old: dict, manifest: dict, seatings: list, manifests: list,
+                     batches: list) -> list[str]:
+    """Check that every seating of ``out`` was made with these parameters (nothing is changed
+    until all agree), then keep each seating's sound parts. Returns notes for the user."""
+    diffs = [f"{k} {json.dumps(old.get(k))} (now {json.dumps(json.loads(json.dumps(manifest.get(k))))})"
+             for k in RESUME_KEYS if old.get(k) != json.loads(json.dumps(manifest.get(k)))]
+    olds = []
+    for s, man in zip(seatings, manifests):
+        d = out / s.dir
+        try:
+            seating_old = read_manifest(d) if (d / MANIFEST).exists() else None
+        except DatasetError as exc:
+            raise ResumeError(f"cannot resume: {exc}") from None
+        if seating_old is not None and not diffs:
+            diffs += [f"{s.dir}: {x}" for x in resume_differences(seating_old, man)]
+        olds.append(seating_old)
+    if diffs:
+        raise ResumeError(f"cannot resume {out}: it was started with different parameters: {'; '.join(diffs[:3])}"
+                          + (f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else "")
+                          + ". Give the original parameters"
+                          + (f" ({old['command']})" if old.get("command") else "")
+                          + ", or use --overwrite to start again")
+    parts = [p for batch in batches for p in batch]
+    kept = 0
+    notes = []
+    for s, seating_old, man in zip(seatings, olds, manifests):
+        if seating_old is None:
+            continue
+        s.parts, seating_notes = recover_parts(out / s.dir, seating_old, parts)
+        kept += len(s.parts)
+        notes += [f"{s.dir}: {n}" for n in seating_notes[1:]]
+    notes.insert(0, f"resuming: {kept} of {len(parts) * len(seatings)} parts kept")
+    return notes
+
+
 # ----------------------------------------------------------------------------- running
 @dataclass
 class TournamentReport:
@@ -210,14 +284,19 @@ class TournamentReport:
     out: Path
     seconds: float
     interrupted: bool
+    notes: list = field(default_factory=list)  # what a resume kept or discarded
 
 
 def run_tournament(game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
                    out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
-                   margin: float = 0.02, scheduler: str | None = None) -> TournamentReport:
+                   margin: float = 0.02, scheduler: str | None = None, resume: bool = False) -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
+
+    ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
+    are required; every seating keeps its sound parts, and with ``until_decided`` the finished
+    batches are counted again, so it stops where an uninterrupted run would have).
 
     ``games`` is the number of deals each seating plays (the cap with ``until_decided``). All
     input is checked before anything is written; errors are RuleError, StrategyError,
@@ -230,6 +309,10 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         raise TournamentError(f"--alpha must be between 0 and 0.5, got {alpha}")
     if until_decided and not (0 < margin < 1):
         raise TournamentError(f"--margin must be between 0 and 1, got {margin}")
+    if resume and overwrite:
+        raise TournamentError("--resume and --overwrite cannot be used together")
+    out = Path(out)
+    old = _resumable_tournament(out) if resume else None
     if sweep is not None:
         variants = parse_sweep(game, list(sweep))
         fixed = list(rules)
@@ -245,15 +328,11 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         backend.close()
         raise
     workers = backend.workers
+    if chunk_size is None and old is not None:
+        chunk_size = old.get("chunk_size")
     if chunk_size is None:
         # the seatings give the parallelism: one part per seating up to 50,000 deals
         chunk_size = min(50_000, max(1_000, games))
-    out = Path(out)
-    try:
-        prepare_tournament_output(out, overwrite)
-    except BaseException:
-        backend.close()
-        raise
 
     question = "balance" if sweep is not None else "strength"
     manifest = {
@@ -268,17 +347,34 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
                      for s in seatings],
         "command": command, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "chunk_size": chunk_size,
+        "sequential": {"alpha": alpha, "margin": margin} if until_decided else None,
         "status": "running", "until_decided": None,
     }
-    _write_json(out / TOURNAMENT_FILE, manifest)
     manifests = []
     for s in seatings:
-        d = out / s.dir
-        d.mkdir(parents=True, exist_ok=True)
         man = make_manifest(s.m, games, chunk_size, command)
         man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
-        write_manifest(d, man)
         manifests.append(man)
+    batches = plan_batches(games, chunk_size, until_decided)
+    notes: list[str] = []
+    try:
+        if old is not None:
+            notes = _resume_seatings(out, old, manifest, seatings, manifests, batches)
+            manifest["created"] = old.get("created")
+            manifest["resumed"] = list(old.get("resumed", [])) + [
+                {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command}]
+        else:
+            prepare_tournament_output(out, overwrite)
+    except BaseException:
+        backend.close()
+        raise
+    _write_json(out / TOURNAMENT_FILE, manifest)
+    for s, man in zip(seatings, manifests):
+        d = out / s.dir
+        d.mkdir(parents=True, exist_ok=True)
+        man["parts"] = [s.parts[index] for index in sorted(s.parts)]
+        write_manifest(d, man)
 
     play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
 
@@ -289,26 +385,21 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     from tqdm import tqdm
 
     bar = tqdm(total=games * len(seatings), unit="game", unit_scale=True, disable=not progress,
-               file=sys.stderr, desc=f"{game} {len(seatings)} seatings x{workers}", smoothing=0.1)
+               file=sys.stderr, desc=f"{game} {len(seatings)} seatings x{workers}", smoothing=0.1,
+               initial=sum(p["games"] for s in seatings for p in s.parts.values()))
     start = time.perf_counter()
     done_deals = 0
     interrupted = False
     stopped = "complete"
     try:
-        while done_deals < games:
-            if seq is None:
-                size = games
-            else:
-                size = min(games - done_deals, max(FIRST_BATCH, done_deals // 2))
-            lo, hi = done_deals, done_deals + size
-            step = chunk_size if seq is None else size
+        for batch in batches:
             new_files: dict[Path, list[Path]] = {}
             tasks = []
-            for first in range(lo, hi, step):
-                n = min(step, hi - first)
+            for index, first, n in batch:
                 for i, s in enumerate(seatings):
-                    index = s.next_part
-                    s.next_part += 1
+                    if index in s.parts:  # kept from the interrupted run: counted, not played
+                        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+                        continue
                     tasks.append(((i, index, first, n),
                                   (s.m.describe(), metadata_of(manifests[i]), str(out / s.dir), index, first, n)))
 
@@ -319,7 +410,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                 bar.update(n)
 
             backend.run(tasks, finished)
-            done_deals = hi
+            done_deals = batch[-1][1] + batch[-1][2]
             if seq is not None:
                 from reports.load import Source, load_sources
                 sources = [Source(out / s.dir, manifests[i], variant=s.variant) for i, s in enumerate(seatings)]
@@ -340,9 +431,10 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         bar.close()
         backend.close()
     seconds = time.perf_counter() - start
-    _finish(out, manifest, manifests, seatings, "interrupted" if interrupted else "complete", seconds,
+    total_seconds = seconds + (float(old.get("seconds") or 0.0) if old is not None else 0.0)
+    _finish(out, manifest, manifests, seatings, "interrupted" if interrupted else "complete", total_seconds,
             done_deals, seq, stopped, games)
-    return TournamentReport(manifest, out, seconds, interrupted)
+    return TournamentReport(manifest, out, seconds, interrupted, notes)
 
 
 def _finish(out, manifest, manifests, seatings, status, seconds, done_deals, seq, stopped, games,

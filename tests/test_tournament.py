@@ -168,3 +168,99 @@ def test_existing_output_is_kept(tmp_path):
                "--games", 10, "--out", out, "--overwrite", "--quiet", "--workers", 1)
     assert r.exit_code == 2 and "not a tourney tournament" in r.output
     assert (out / "precious.txt").exists()
+
+
+# ----------------------------------------------------------------------------- resume
+def part_bytes(out):
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("part-*.parquet"))}
+
+
+def as_if_killed(out, drop, unrecorded=()):
+    """Make ``out`` look like a tournament killed mid-way: the parts in ``drop`` (seating dir ->
+    part names) never finished, the seatings in ``unrecorded`` had not recorded their finished
+    parts yet, a temporary file is left behind, and the tournament still says running."""
+    t = json.loads((out / "_tournament.json").read_text())
+    t["status"] = "running"
+    t["until_decided"] = None
+    (out / "_tournament.json").write_text(json.dumps(t))
+    for d, names in drop.items():
+        for name in names:
+            (out / d / name).unlink()
+        m = json.loads((out / d / "_manifest.json").read_text())
+        m["parts"] = [p for p in m["parts"] if p["file"] not in names]
+        m["status"] = "running"
+        (out / d / "_manifest.json").write_text(json.dumps(m))
+    for d in unrecorded:
+        m = json.loads((out / d / "_manifest.json").read_text())
+        m["parts"] = []
+        (out / d / "_manifest.json").write_text(json.dumps(m))
+        (out / d / ".part-000009.parquet.123-abcd1234.tmp").write_bytes(b"half")
+    return t
+
+
+def test_tournament_resume_plays_only_what_is_missing(tmp_path):
+    args = ("tournament", "companeros", "--players", 3, "--strategy", "greedy", "--strategy", "random",
+            "--games", 3000, "--chunk-size", 1000, "--seed", 4, "--workers", 1, "--quiet")
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    assert invoke(*args, "--out", ref).exit_code == 0
+    assert invoke(*args, "--out", out).exit_code == 0
+    dirs = [d["dir"] for d in json.loads((out / "_tournament.json").read_text())["datasets"]]
+    assert len(dirs) == 6
+    as_if_killed(out, {d: ["part-000002.parquet"] for d in dirs} | {dirs[0]: ["part-000001.parquet",
+                                                                            "part-000002.parquet"]},
+                 unrecorded=[dirs[1]])
+    kept = {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")}
+    r = invoke(*args[:-1], "--out", out, "--resume")  # not --quiet: the report is printed too
+    assert r.exit_code == 0, r.output
+    assert "resuming: 11 of 18 parts kept" in r.output
+    assert part_bytes(out) == part_bytes(ref)  # the same bytes as an uninterrupted tournament
+    assert all(p.stat().st_mtime_ns == t for p, t in kept.items())  # kept parts were not played again
+    assert not list(out.rglob(".*.tmp"))
+    t = json.loads((out / "_tournament.json").read_text())
+    assert t["status"] == "complete" and t["games_played"] == 18000 and len(t["resumed"]) == 1
+    for d in dirs:
+        m = json.loads((out / d / "_manifest.json").read_text())
+        assert m["status"] == "complete" and [p["file"] for p in m["parts"]] == [
+            f"part-00000{i}.parquet" for i in range(3)]
+    assert "18,000 games (6 seatings x 3,000 deals)" in r.output  # the summary covers every deal
+
+
+def test_sweep_until_decided_resume_counts_the_finished_batches(tmp_path):
+    """The sequential test sees the kept batches again, so it stops where it would have."""
+    args = ("sweep", "companeros", "--players", 3, "--rule", "match_games=1,2", "--strategy", "greedy",
+            "--strategy", "follower", "--games", 1500, "--seed", 5, "--workers", 1, "--until-decided",
+            "--margin", 0.001, "--quiet")
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    assert invoke(*args, "--out", ref).exit_code == 0
+    assert invoke(*args, "--out", out).exit_code == 0
+    dirs = [d["dir"] for d in json.loads((out / "_tournament.json").read_text())["datasets"]]
+    as_if_killed(out, {d: ["part-000001.parquet"] for d in dirs[::2]})
+    r = invoke(*args, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "NOT decided: the --games cap was reached after 1,500 deals per seating" in r.output
+    assert part_bytes(out) == part_bytes(ref)
+    ud = json.loads((out / "_tournament.json").read_text())["until_decided"]
+    assert ud == json.loads((ref / "_tournament.json").read_text())["until_decided"]
+
+
+def test_resume_refuses_other_parameters_and_changes_nothing(tmp_path):
+    out = tmp_path / "t"
+    args = ("tournament", "companeros", "--players", 3, "--strategy", "greedy", "--strategy", "random",
+            "--games", 500, "--workers", 1, "--quiet", "--out", out)
+    assert invoke(*args, "--seed", 3).exit_code == 0
+    before = part_bytes(out), (out / "_tournament.json").read_text()
+    for extra, message in ((["--seed", 4], "seed 3 (now 4)"),
+                           (["--seed", 3, "--until-decided"], "sequential null"),
+                           (["--seed", 3, "--overwrite"], "--resume and --overwrite cannot be used together")):
+        r = invoke(*args, *extra, "--resume")
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 2 and len(lines) == 1 and message in lines[0], r.output
+    assert (part_bytes(out), (out / "_tournament.json").read_text()) == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "precious.txt").write_text("x")
+    r = invoke(*args[:-1], other, "--seed", 3, "--resume")
+    assert r.exit_code == 2 and "not a tourney tournament" in r.output
+    fresh = tmp_path / "fresh"  # nothing to resume yet: it simply starts
+    assert invoke(*args[:-1], fresh, "--seed", 3, "--resume").exit_code == 0
+    assert part_bytes(fresh) == before[0]
