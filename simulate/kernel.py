@@ -8,7 +8,9 @@ one flat ``int32`` array whose layout the module draws where it declares it:
                                        using the chance stream ``chance`` (uint64[4])
 ``to_move(state) -> seat``             the seat that decides next, or -1 once the game is over
 ``legal_moves(state, moves) -> n``     write the legal moves (int64 codes, ascending) to
-                                       ``moves[:n]``; n >= 1 whenever ``to_move >= 0``
+                                       ``moves[:n]``; n >= 1 whenever ``to_move >= 0``;
+                                       -1 if they do not fit the game's move buffer (a
+                                       limit of the kernel: reported, never cut short)
 ``public_view(state)``                 the part of the state every seat may see (a view)
 ``private_view(state, seat)``          what only ``seat`` may see (a view): its hand, ...
 ``apply_move(state, move, chance)``    play ``move`` for the seat to move (chance: reshuffles)
@@ -54,6 +56,7 @@ ERR_NONE = 0
 ERR_ILLEGAL_CHOICE = 1  # the strategy returned an index outside [0, n_moves)
 ERR_NO_MOVES = 2  # the game reported no legal move for the seat to move (a rules bug)
 ERR_TOO_LONG = 3  # more decisions than the game's declared maximum (a rules bug)
+ERR_MOVE_LIMIT = 4  # legal_moves returned -1: more legal moves than the game's buffer holds
 
 
 @intrinsic
@@ -135,7 +138,7 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
         while seat >= 0:
             n = legal_moves(state, moves)
             if n <= 0:
-                error[0] = ERR_NO_MOVES
+                error[0] = ERR_NO_MOVES if n == 0 else ERR_MOVE_LIMIT
                 error[1] = game
                 error[2] = seat
                 return g

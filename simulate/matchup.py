@@ -13,7 +13,7 @@ import numpy as np
 from strategies import Strategy, StrategyError, resolve
 
 from .games import GameSpec, RuleError, get_game
-from .kernel import ERR_ILLEGAL_CHOICE, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES
+from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES
 
 MAX_SEED = 2**64 - 1
 
@@ -136,6 +136,9 @@ def play_block(m: Matchup, first_game: int, n_games: int) -> Block:
                            f"move, in {where}; replay it with: tourney replay")
         if kind == ERR_NO_MOVES:
             raise RunError(f"rules error: no legal move in {where}")
+        if kind == ERR_MOVE_LIMIT:
+            raise RunError(f"kernel limit: more legal moves than {m.spec.name}'s move buffer "
+                           f"({m.spec.max_moves}) holds in {where}; please report it with this command")
         if kind == ERR_TOO_LONG:
             raise RunError(f"rules error: game longer than {m.spec.max_decisions} decisions in {where}")
         raise RunError(f"kernel stopped early in {where}")

@@ -38,14 +38,20 @@ class KernelGame:
     def to_move(self) -> int:
         return int(self.m.to_move(self.state))
 
-    def legal_moves(self) -> list[int]:
+    def _legal(self) -> int:
         n = self.m.legal_moves(self.state, self.moves)
-        return [int(x) for x in self.moves[:n]]
+        if n < 0:
+            raise RuntimeError(f"kernel limit: more legal moves than {self.spec.name}'s move buffer "
+                               f"({self.spec.max_moves}) holds")
+        return n
+
+    def legal_moves(self) -> list[int]:
+        return [int(x) for x in self.moves[:self._legal()]]
 
     def choose(self, strategy_fn) -> int:
         """The move ``strategy_fn`` picks for the seat to move (advancing that seat's stream)."""
         seat = self.to_move()
-        n = self.m.legal_moves(self.state, self.moves)
+        n = self._legal()
         i = strategy_fn(self.m.public_view(self.state), self.m.private_view(self.state, seat),
                         self.moves, n, self.seat_rng[seat])
         if not 0 <= i < n:

@@ -164,3 +164,47 @@ def test_arrow_and_numpy_conversions_round_trip():
         assert np.array_equal(numpy_array(chunked), values)
     names = ["random", "grey-entity", "Compañeros", ""]
     assert arrow_strings(names).equals(pa.array(names, pa.string()))
+
+
+def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error():
+    """legal_moves returning -1 (the game's move buffer is too small) is ERR_MOVE_LIMIT, never
+    a game played on a shortened list."""
+    from numba import njit
+
+    from simulate import kernel
+    from simulate.games import companeros as co
+
+    @njit
+    def init(state, params, chance):
+        state[0] = 0
+
+    @njit
+    def to_move(state):
+        return state[0]
+
+    @njit
+    def legal_moves(state, moves):
+        return -1
+
+    @njit
+    def apply_move(state, move, chance):
+        state[0] = -1
+
+    @njit
+    def result(state, score, rank, extra):
+        rank[0] = 1
+
+    @njit
+    def chunk(params, seed, lineup, strategies, out_strategy, out_score, out_rank, out_extra, out_start,
+              out_decisions, error):
+        return kernel.play_games(init, to_move, legal_moves, co.public_view, co.private_view, apply_move,
+                                 result, co.STATE_SIZE, co.MAX_MOVES, 10, params, 3, seed, 0, 2, lineup,
+                                 False, strategies, out_strategy, out_score, out_rank, out_extra,
+                                 out_start, out_decisions, error)
+
+    m = make_matchup("companeros", 3, ["random"], seed=1)
+    error = np.zeros(4, np.int64)
+    done = chunk(m.params, np.uint64(1), m.lineup, m.strategy_tuple(), np.zeros((2, 3), np.int8),
+                 np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8), np.zeros((2, 3, 3), np.int32),
+                 np.zeros(2, np.int8), np.zeros(2, np.int32), error)
+    assert done == 0 and list(error[:3]) == [kernel.ERR_MOVE_LIMIT, 0, 0]

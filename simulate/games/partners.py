@@ -221,7 +221,8 @@ HSIZE = 2048
 SW_A = PRE_P + 8                  # [16] swappable pieces: space
 SW_C = SW_A + 16                  # [16] colour
 S_N_ENTRIES = SW_C + 16
-EK_LO = S_N_ENTRIES + 1           # [MAX_ENTRIES] outcome key of each entry
+S_OVERFLOW = S_N_ENTRIES + 1      # 1: a 7 had more than MAX_ENTRIES outcomes (never seen)
+EK_LO = S_OVERFLOW + 1            # [MAX_ENTRIES] outcome key of each entry
 EK_HI = EK_LO + MAX_ENTRIES
 LEAD_HIST = EK_HI + MAX_ENTRIES   # [HIST_WORDS] the leading team after each deal (see above)
 ZERO_END = LEAD_HIST + HIST_WORDS  # init zeroes [0, ZERO_END); the hash table keeps its stamps
@@ -453,7 +454,8 @@ def _ht_insert(st, moves, n0, klo, khi, code):
     while True:
         if st[HT_STAMP + h] != stamp:
             e = st[S_N_ENTRIES]
-            if e >= MAX_ENTRIES:
+            if e >= MAX_ENTRIES:  # legal_moves reports it: never a silently shortened list
+                st[S_OVERFLOW] = 1
                 return
             st[HT_STAMP + h] = stamp
             st[HT_IDX + h] = e
@@ -665,6 +667,7 @@ def _gen_split(st, moves, n0, kind, seat):
         stamp = 1
     st[S_STAMP] = stamp
     st[S_N_ENTRIES] = 0
+    st[S_OVERFLOW] = 0
     st[PRE_N] = 0
     own = seat
     partner = seat ^ 2
@@ -707,6 +710,8 @@ def _gen_split(st, moves, n0, kind, seat):
                         t = st[PIECE + 4 * own + i]
                         if t >= 1 and t <= ring:
                             _drop(st, own, t)
+    if st[S_OVERFLOW]:
+        return -1
     n = st[S_N_ENTRIES]
     for i in range(n0 + 1, n0 + n):
         v = moves[i]
@@ -900,6 +905,8 @@ def legal_moves(state, moves):
         if k != last:
             last = k
             n = _gen_kind(state, moves, n, k, seat, m)
+            if n < 0:
+                return -1  # more distinct 7 outcomes than MAX_ENTRIES (see kernel.ERR_MOVE_LIMIT)
     if n == 0:
         moves[0] = MOVE_DISCARD
         n = 1
