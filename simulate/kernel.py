@@ -84,6 +84,20 @@ def borrow(typingctx, arr):
     return rettype(arr), codegen
 
 
+@intrinsic
+def keep_alive(typingctx, arr):
+    """Does nothing, but counts as a use of ``arr``: numba frees an array right after its last
+    use, so an array lent out through :func:`borrow` must be kept alive this way until the
+    borrowed views are done with (play_games calls it after its loop)."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+
+    return types.none(arr), codegen
+
+
 @njit(inline="always")
 def play_games(init, to_move, legal_moves, public_view, private_view, apply_move, result,
                state_size, max_moves, max_decisions,
@@ -102,8 +116,9 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     chance_owner = np.zeros(4, np.uint64)
     seat_rng_owner = np.zeros((MAX_PLAYER_SEATS, 4), np.uint64)
     seat_strategy_owner = np.zeros(n_players, np.int64)
-    # Everything below works on borrowed views (see ``borrow``): the owners above and the
-    # caller's arrays live until this function returns.
+    # Everything below works on borrowed views (see ``borrow``). The caller's arrays outlive
+    # this call; the owners above are kept alive until the loop is done (``keep_alive`` at the
+    # end: without it numba would free them right after their last use, here).
     state = borrow(state_owner)
     moves = borrow(moves_owner)
     chance = borrow(chance_owner)
@@ -161,6 +176,11 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
             seat = to_move(state)
         result(state, out_score[g], out_rank[g], out_extra[g])
         out_decisions[g] = decisions
+    keep_alive(state_owner)
+    keep_alive(moves_owner)
+    keep_alive(chance_owner)
+    keep_alive(seat_rng_owner)
+    keep_alive(seat_strategy_owner)
     return n_games
 
 

@@ -1,4 +1,5 @@
 """The runner and results: determinism, rotation, manifest, atomic parts, summary with pandas."""
+import dataclasses
 import json
 
 import numpy as np
@@ -208,3 +209,33 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
                  np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8), np.zeros((2, 3, 3), np.int32),
                  np.zeros(2, np.int8), np.zeros(2, np.int32), error)
     assert done == 0 and list(error[:3]) == [kernel.ERR_MOVE_LIMIT, 0, 0]
+
+
+def test_strategies_that_allocate_do_not_disturb_the_kernels_work_arrays():
+    """The game loop lends borrowed views of its work arrays (kernel.borrow); a strategy that
+    allocates and scribbles on memory every decision must not change any game. Compared with
+    the same games stepped one by one from Python, where nothing is borrowed."""
+    from numba import njit
+
+    from simulate.games import companeros as co
+    from simulate.kernel import STRATEGY_SIGNATURE
+    from simulate.stepper import KernelGame
+    from strategies.common import random_move
+
+    @njit(STRATEGY_SIGNATURE)
+    def scribbler(public, private, moves, n_moves, rng):
+        for size in (co.STATE_SIZE, co.MAX_MOVES * 2, 4, 8, 24, 48):  # the work arrays' sizes
+            junk = np.empty(size, np.int32)
+            junk[:] = -7
+        return random_move(public, private, moves, n_moves, rng)
+
+    m = make_matchup("companeros", 4, ["random"], seed=5)
+    m.strategies = [dataclasses.replace(s, name="scribbler", fn=scribbler) for s in m.strategies]
+    games = 300
+    block = play_block(m, 0, games)
+    for g in range(games):
+        k = KernelGame(m.spec, m.params, 5, g)
+        while k.to_move() >= 0:
+            k.apply(k.choose(scribbler))
+        score, rank, _ = k.result()
+        assert list(block.score[g]) == score and list(block.rank[g]) == rank, g
