@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from numba import njit  # noqa: E402
 
 from simulate.games import companeros as co  # noqa: E402
-from simulate.kernel import borrow  # noqa: E402
+from simulate.kernel import borrow, keep_alive  # noqa: E402
 from simulate.matchup import make_matchup, play_block  # noqa: E402
 from simulate.seeding import below, seed_stream  # noqa: E402
 
@@ -31,10 +31,13 @@ from simulate.seeding import below, seed_stream  # noqa: E402
 def direct_loop(seed, n_games, n_players):
     """Games 0..n_games-1 of the run with ``seed``, every seat choosing uniformly at random from
     its own stream (the same streams and draws as the ``random`` strategy in the kernel)."""
-    state = borrow(np.zeros(co.STATE_SIZE, np.int32))
-    moves = borrow(np.zeros(co.MAX_MOVES, np.int64))
-    chance = borrow(np.zeros(4, np.uint64))
-    seat_rng = borrow(np.zeros((6, 4), np.uint64))
+    # borrowed views as in kernel.play_games, their owners kept alive until the loop is done
+    state_owner = np.zeros(co.STATE_SIZE, np.int32)
+    moves_owner = np.zeros(co.MAX_MOVES, np.int64)
+    chance_owner = np.zeros(4, np.uint64)
+    seat_rng_owner = np.zeros((6, 4), np.uint64)
+    state, moves = borrow(state_owner), borrow(moves_owner)
+    chance, seat_rng = borrow(chance_owner), borrow(seat_rng_owner)
     params = np.array([n_players, 1], np.int32)
     checksum = 0
     for g in range(n_games):
@@ -49,6 +52,10 @@ def direct_loop(seed, n_games, n_players):
             seat = co.to_move(state)
         for p in range(n_players):
             checksum = checksum * 31 + state[co.SCORE + p]
+    keep_alive(state_owner)
+    keep_alive(moves_owner)
+    keep_alive(chance_owner)
+    keep_alive(seat_rng_owner)
     return checksum
 
 
