@@ -67,8 +67,9 @@ def borrow(typingctx, arr):
     function: inlining binds the argument to a new variable) it emits an NRT_incref/NRT_decref
     pair, each an atomic operation on the array's meminfo. On a borrowed view (no meminfo) they
     return at once. Measured: a strategy call 17 ns -> 4.5 ns; the Compañeros rules 1.4x
-    faster. A borrowed view is valid only while the array it views lives: play_games borrows
-    views of arrays that outlive the whole chunk.
+    faster. A borrowed view is valid only while the array it views lives, and numba frees an
+    array right after its last use: whoever borrows from an array it owns must call
+    :func:`keep_alive` on it after the views' last use (play_games does, after its loop).
     """
     if not isinstance(arr, types.Array):
         return None
