@@ -10,7 +10,10 @@ ratios compare like with like on a shared, noisy machine:
 - the compiled kernel alone vs the pure-Python reference engine on the same seeded games, with
   uniformly random moves: games/s of each and the ratio;
 - compile time: `tourney run` in a fresh process with an empty numba cache, then again with the
-  cache filled (the start-up a user sees on every later run).
+  cache filled (the start-up a user sees on every later run);
+- Compañeros only: end to end `random` on one core against the direct numba loop of
+  `scripts/bench_interface.py`, run after run in turn, as a ratio. The machines' speed drifts by
+  a third within minutes; a ratio of two measurements taken side by side does not.
 
 Usage: python scripts/bench.py --game companeros [--players 4] [--games 1000000] [--repeats 3]
 Prints a Markdown table; --json FILE also writes the figures.
@@ -76,6 +79,33 @@ def start_up(game, players, cache_dir):
         return time.perf_counter() - t
 
 
+def side_by_side(games, pairs):
+    """Median over ``pairs`` of (end to end random, one core) / (direct numba loop, one core),
+    the two measured one right after the other."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import numpy as np
+    from bench_interface import direct_loop
+
+    m = make_matchup("companeros", 4, ["random"], seed=1)
+    direct_loop(np.uint64(1), 100, 4)
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpus[0]})
+    e2e, direct, ratios = [], [], []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(pairs):
+                t = time.perf_counter()
+                run(m, games, Path(tmp) / "pair", workers=1, overwrite=True, progress=False)
+                e2e.append(games / (time.perf_counter() - t))
+                t = time.perf_counter()
+                direct_loop(np.uint64(1), games, 4)
+                direct.append(games / (time.perf_counter() - t))
+                ratios.append(e2e[-1] / direct[-1])
+    finally:
+        os.sched_setaffinity(0, set(cpus))
+    return statistics.median(e2e), statistics.median(direct), statistics.median(ratios)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="companeros")
@@ -129,6 +159,11 @@ def main():
     print(f"| kernel / reference | {kernel_rate / ref_rate:,.0f}x |")
     print(f"| first run, cold compile (`tourney run`, 1,000 games) | {figures['cold_start_s']:.1f} s |")
     print(f"| later runs, cached (`tourney run`, 1,000 games) | {figures['cached_start_s']:.1f} s |")
+    if game == "companeros" and (args.players or 4) == 4:
+        e2e, direct, ratio = side_by_side(args.games, max(args.repeats, 5))
+        figures["side_by_side"] = {"end_to_end": e2e, "direct_loop": direct, "ratio": ratio}
+        print(f"| end to end `random` / direct numba loop, one core, in turn ({max(args.repeats, 5)} pairs) "
+              f"| {ratio:.2f} (median; {e2e:,.0f} v {direct:,.0f} games/s) |")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
 
