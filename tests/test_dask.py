@@ -20,6 +20,8 @@ from simulate.results import read_manifest, read_table
 from simulate.runner import run
 from simulate.verify import verify
 
+from .plugin_site import tourney
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 PART_KEYS = ("file", "first_game", "games", "rows", "bytes", "sha256")
@@ -126,20 +128,6 @@ def test_worker_killed_mid_run_costs_only_its_unfinished_chunks(tmp_path, cluste
     while time.monotonic() < deadline and len(client.run(os.getpid)) < 2:
         time.sleep(0.2)
     assert killed["pid"] not in client.run(os.getpid).values()
-
-
-@pytest.fixture(scope="module")
-def plugin_site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(HERE / "plugin_demo")], check=True)
-    return site
-
-
-def tourney(site, *args):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
-    return subprocess.run([sys.executable, "-m", "simulate", *map(str, args)], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=300)
 
 
 def test_illegal_move_on_a_local_dask_cluster_names_strategy_seat_game(plugin_site, tmp_path):

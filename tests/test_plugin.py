@@ -1,27 +1,7 @@
 """A third-party package registers strategies through the `tourney.strategies` entry point."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pyarrow.parquet as pq
-import pytest
 
-HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def plugin_site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(HERE / "plugin_demo")], check=True)
-    return site
-
-
-def tourney(site, *args):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(HERE.parent)]))
-    return subprocess.run([sys.executable, "-m", "simulate", *map(str, args)], capture_output=True,
-                          text=True, env=env)
+from .plugin_site import tourney
 
 
 def test_plugin_is_listed_and_runs_compiled(plugin_site, tmp_path):
