@@ -258,10 +258,11 @@ def _resumable(out: Path) -> dict | None:
     return old
 
 
-def resume_differences(old: dict, new: dict) -> list[str]:
-    """What differs between a recorded run and the run asked for (empty: it can be resumed)."""
+def resume_differences(old: dict, new: dict, keys=RESUME_KEYS) -> list[str]:
+    """What differs between a recorded run (or tournament) and the one asked for, over ``keys``
+    (empty: it can be resumed)."""
     diffs = []
-    for k in RESUME_KEYS:
+    for k in keys:
         a = old.get(k)
         b = json.loads(json.dumps(new.get(k)))
         if a != b and k == "sources":

@@ -246,8 +246,7 @@ def _resume_seatings(out: Path, old: dict, manifest: dict, seatings: list, manif
                      batches: list) -> list[str]:
     """Check that every seating of ``out`` was made with these parameters (nothing is changed
     until all agree), then keep each seating's sound parts. Returns notes for the user."""
-    diffs = [f"{k} {json.dumps(old.get(k))} (now {json.dumps(json.loads(json.dumps(manifest.get(k))))})"
-             for k in RESUME_KEYS if old.get(k) != json.loads(json.dumps(manifest.get(k)))]
+    diffs = resume_differences(old, manifest, RESUME_KEYS)
     olds = []
     for s, man in zip(seatings, manifests):
         d = out / s.dir
