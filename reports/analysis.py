@@ -1,4 +1,4 @@
-"""The report's numbers, computed from loaded configurations (:mod:`reports.load`) with numpy and
+"""The report's numbers, computed from loaded configurations (:mod:`tourney_sim.reports.load`) with numpy and
 scipy, vectorised (no Python loop over rows or games; loops run over seats, strategies or pairs).
 
 Definitions (the report's "how to read" text says the same):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulate.results import MANIFEST, DatasetError, part_files, read_manifest
+from tourney_sim.simulate.results import MANIFEST, DatasetError, part_files, read_manifest
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from simulate import __version__
+from tourney_sim.simulate import __version__
 
 from . import analysis, plots
-from simulate.results import part_files
+from tourney_sim.simulate.results import part_files
 
 from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
 
@@ -104,7 +104,7 @@ def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
     reports, variants = analysis.analyse(configs, rating_sample)
     game = sources[0].manifest["game"]
     try:
-        from simulate.games import get_game
+        from tourney_sim.simulate.games import get_game
         title = get_game(game).title
     except Exception:  # a game this installation does not know: the report still works
         title = game

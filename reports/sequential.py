@@ -2,7 +2,7 @@
 
 Each question is a mean of independent per-deal values (deals never span batches, so batches
 add independent observations). After every batch, each question's anytime-valid interval (an
-asymptotic confidence sequence, :func:`reports.stats.cs_radius`) is recomputed; because the
+asymptotic confidence sequence, :func:`tourney_sim.reports.stats.cs_radius`) is recomputed; because the
 interval is valid at every batch simultaneously, looking after each batch does not inflate the
 error rate, and the chance that *any* stated conclusion is wrong stays below ``alpha`` (split
 over the questions by Bonferroni).

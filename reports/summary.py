@@ -8,7 +8,7 @@ dataset directory (``tests/test_runner.py`` checks that the two agree)::
     df = pd.read_parquet(directory, columns=["strategy", "seat", "score", "win"])
     g = df.groupby("strategy", observed=True)        # or "seat"
     games, wins, mean_score = g.size(), g["win"].sum(), g["score"].mean()
-    win_rate = wins / games                          # interval: reports.stats.wilson(wins, games)
+    win_rate = wins / games                          # interval: tourney_sim.reports.stats.wilson(wins, games)
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulate.results import numpy_array, read_manifest, read_parts
+from tourney_sim.simulate.results import numpy_array, read_manifest, read_parts
 
 from .stats import wilson
 

@@ -2,7 +2,7 @@
 reporting benchmark: planted strategy strengths, seat and first-player advantages, deal luck
 shared by every seating of a deal (as in a duplicate tournament), draws, team games, lowest-score
 wins, non-player seats and game columns. Written in exactly the format of ``tourney run``
-(Parquet parts and ``_manifest.json``), or handed over in memory as a :class:`~reports.load.Config`.
+(Parquet parts and ``_manifest.json``), or handed over in memory as a :class:`~tourney_sim.reports.load.Config`.
 
 The model: in game g (deal d) seat s gets the utility
 ``strength[strategy] + seat_bias[s] + first_bias*(s == start) + luck[d, s] + noise * Gumbel``
@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.results import FORMAT, write_manifest
+from tourney_sim.simulate.results import FORMAT, write_manifest
 
 
 @dataclass

@@ -32,12 +32,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from simulate.matchup import make_matchup, play_block  # noqa: E402
-from simulate.runner import run  # noqa: E402
-from simulate.seeding import PyStream  # noqa: E402
-from strategies import available  # noqa: E402
+from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
+from tourney_sim.simulate.runner import run  # noqa: E402
+from tourney_sim.simulate.seeding import PyStream  # noqa: E402
+from tourney_sim.strategies import available  # noqa: E402
 
 
 def median_rate(fn, games, repeats):
@@ -56,7 +55,7 @@ def end_to_end(m, games, workers, repeats, tmp):
 
 
 def reference_rate(game, m, games):
-    ref = importlib.import_module(f"simulate.reference.{game}")
+    ref = importlib.import_module(f"tourney_sim.simulate.reference.{game}")
     t = time.perf_counter()
     for g in range(games):
         r = ref.Game(m.params, PyStream(1, g, 0))
@@ -70,7 +69,7 @@ def reference_rate(game, m, games):
 def start_up(game, players, cache_dir):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "simulate", "run", game, "--games", "1000", "--workers", "1",
+        cmd = [sys.executable, "-m", "tourney_sim", "run", game, "--games", "1000", "--workers", "1",
                "--quiet", "--overwrite", "--out", out]
         if players:
             cmd += ["--players", str(players)]

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from numba import njit  # noqa: E402
 
-from simulate.games import companeros as co  # noqa: E402
-from simulate.kernel import borrow, keep_alive  # noqa: E402
-from simulate.matchup import make_matchup, play_block  # noqa: E402
-from simulate.seeding import below, seed_stream  # noqa: E402
+from tourney_sim.simulate.games import companeros as co  # noqa: E402
+from tourney_sim.simulate.kernel import borrow, keep_alive  # noqa: E402
+from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
+from tourney_sim.simulate.seeding import below, seed_stream  # noqa: E402
 
 
 @njit

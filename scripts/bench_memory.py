@@ -2,7 +2,7 @@
 """Memory stays flat with run size: peak RSS of `tourney run` for growing numbers of games.
 
 For each size it runs (after a short warm-up run, so that no measured run compiles), in a fresh
-process, ``python -m simulate run GAME --games N --quiet``
+process, ``python -m tourney_sim run GAME --games N --quiet``
 (default chunking, --workers as given) and measures:
 
 - the peak RSS of the largest single process of the run (the kernel's own high-water mark,
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(game: str, games: int, workers: int, out: Path, players: int | None) -> dict:
-    cmd = [sys.executable, "-m", "simulate", "run", game, "--games", str(games), "--workers", str(workers),
+    cmd = [sys.executable, "-m", "tourney_sim", "run", game, "--games", str(games), "--workers", str(workers),
            "--out", str(out), "--overwrite", "--quiet"]
     if players:
         cmd += ["--players", str(players)]

@@ -7,7 +7,7 @@ memory (resident set size of the report process, as the kernel counts it).
 
 The data: a Compañeros duplicate tournament, 4 players, greedy v random (14 seatings, each deal
 played 14 times, so the report pairs 14 datasets deal by deal), played once into ``--dir`` and
-reused while it holds enough rows; or the same shape written by ``reports.synthetic``. The budget
+reused while it holds enough rows; or the same shape written by ``tourney_sim.reports.synthetic``. The budget
 (issue 6): under a minute and under 4 GB for 10 million rows.
 """
 from __future__ import annotations
@@ -36,16 +36,15 @@ def existing_rows(directory: Path) -> int:
 def make_data(directory: Path, rows: int, source: str) -> None:
     deals = -(-rows // (SEATINGS * SEATS))
     if source == "companeros":
-        cmd = [sys.executable, "-m", "simulate", "tournament", "companeros", "--players", "4",
+        cmd = [sys.executable, "-m", "tourney_sim", "tournament", "companeros", "--players", "4",
                "--strategy", "greedy", "--strategy", "random", "--games", str(deals), "--seed", "1",
                "--out", str(directory), "--overwrite", "--quiet"]
         print("making the data:", " ".join(cmd[2:]), flush=True)
         subprocess.run(cmd, check=True, cwd=ROOT)
     else:
-        sys.path.insert(0, str(ROOT))
         import shutil
 
-        from reports import synthetic as sy
+        from tourney_sim.reports import synthetic as sy
         shutil.rmtree(directory, ignore_errors=True)
         game = sy.Game("synthetic", 4, columns={"cards_taken": "cards", "leader_at_two_thirds": "leader"})
 
@@ -64,7 +63,7 @@ def make_data(directory: Path, rows: int, source: str) -> None:
 
 
 def measure(directory: Path, out: Path) -> tuple[float, int, int]:
-    cmd = [sys.executable, "-m", "simulate", "report", str(directory), "--out", str(out), "--quiet"]
+    cmd = [sys.executable, "-m", "tourney_sim", "report", str(directory), "--out", str(out), "--quiet"]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT)
     _, status, usage = os.wait4(proc.pid, 0)

@@ -4,7 +4,7 @@ Dask backend on a local cluster of 2 worker processes (the same cores), for ever
 
 Each game plays its built-in strategies (the list fills the table), default player count, the
 same number of games and the same chunk size on every backend. A run is timed as a whole
-``simulate.runner.run`` call — everything a user waits for once the kernels are compiled and,
+``tourney_sim.simulate.runner.run`` call — everything a user waits for once the kernels are compiled and,
 for Dask, once the cluster is up (`dask scheduler` / `dask worker` are started once, not per
 run): planning, the workers' playing, Parquet encoding, writing and checksumming every part, the
 manifest. The three set-ups are measured in turns (1 worker, 2 workers, Dask, then again) so
@@ -32,12 +32,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from simulate.games import game_names, get_game  # noqa: E402
-from simulate.matchup import make_matchup, play_block  # noqa: E402
-from simulate.runner import default_chunk, run  # noqa: E402
-from strategies import available  # noqa: E402
+from tourney_sim.simulate.games import game_names, get_game  # noqa: E402
+from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
+from tourney_sim.simulate.runner import default_chunk, run  # noqa: E402
+from tourney_sim.strategies import available  # noqa: E402
 
 
 def matchup(game: str):

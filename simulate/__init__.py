@@ -11,10 +11,12 @@ import os
 import warnings
 from pathlib import Path
 
-__version__ = "0.1.0"
+from tourney_sim import __version__  # noqa: E402,F401  (one version, the package's)
 
 
 def _source_hash() -> str:
+    # the folders mapped to tourney_sim.simulate and tourney_sim.strategies: siblings in the
+    # repository (an editable install) and in an installed wheel alike
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for package in ("simulate", "strategies"):

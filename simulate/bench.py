@@ -4,7 +4,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from strategies import available
+from tourney_sim.strategies import available
 
 from .matchup import make_matchup, play_block
 

@@ -26,18 +26,18 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def _user_errors():
-    from simulate.games import RuleError
-    from simulate.matchup import RunError
-    from simulate.backends import BackendError
-    from simulate.results import DatasetError, OutputError
-    from strategies import StrategyError
+    from tourney_sim.simulate.games import RuleError
+    from tourney_sim.simulate.matchup import RunError
+    from tourney_sim.simulate.backends import BackendError
+    from tourney_sim.simulate.results import DatasetError, OutputError
+    from tourney_sim.strategies import StrategyError
     return (RuleError, StrategyError, OutputError, DatasetError, BackendError), RunError
 
 
 @app.command()
 def games() -> None:
     """List the games: player counts, teams, rules version and rule options (--rule key=value)."""
-    from simulate.games import game_names, get_game
+    from tourney_sim.simulate.games import game_names, get_game
     for name in game_names():
         spec = get_game(name)
         players = (f"{spec.min_players}" if spec.min_players == spec.max_players
@@ -53,8 +53,8 @@ def games() -> None:
 def strategies(game: str = typer.Argument(..., help="Game name (see `tourney games`).")) -> None:
     """List the strategies of a game, one line each (plug-ins included)."""
     errors, _ = _user_errors()
-    from simulate.games import get_game
-    from strategies import available
+    from tourney_sim.simulate.games import get_game
+    from tourney_sim.strategies import available
     try:
         get_game(game)
         table = available(game)
@@ -89,9 +89,9 @@ def run(
     --strategy greedy --strategy random --out runs/first
     """
     errors, run_error = _user_errors()
-    from simulate.matchup import make_matchup
-    from simulate.runner import run as run_games
-    from strategies import available
+    from tourney_sim.simulate.matchup import make_matchup
+    from tourney_sim.simulate.runner import run as run_games
+    from tourney_sim.strategies import available
     if games < 1:
         fail(f"--games must be a positive number, got {games}")
     if workers is not None and workers < 1:
@@ -101,7 +101,7 @@ def run(
     try:
         names = list(strategy or [])
         if not names:
-            from simulate.games import get_game
+            from tourney_sim.simulate.games import get_game
             spec = get_game(game)
             n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
             names = list(available(game))[:n]
@@ -124,7 +124,7 @@ def run(
                    f"continue with --resume)", err=True)
         raise typer.Exit(130)
     if not quiet:
-        from reports.summary import summary_text
+        from tourney_sim.reports.summary import summary_text
         typer.echo(summary_text(out))
         played = report.games_played
         typer.echo(f"\n{played:,} games in {report.seconds:.2f} s ({played / max(report.seconds, 1e-9):,.0f} "
@@ -135,7 +135,7 @@ def run(
 def summary(directory: Path = typer.Argument(..., help="A dataset directory written by `tourney run`.")) -> None:
     """Print the summary of a dataset (per strategy and per seat)."""
     errors, _ = _user_errors()
-    from reports.summary import summary_text
+    from tourney_sim.reports.summary import summary_text
     try:
         typer.echo(summary_text(directory))
     except errors as exc:
@@ -150,7 +150,7 @@ def replay(
 ) -> None:
     """Replay one game of a dataset move by move, exactly as it was played."""
     errors, _ = _user_errors()
-    from simulate.replay import format_text, trace
+    from tourney_sim.simulate.replay import format_text, trace
     if format not in ("text", "json"):
         fail(f"--format must be text or json, got {format!r}")
     try:
@@ -170,7 +170,7 @@ def bench(
 ) -> None:
     """Kernel speed per strategy (every seat plays it), one core, compile time shown apart."""
     errors, _ = _user_errors()
-    from simulate.bench import bench_game
+    from tourney_sim.simulate.bench import bench_game
     if games < 1 or repeats < 1:
         fail("--games and --repeats must be positive")
     try:
@@ -188,7 +188,7 @@ def bench(
 # ----------------------------------------------------------------------------- tournaments and reports
 def _tournament_errors():
     errors, run_error = _user_errors()
-    from simulate.tournament import TournamentError
+    from tourney_sim.simulate.tournament import TournamentError
     return errors + (TournamentError,), run_error
 
 
@@ -196,8 +196,8 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
                      overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None,
                      resume=False) -> None:
     errors, run_error = _tournament_errors()
-    from reports.render import build, to_text, write
-    from simulate.tournament import run_tournament
+    from tourney_sim.reports.render import build, to_text, write
+    from tourney_sim.simulate.tournament import run_tournament
     if games < 1:
         fail(f"--games must be a positive number, got {games}")
     if workers is not None and workers < 1:
@@ -207,7 +207,7 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
     if report_out is not None and report_out.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must name a .html or .md file, got {report_out}")
     if out is None:
-        from simulate.games import get_game
+        from tourney_sim.simulate.games import get_game
         try:
             spec = get_game(game)
         except errors as exc:
@@ -329,7 +329,7 @@ def report(
     Example: tourney report runs/t1 --out report.html
     """
     errors, _ = _tournament_errors()
-    from reports.render import build, to_markdown, to_text, write
+    from tourney_sim.reports.render import build, to_markdown, to_text, write
     fmt = format or ("md" if out is not None and out.suffix.lower() == ".md" else "html" if out is not None else "text")
     if fmt not in ("html", "md", "text"):
         fail(f"--format must be html, md or text, got {fmt!r}")
@@ -366,7 +366,7 @@ def verify(directory: Path = typer.Argument(..., help="A dataset directory writt
     """Check that a dataset is complete and sound: every game once, every seat, schema, manifest
     and part checksums agree. Exit 0 if so; otherwise each problem on its own line and exit 1."""
     errors, _ = _user_errors()
-    from simulate.verify import report_text, verify as check
+    from tourney_sim.simulate.verify import report_text, verify as check
     try:
         verdict = check(directory)
     except errors as exc:

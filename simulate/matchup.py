@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from strategies import Strategy, StrategyError, resolve
+from tourney_sim.strategies import Strategy, StrategyError, resolve
 
 from .games import GameSpec, RuleError, get_game
 from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES

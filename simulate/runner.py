@@ -1,5 +1,5 @@
 """The run: split the games into chunks, play them on a backend (this process, forked worker
-processes, or a Dask cluster: :mod:`simulate.backends`), write one Parquet part per chunk, record
+processes, or a Dask cluster: :mod:`tourney_sim.simulate.backends`), write one Parquet part per chunk, record
 the manifest. Memory stays flat (a bounded number of chunks in flight) and the data depend only
 on (seed, game index), never on the backend, the number of workers or the chunk size.
 
@@ -106,7 +106,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
 
     ``scheduler``: None for the built-in local runner (``workers`` processes), ``"local"`` for a
     new local Dask cluster of ``workers`` processes, ``"tcp://HOST:PORT"`` for an existing Dask
-    cluster. ``backend``: an open :class:`~simulate.backends.Backend` to use (and not close)
+    cluster. ``backend``: an open :class:`~tourney_sim.simulate.backends.Backend` to use (and not close)
     instead, for callers that run many datasets. ``resume``: continue the dataset in ``out`` (the
     same parameters are required; a missing or empty ``out`` simply starts).
 
@@ -278,7 +278,7 @@ def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict
     ``parts``: the run's (index, first game, games) parts; default: ``chunk_plan`` of the
     manifest's games and chunk size. Deletes temporary files; keeps a part listed in the
     manifest whose size and SHA-256 match; adopts, after a full check
-    (:func:`~simulate.results.check_part`), a part on disk that the manifest does not list
+    (:func:`~tourney_sim.simulate.results.check_part`), a part on disk that the manifest does not list
     (finished just before the run was killed); deletes anything else named like a part (it is
     played again)."""
     for tmp in temporary_files(out):

@@ -20,7 +20,7 @@ lists), in ``v<i>/`` sub-directories, so variants are compared on the same deals
 The directory holds ``_tournament.json`` (format ``tourney-tournament/1``): the plan, the
 variants, every dataset with its seats and matchup, the command, and with ``--until-decided``
 the sequential test's outcome. Datasets are played as chunk tasks on one backend for the whole
-tournament (:mod:`simulate.backends`: in-process, the local process pool, or a Dask cluster),
+tournament (:mod:`tourney_sim.simulate.backends`: in-process, the local process pool, or a Dask cluster),
 part by part with their checksums in each manifest (so ``tourney verify`` checks a seating like
 any run), and ``--until-decided`` can stop between batches.
 """
@@ -300,7 +300,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     ``games`` is the number of deals each seating plays (the cap with ``until_decided``). All
     input is checked before anything is written; errors are RuleError, StrategyError,
     TournamentError, OutputError or BackendError with one-line messages. ``scheduler`` as for
-    :func:`simulate.runner.run` (None: the local runner with ``workers`` processes).
+    :func:`tourney_sim.simulate.runner.run` (None: the local runner with ``workers`` processes).
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
@@ -379,7 +379,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
 
     seq = None
     if until_decided:
-        from reports.sequential import Sequential
+        from tourney_sim.reports.sequential import Sequential
         seq = Sequential(question, alpha, margin)
     from tqdm import tqdm
 
@@ -411,7 +411,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
             backend.run(tasks, finished)
             done_deals = batch[-1][1] + batch[-1][2]
             if seq is not None:
-                from reports.load import Source, load_sources
+                from tourney_sim.reports.load import Source, load_sources
                 sources = [Source(out / s.dir, manifests[i], variant=s.variant) for i, s in enumerate(seatings)]
                 seq.add(load_sources(sources, new_files))
                 if seq.decided:

@@ -10,7 +10,7 @@ A strategy is a :class:`Strategy`: the game it plays, a name, a one-line descrip
 ``public`` and ``private`` are read-only by contract: the public part of the game state and the
 deciding seat's private part (their layouts are documented in the game's module);
 ``moves[:n_moves]`` are the legal move codes ascending; ``rng`` is the seat's own xoshiro256**
-stream (use ``simulate.seeding.below(rng, k)``).
+stream (use ``tourney_sim.simulate.seeding.below(rng, k)``).
 
 Plug-ins: a package declares an entry point in the group ``tourney.strategies`` whose object is
 a Strategy or a list of them; ``tourney strategies GAME`` lists them and ``tourney run`` plays
@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 ENTRY_POINT_GROUP = "tourney.strategies"
 
 #: game name -> module with the built-in ``STRATEGIES`` list
 BUILTIN_MODULES = {
-    "companeros": "strategies.companeros",
-    "partners": "strategies.partners",
-    "cardavia": "strategies.cardavia",
-    "colleagues": "strategies.colleagues",
+    "companeros": "tourney_sim.strategies.companeros",
+    "partners": "tourney_sim.strategies.partners",
+    "cardavia": "tourney_sim.strategies.cardavia",
+    "colleagues": "tourney_sim.strategies.colleagues",
 }
 
 
@@ -56,7 +57,7 @@ def check_strategy(strategy: Strategy) -> None:
     if not sigs or len(sigs) != 1 or sigs[0] != STRATEGY_SIGNATURE:
         raise StrategyError(
             f"strategy {strategy.name!r} ({strategy.origin}) must be an @njit function compiled "
-            f"with exactly simulate.kernel.STRATEGY_SIGNATURE")
+            f"with exactly tourney_sim.simulate.kernel.STRATEGY_SIGNATURE")
 
 
 def _plugins() -> list[Strategy]:
@@ -103,3 +104,23 @@ def resolve(game: str, names: list[str]) -> list[Strategy]:
                 f"unknown strategy {name!r} for {game} (strategies: {', '.join(table) or 'none'})")
         out.append(table[name])
     return out
+
+
+def of_game(game: str) -> dict[str, Strategy]:
+    """The strategies of ``game`` (built-ins, then plug-ins): name -> Strategy; RuleError for an
+    unknown game."""
+    from tourney_sim.simulate.games import get_game
+    get_game(game)
+    return available(game)
+
+
+class _CallablePackage(types.ModuleType):
+    """``tourney_sim.strategies`` is both this package and the public function
+    ``tourney_sim.strategies(game)`` (docs/api.md): importing a sub-package binds its name on the
+    parent package, so the two cannot be separate objects under one name."""
+
+    def __call__(self, game: str) -> dict[str, Strategy]:
+        return of_game(game)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

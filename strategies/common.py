@@ -1,8 +1,8 @@
 """Strategies that work for every game, whatever its move encoding."""
 from numba import njit
 
-from simulate.kernel import STRATEGY_SIGNATURE
-from simulate.seeding import below
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.seeding import below
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)

@@ -1,13 +1,13 @@
 """Built-in Compañeros strategies.
 
 Every heuristic takes the richest colour when its turn to take comes (never passes); they differ
-in which card they play. Observation layout: ``simulate.games.companeros`` (``public`` holds the
+in which card they play. Observation layout: ``tourney_sim.simulate.games.companeros`` (``public`` holds the
 public state part at the same offsets; ``private`` is ``[hand size, hand cards ascending, -1...]``).
 """
 from numba import njit
 
-from simulate.games import companeros as co
-from simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.games import companeros as co
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Strategy
 from .common import random_move

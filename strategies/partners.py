@@ -4,15 +4,15 @@ Every heuristic scores each legal move by the change it makes to the board (deco
 move code, PA-11) and plays the best; they differ in what they value. In the exchange (PA-8)
 each gives the card it values least for itself, except ``teamwork``, which gives the card
 its partner can use best. They read only the public view (board, tables, seat to move) and
-their own private view (hand); layouts in ``simulate.games.partners``.
+their own private view (hand); layouts in ``tourney_sim.simulate.games.partners``.
 
 Piece values: outside -20, the start space 0, a numbered space its track code (1..56 steps
 from the start), a house space 56 + 24 + h.
 """
 from numba import njit
 
-from simulate.games import partners as pa
-from simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.games import partners as pa
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Strategy
 from .common import random_move

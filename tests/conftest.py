@@ -1,6 +1,6 @@
 """Import the engine first, so the numba cache directory keyed to the sources is in force before
 anything compiles (see simulate/__init__.py)."""
-import simulate  # noqa: F401
+import tourney_sim.simulate  # noqa: F401
 import pytest  # noqa: E402
 
 from .plugin_site import install_plugin_demo  # noqa: E402

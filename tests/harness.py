@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.spec import GameSpec
-from simulate.seeding import PyStream, seed_stream, below
-from simulate.stepper import KernelGame
+from tourney_sim.simulate.games.spec import GameSpec
+from tourney_sim.simulate.seeding import PyStream, seed_stream, below
+from tourney_sim.simulate.stepper import KernelGame
 
 PICK_STREAM = 1000  # the test's own stream for choosing random moves
 

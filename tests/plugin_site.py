@@ -1,5 +1,5 @@
 """The demo plug-in package installed into a private site directory (the ``plugin_site``
-fixture, in conftest.py) and `python -m simulate` run with it importable: shared by the plug-in
+fixture, in conftest.py) and `python -m tourney_sim` run with it importable: shared by the plug-in
 and Dask tests."""
 import os
 import subprocess
@@ -17,7 +17,7 @@ def install_plugin_demo(site: Path) -> Path:
 
 
 def tourney(site, *args):
-    """`python -m simulate ARGS` in a fresh process that sees the plug-in installed in ``site``."""
+    """`python -m tourney_sim ARGS` in a fresh process that sees the plug-in installed in ``site``."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
-    return subprocess.run([sys.executable, "-m", "simulate", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tourney_sim", *map(str, args)], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=300)

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulate.games import cardavia as ca
-from simulate.games import get_game
-from simulate.reference import cardavia as ref
-from simulate.seeding import PyStream, new_stream
-from simulate.stepper import KernelGame
-from strategies import available
+from tourney_sim.simulate.games import cardavia as ca
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.reference import cardavia as ref
+from tourney_sim.simulate.seeding import PyStream, new_stream
+from tourney_sim.simulate.stepper import KernelGame
+from tourney_sim.strategies import available
 
 from . import harness
 
@@ -635,7 +635,7 @@ def test_heuristic_beats_random(name):
     rotated, {1,3}). Under "no better than random" both would win equally often. Measured on
     200,000 games: each heuristic wins 99.9% of its games (mean 18 points), random 0.1%
     (about 1 point); z of the difference is above 80, far past the 5-sigma bar."""
-    from simulate.matchup import make_matchup, play_block
+    from tourney_sim.simulate.matchup import make_matchup, play_block
     block = play_block(make_matchup("cardavia", 4, [name, "random"], seed=99), 0, 4_000)
     wins = block.rank == 1
     mine, theirs = wins[block.strategy == 0], wins[block.strategy == 1]
@@ -649,7 +649,7 @@ def test_heuristic_beats_random(name):
 def test_guard_beats_capture_max():
     """Looking one player ahead pays: guard against capture-max over 4,000 games (measured on
     50,000: guard wins 81%, capture-max 22%)."""
-    from simulate.matchup import make_matchup, play_block
+    from tourney_sim.simulate.matchup import make_matchup, play_block
     block = play_block(make_matchup("cardavia", 4, ["guard", "capture-max"], seed=5), 0, 4_000)
     wins = block.rank == 1
     assert wins[block.strategy == 0].mean() > wins[block.strategy == 1].mean() + 0.4

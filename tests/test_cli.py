@@ -4,9 +4,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from simulate.cli import app
-from simulate.reference import companeros as ref
-from simulate.seeding import PyStream
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.reference import companeros as ref
+from tourney_sim.simulate.seeding import PyStream
 
 runner = CliRunner()
 
@@ -98,5 +98,5 @@ def test_replay_errors(tmp_path):
 def test_python_m_simulate_is_the_same_cli():
     import subprocess
     import sys
-    r = subprocess.run([sys.executable, "-m", "simulate", "--help"], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "tourney_sim", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "replay" in r.stdout and "bench" in r.stdout

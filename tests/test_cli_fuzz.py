@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from simulate.cli import app
-from simulate.games import get_game
-from simulate.matchup import make_matchup
-from simulate.runner import run
-from strategies import available
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.matchup import make_matchup
+from tourney_sim.simulate.runner import run
+from tourney_sim.strategies import available
 
 COMMAND = typer.main.get_command(app)
 runner = CliRunner()

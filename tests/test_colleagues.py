@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulate.games import RuleError, get_game
-from simulate.games import colleagues as cl
-from simulate.matchup import make_matchup, play_block
-from simulate.reference import colleagues as ref
-from simulate.seeding import PyStream, new_stream
-from simulate.stepper import KernelGame
-from strategies import available
+from tourney_sim.simulate.games import RuleError, get_game
+from tourney_sim.simulate.games import colleagues as cl
+from tourney_sim.simulate.matchup import make_matchup, play_block
+from tourney_sim.simulate.reference import colleagues as ref
+from tourney_sim.simulate.seeding import PyStream, new_stream
+from tourney_sim.simulate.stepper import KernelGame
+from tourney_sim.strategies import available
 
 from . import harness
 
@@ -343,7 +343,7 @@ def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players)
     import pandas as pd
     from typer.testing import CliRunner
 
-    from simulate.cli import app
+    from tourney_sim.simulate.cli import app
     out = tmp_path / "run"
     cli = CliRunner()
     r = cli.invoke(app, ["run", "colleagues", "--players", str(players), "--games", "300", "--seed", "2",

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulate.games import companeros as co
-from simulate.games import get_game
-from simulate.reference import companeros as ref
-from simulate.seeding import PyStream, new_stream
-from simulate.stepper import KernelGame
-from strategies import available
+from tourney_sim.simulate.games import companeros as co
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.reference import companeros as ref
+from tourney_sim.simulate.seeding import PyStream, new_stream
+from tourney_sim.simulate.stepper import KernelGame
+from tourney_sim.strategies import available
 
 from . import harness
 
@@ -311,7 +311,7 @@ def test_heuristic_beats_random(name):
     """20,000 4-player games of [heuristic, random, heuristic, random], rotating seats. Expected
     under "no better than random": equal win rates. Measured: heuristics win ~50% of their seats,
     random under 2%; the z-score of the difference is above 100, far past the 5-sigma bar."""
-    from simulate.matchup import make_matchup, play_block
+    from tourney_sim.simulate.matchup import make_matchup, play_block
     block = play_block(make_matchup("companeros", 4, [name, "random"], seed=99), 0, 20_000)
     wins = block.rank == 1
     mine, theirs = wins[block.strategy == 0], wins[block.strategy == 1]

@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simulate.cli import app
-from simulate.matchup import make_matchup
-from simulate.results import read_manifest, read_table
-from simulate.runner import run
-from simulate.verify import verify
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.matchup import make_matchup
+from tourney_sim.simulate.results import read_manifest, read_table
+from tourney_sim.simulate.runner import run
+from tourney_sim.simulate.verify import verify
 
 from .plugin_site import tourney
 
@@ -38,7 +38,7 @@ def frame(path):
 def reference(out, game, *args):
     """The built-in runner's dataset, made by `tourney run` in a fresh process (as a user would;
     it also keeps the reference independent of whatever this test process has compiled)."""
-    r = subprocess.run([sys.executable, "-m", "simulate", "run", game, "--out", str(out), "--quiet",
+    r = subprocess.run([sys.executable, "-m", "tourney_sim", "run", game, "--out", str(out), "--quiet",
                         *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert r.returncode == 0, r.stderr
     return out
@@ -155,7 +155,7 @@ def test_plugin_missing_on_the_workers_is_refused_before_writing(plugin_site, tm
 def test_scheduler_errors_are_one_line_and_write_nothing(tmp_path, monkeypatch):
     import socket
 
-    import simulate.backends as backends
+    import tourney_sim.simulate.backends as backends
     cli = CliRunner()
     out = tmp_path / "o"
     for bad in ["tcp://", "http://host:8786", "tcp://host:99999", "two words", ""]:

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_ctrl_c_keeps_whole_parts(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "simulate", "run", "companeros", "--games", "200000000", "--chunk-size",
+        [sys.executable, "-m", "tourney_sim", "run", "companeros", "--games", "200000000", "--chunk-size",
          "20000", "--workers", "2", "--out", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120

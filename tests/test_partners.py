@@ -18,13 +18,13 @@ import pytest
 from numba import njit
 from scipy.stats import binomtest
 
-from simulate.games import get_game
-from simulate.games import partners as pa
-from simulate.matchup import make_matchup, play_block
-from simulate.reference import partners as ref
-from simulate.seeding import PyStream, new_stream
-from simulate.stepper import KernelGame
-from strategies import available
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games import partners as pa
+from tourney_sim.simulate.matchup import make_matchup, play_block
+from tourney_sim.simulate.reference import partners as ref
+from tourney_sim.simulate.seeding import PyStream, new_stream
+from tourney_sim.simulate.stepper import KernelGame
+from tourney_sim.strategies import available
 
 from . import harness
 
@@ -548,7 +548,7 @@ def test_the_lead_is_recorded_when_the_deal_ends_and_read_at_two_thirds():
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
     from typer.testing import CliRunner
 
-    from simulate.cli import app
+    from tourney_sim.simulate.cli import app
     out = tmp_path / "run"
     cli = CliRunner()
     r = cli.invoke(app, ["run", "partners", "--games", "60", "--seed", "2", "--strategy", "race",

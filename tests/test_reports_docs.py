@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reports import analysis, load
-from reports import synthetic as sy
+from tourney_sim.reports import analysis, load
+from tourney_sim.reports import synthetic as sy
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
 

@@ -1,7 +1,7 @@
 """Reports render for every kind of game and for merged datasets, reference nothing external, and
 refuse what they cannot read with one clear line (never a traceback).
 
-Other games are emulated with synthetic datasets in the exact result format (``reports.synthetic``):
+Other games are emulated with synthetic datasets in the exact result format (``tourney_sim.reports.synthetic``):
 a Cardavia-like team game whose bonus and prize columns make up the score, Colleagues-like
 lowest-score-wins with a Grey Entity seat and a dismissal flag, Partners-like team games with
 deals to finish, knock-outs and truncated (drawn) games, and a game that records the leader at
@@ -15,9 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from reports import render
-from reports import synthetic as sy
-from simulate.cli import app
+from tourney_sim.reports import render
+from tourney_sim.reports import synthetic as sy
+from tourney_sim.simulate.cli import app
 
 runner = CliRunner()
 

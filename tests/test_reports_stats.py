@@ -1,6 +1,6 @@
 """The reports' statistics against known values and planted truths.
 
-Synthetic duplicate tournaments (``reports.synthetic``) plant strategy strengths, seat and
+Synthetic duplicate tournaments (``tourney_sim.reports.synthetic``) plant strategy strengths, seat and
 first-player advantages and deal luck shared by every seating of a deal; the report must find
 planted effects, keep its false positive rate near the nominal 5% on fair data, and its paired
 intervals must beat unpaired ones on duplicate data. Sequential stopping is checked by
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from reports import analysis
-from reports import stats
-from reports import synthetic as sy
-from reports.sequential import Sequential
+from tourney_sim.reports import analysis
+from tourney_sim.reports import stats
+from tourney_sim.reports import synthetic as sy
+from tourney_sim.reports.sequential import Sequential
 
 GAME3 = sy.Game(players=3)
 SEATINGS3 = sy.all_seatings(["a", "b"], 3)  # 6 seatings: every deal played 6 times

@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simulate.cli import app
-from simulate.matchup import make_matchup
-from simulate.results import OutputError, read_manifest, read_table
-from simulate.runner import ResumeError, run
-from simulate.verify import verify
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.matchup import make_matchup
+from tourney_sim.simulate.results import OutputError, read_manifest, read_table
+from tourney_sim.simulate.runner import ResumeError, run
+from tourney_sim.simulate.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 PART_KEYS = ("file", "first_game", "games", "rows", "bytes", "sha256")
@@ -34,8 +34,8 @@ def parts(path):
 
 
 def tourney(out, *extra):
-    """Start `python -m simulate run ...` in its own process group (so a kill takes its workers)."""
-    return subprocess.Popen([sys.executable, "-m", "simulate", *RUN_ARGS, "--out", str(out), *extra],
+    """Start `python -m tourney_sim run ...` in its own process group (so a kill takes its workers)."""
+    return subprocess.Popen([sys.executable, "-m", "tourney_sim", *RUN_ARGS, "--out", str(out), *extra],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 

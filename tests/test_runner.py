@@ -7,11 +7,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from reports.stats import wilson
-from reports.summary import COLUMNS, load, summarize
-from simulate.matchup import make_matchup, play_block
-from simulate.results import read_manifest, read_table
-from simulate.runner import run
+from tourney_sim.reports.stats import wilson
+from tourney_sim.reports.summary import COLUMNS, load, summarize
+from tourney_sim.simulate.matchup import make_matchup, play_block
+from tourney_sim.simulate.results import read_manifest, read_table
+from tourney_sim.simulate.runner import run
 
 
 def dataset(path):
@@ -109,7 +109,7 @@ def test_a_run_and_its_summary_do_not_import_pandas(tmp_path):
     """pandas costs 0.4 s to import: a short run's start-up (issue 2: under 2 s) must not pay it."""
     import subprocess
     import sys
-    code = ("import sys; from simulate.cli import main; sys.argv = ['tourney', 'run', 'companeros', "
+    code = ("import sys; from tourney_sim.simulate.cli import main; sys.argv = ['tourney', 'run', 'companeros', "
             f"'--games', '500', '--workers', '1', '--out', {str(tmp_path / 'r')!r}]\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
             "assert 'pandas' not in sys.modules, 'pandas was imported'\n"
@@ -119,7 +119,7 @@ def test_a_run_and_its_summary_do_not_import_pandas(tmp_path):
 
 
 def test_existing_output_refused_without_overwrite(tmp_path, matchup):
-    from simulate.results import OutputError
+    from tourney_sim.simulate.results import OutputError
     out = tmp_path / "o"
     run(matchup, 1000, out, workers=1, progress=False)
     with pytest.raises(OutputError, match="already exists"):
@@ -139,7 +139,7 @@ def test_in_process_and_command_line_runs_agree(tmp_path):
     import subprocess
     import sys
     out = tmp_path / "cli"
-    subprocess.run([sys.executable, "-m", "simulate", "run", "companeros", "--games", "2000", "--seed", "11",
+    subprocess.run([sys.executable, "-m", "tourney_sim", "run", "companeros", "--games", "2000", "--seed", "11",
                     "--strategy", "greedy", "--strategy", "follower", "--strategy", "high", "--out", str(out),
                     "--workers", "1", "--quiet"], check=True)
     m = make_matchup("companeros", 4, ["greedy", "follower", "high"], seed=11)
@@ -152,7 +152,7 @@ def test_arrow_and_numpy_conversions_round_trip():
     """The pandas-free conversions behind the Parquet rows and the summary (results.py)."""
     import pyarrow as pa
 
-    from simulate.results import arrow_array, arrow_strings, numpy_array
+    from tourney_sim.simulate.results import arrow_array, arrow_strings, numpy_array
     rng = np.random.default_rng(1)
     for values in (rng.integers(-100, 100, 1001).astype(np.int8), rng.integers(0, 2**40, 77),
                    rng.integers(-5, 5, 64).astype(np.int32), rng.random(1001) < 0.3, np.zeros(0, bool)):
@@ -172,8 +172,8 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
     a game played on a shortened list."""
     from numba import njit
 
-    from simulate import kernel
-    from simulate.games import companeros as co
+    from tourney_sim.simulate import kernel
+    from tourney_sim.simulate.games import companeros as co
 
     @njit
     def init(state, params, chance):
@@ -217,10 +217,10 @@ def test_strategies_that_allocate_do_not_disturb_the_kernels_work_arrays():
     the same games stepped one by one from Python, where nothing is borrowed."""
     from numba import njit
 
-    from simulate.games import companeros as co
-    from simulate.kernel import STRATEGY_SIGNATURE
-    from simulate.stepper import KernelGame
-    from strategies.common import random_move
+    from tourney_sim.simulate.games import companeros as co
+    from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+    from tourney_sim.simulate.stepper import KernelGame
+    from tourney_sim.strategies.common import random_move
 
     @njit(STRATEGY_SIGNATURE)
     def scribbler(public, private, moves, n_moves, rng):

@@ -1,7 +1,7 @@
 """The random streams: published reference outputs, compiled and Python twins agree."""
 import numpy as np
 
-from simulate import seeding
+from tourney_sim.simulate import seeding
 
 
 def test_xoshiro256starstar_reference_outputs():

@@ -6,9 +6,9 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from reports import render
-from simulate.cli import app
-from simulate.tournament import TournamentError, parse_sweep, plan_matchups
+from tourney_sim.reports import render
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.tournament import TournamentError, parse_sweep, plan_matchups
 
 runner = CliRunner()
 
@@ -57,7 +57,7 @@ def test_parse_sweep_variants():
                         ("match_games=3", ["match_games=3"])]
     with pytest.raises(TournamentError, match="at least two values"):
         parse_sweep("companeros", ["match_games=2"])
-    from simulate.games import RuleError
+    from tourney_sim.simulate.games import RuleError
     with pytest.raises(RuleError, match="rule match_games expects an integer"):
         parse_sweep("companeros", ["match_games=1,zero"])
 
@@ -78,7 +78,7 @@ def test_tournament_duplicate_deals_and_report(tmp_path):
         {p for p in __import__("itertools").product(["greedy", "random"], repeat=3) if len(set(p)) == 2})
     assert all(m["seed"] == 11 and m["rotate"] is False and m["games_done"] == 400 for m in manifests)
     # deal i is the same deal in every seating: the replayed initial states agree
-    from simulate.replay import trace
+    from tourney_sim.simulate.replay import trace
     first = [trace(out / d["dir"], 123) for d in t["datasets"][:2]]
     assert first[0]["initial_state"] == first[1]["initial_state"]
     assert [s["strategy"] for s in first[0]["seats"]] != [s["strategy"] for s in first[1]["seats"]]

@@ -8,11 +8,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from simulate.cli import app
-from simulate.matchup import make_matchup
-from simulate.results import DatasetError, read_manifest, sha256_file
-from simulate.runner import run
-from simulate.verify import verify
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.matchup import make_matchup
+from tourney_sim.simulate.results import DatasetError, read_manifest, sha256_file
+from tourney_sim.simulate.runner import run
+from tourney_sim.simulate.verify import verify
 
 cli = CliRunner()
 

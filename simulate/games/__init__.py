@@ -1,4 +1,4 @@
-"""The game registry: name -> :class:`~simulate.games.spec.GameSpec`, imported on first use."""
+"""The game registry: name -> :class:`~tourney_sim.simulate.games.spec.GameSpec`, imported on first use."""
 from __future__ import annotations
 
 import importlib
@@ -7,10 +7,10 @@ from .spec import GameSpec, RuleError, RuleOption
 
 #: game name -> module defining ``SPEC``; modules load lazily (each compiles its own kernel)
 GAME_MODULES = {
-    "companeros": "simulate.games.companeros",
-    "partners": "simulate.games.partners",
-    "cardavia": "simulate.games.cardavia",
-    "colleagues": "simulate.games.colleagues",
+    "companeros": "tourney_sim.simulate.games.companeros",
+    "partners": "tourney_sim.simulate.games.partners",
+    "cardavia": "tourney_sim.simulate.games.cardavia",
+    "colleagues": "tourney_sim.simulate.games.colleagues",
 }
 
 

@@ -89,7 +89,7 @@ class GameSpec:
     state_size: int
     max_moves: int
     max_decisions: int
-    #: the game's module (``__name__``): init, to_move, legal_moves, ... (see simulate.kernel)
+    #: the game's module (``__name__``): init, to_move, legal_moves, ... (see tourney_sim.simulate.kernel)
     module_name: str
     make_params: Callable[[int, dict], np.ndarray]
     describe_move: Callable[[np.ndarray, int], str]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from simulate.seeding import PyStream
+from tourney_sim.simulate.seeding import PyStream
 
 SUITS = ("swords", "cups", "coins", "clubs")
 RANKS = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simulate.seeding import PyStream
+from tourney_sim.simulate.seeding import PyStream
 
 WEEKS, DAYS, HAND = 3, 5, 6
 LEADER_WEEKS = 2  # leader_at_two_thirds: the standings when two of the three weeks are over

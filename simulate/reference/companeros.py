@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simulate.seeding import PyStream
+from tourney_sim.simulate.seeding import PyStream
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 ROUNDS = 9

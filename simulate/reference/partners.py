@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 
-from simulate.seeding import PyStream
+from tourney_sim.simulate.seeding import PyStream
 
 OUT = ("out",)
 START = ("start",)
 HAND = 4
-# params layout (see simulate.games.partners.make_params)
+# params layout (see tourney_sim.simulate.games.partners.make_params)
 P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS = range(7)
 P_KIND_TABLE = 7
 N_KINDS, N_EFFECTS = 14, 6

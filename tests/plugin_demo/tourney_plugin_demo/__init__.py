@@ -1,8 +1,7 @@
 """A plug-in strategy package: it depends on tourney's public interface only."""
 from numba import njit
 
-from simulate.kernel import STRATEGY_SIGNATURE
-from strategies import Strategy
+from tourney_sim import STRATEGY_SIGNATURE, Strategy
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)

@@ -1,3 +1,0 @@
-from simulate.cli import main
-
-main()

@@ -1,0 +1,51 @@
+"""tourney: play millions of seeded tabletop games between strategies; results to Parquet.
+
+The public API (documented in ``docs/api.md``); everything else under ``tourney_sim`` is internal:
+
+- :class:`Strategy` and :data:`STRATEGY_SIGNATURE`: declaring a strategy (built-in or plug-in);
+- :func:`games`, :func:`strategies`: what can be played;
+- :func:`run`, :func:`tournament`, :func:`sweep`: play, returning a :class:`Result` (the
+  dataset's ``path`` and a ``summary``);
+- :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`.
+
+Names load on first use, so ``import tourney_sim`` (and the ``tourney`` command's start) stays
+cheap: numba, pandas and pyarrow are imported only by what needs them.
+"""
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+#: public name -> module that defines it
+_EXPORTS = {
+    "Strategy": "tourney_sim.strategies",
+    "StrategyError": "tourney_sim.strategies",
+    "STRATEGY_SIGNATURE": "tourney_sim.simulate.kernel",
+    "below": "tourney_sim.simulate.seeding",
+    "Result": "tourney_sim.api",
+    "Summary": "tourney_sim.api",
+    "games": "tourney_sim.api",
+    "strategies": "tourney_sim",  # the package tourney_sim.strategies, callable (see there)
+    "run": "tourney_sim.api",
+    "tournament": "tourney_sim.api",
+    "sweep": "tourney_sim.api",
+    "load": "tourney_sim.api",
+    "report": "tourney_sim.api",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name == "strategies":  # a sub-package: importing it binds it here
+        return importlib.import_module("tourney_sim.strategies")
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tourney_sim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,4 @@
+"""``python -m tourney_sim``: the same CLI as ``tourney``."""
+from tourney_sim.simulate.cli import main
+
+main()
