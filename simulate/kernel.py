@@ -22,10 +22,13 @@ The whole state of a game in progress is ``(state, chance)``: copy both and the 
 stepped on independently; replay is seeding the streams again and re-applying the decisions.
 
 A strategy is an ``@njit`` function with exactly :data:`STRATEGY_SIGNATURE`:
-``choose(public, private, moves, n_moves, rng) -> index`` into ``moves[:n_moves]``. It sees the
-public view, its own private view, the legal moves and its own random stream, nothing else
-(no peeking by construction). Strategies of a matchup travel as a tuple of first-class
-functions, padded to :data:`MAX_STRATEGIES`, so any matchup runs without recompiling.
+``choose(public, private, moves, n_moves, rng, params) -> index`` into ``moves[:n_moves]``. It
+sees the public view, its own private view, the legal moves, its own random stream and its
+parameter values (``params``, float64, in the order the strategy declares them: see
+``tourney_sim.strategies.params``), nothing else (no peeking by construction). Strategies of a
+matchup travel as a tuple of first-class functions, padded to :data:`MAX_STRATEGIES`, with their
+parameter values as the rows of one ``float64[MAX_STRATEGIES, MAX_PARAMS]`` array, so any matchup
+and any setting runs without recompiling.
 
 :func:`play_games` is the loop over games and decisions. It is ``inline='always'`` so that each
 game's module-level ``play_chunk`` (three lines) specialises it with direct calls to that game's
@@ -40,9 +43,11 @@ from numba.extending import intrinsic
 
 from .seeding import seed_stream
 
-#: ``int64 choose(int32[::1] public, int32[::1] private, int64[::1] moves, int64 n, uint64[::1] rng)``
+#: ``int64 choose(int32[::1] public, int32[::1] private, int64[::1] moves, int64 n,
+#: uint64[::1] rng, float64[::1] params)``
 STRATEGY_SIGNATURE = types.int64(
-    types.int32[::1], types.int32[::1], types.int64[::1], types.int64, types.uint64[::1]
+    types.int32[::1], types.int32[::1], types.int64[::1], types.int64, types.uint64[::1],
+    types.float64[::1],
 )
 #: Length of the strategy tuple handed to a kernel (one compiled kernel serves every matchup).
 MAX_STRATEGIES = 6
@@ -103,12 +108,13 @@ def keep_alive(typingctx, arr):
 def play_games(init, to_move, legal_moves, public_view, private_view, apply_move, result,
                state_size, max_moves, max_decisions,
                params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
-               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
+               strategy_params, out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
     """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
 
     ``lineup[k]`` is the index (into ``strategies``) of the strategy at seat k before rotation;
     with ``rotate`` game i seats ``lineup[(s + i) % n_players]`` at seat s, so over any
     n_players consecutive games every strategy sits in every seat equally often.
+    ``strategy_params[k]`` holds the parameter values handed to ``strategies[k]``.
     Outputs are indexed [game - first_game, seat]. Returns the number of games completed; on an
     error it stops and fills ``error``.
     """
@@ -127,6 +133,7 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     seat_strategy = borrow(seat_strategy_owner)
     params = borrow(params)
     lineup = borrow(lineup)
+    strategy_params = borrow(strategy_params)
     out_strategy = borrow(out_strategy)
     out_score = borrow(out_score)
     out_rank = borrow(out_rank)
@@ -165,7 +172,9 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
                 return g
             choose = strategies[seat_strategy[seat]]
             # views of a borrowed array are borrowed too: making them costs no counting
-            choice = choose(public, private_view(state, seat), moves, n, seat_rng[seat])
+            k = seat_strategy[seat]
+            choice = choose(public, private_view(state, seat), moves, n, seat_rng[seat],
+                            strategy_params[k])
             if choice < 0 or choice >= n:
                 error[0] = ERR_ILLEGAL_CHOICE
                 error[1] = game

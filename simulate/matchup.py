@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tourney_sim.strategies import Strategy, StrategyError, resolve
+from tourney_sim.strategies.params import MAX_PARAMS
 
 from .games import GameSpec, RuleError, get_game
 from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES
@@ -27,17 +28,17 @@ class Matchup:
     spec: GameSpec
     n_players: int
     options: dict
-    seat_names: list[str]  # strategy name per seat before rotation (the list repeated to fill)
+    seat_names: list[str]  # strategy label per seat before rotation (the list repeated to fill)
     seed: int
     rotate: bool = True
-    strategies: list[Strategy] = field(default_factory=list)  # distinct, first-appearance order
+    strategies: list[Strategy] = field(default_factory=list)  # distinct settings, first-appearance order
     lineup: np.ndarray = None  # seat -> index into strategies
     params: np.ndarray = None
 
     @property
     def strategy_names(self) -> list[str]:
-        """Dictionary of the ``strategy`` column: the strategies, then non-player seats."""
-        return [s.name for s in self.strategies] + list(self.spec.extra_seats(self.n_players))
+        """Dictionary of the ``strategy`` column: the strategies' labels, then non-player seats."""
+        return [s.label for s in self.strategies] + list(self.spec.extra_seats(self.n_players))
 
     @property
     def result_seats(self) -> int:
@@ -47,11 +48,18 @@ class Matchup:
         fns = [s.fn for s in self.strategies]
         return tuple(fns + [fns[0]] * (MAX_STRATEGIES - len(fns)))
 
+    def strategy_params(self) -> np.ndarray:
+        """float64[MAX_STRATEGIES, MAX_PARAMS]: row k holds the values of ``strategies[k]``."""
+        rows = np.zeros((MAX_STRATEGIES, MAX_PARAMS), np.float64)
+        for k, s in enumerate(self.strategies):
+            rows[k] = s.param_row()
+        return rows
+
     def seating(self, game: int) -> list[str]:
         """Strategy name per seat in game ``game`` (after rotation)."""
         n = self.n_players
         shift = game % n if self.rotate else 0
-        return [self.strategies[self.lineup[(s + shift) % n]].name for s in range(n)]
+        return [self.strategies[self.lineup[(s + shift) % n]].label for s in range(n)]
 
     def describe(self) -> dict:
         return {"game": self.spec.name, "players": self.n_players, "options": self.options,
@@ -82,10 +90,11 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     resolved = resolve(game, list(strategy_names))
     distinct: list[Strategy] = []
     for s in resolved:
-        if s.name not in [d.name for d in distinct]:
+        if s.label not in [d.label for d in distinct]:
             distinct.append(s)
-    seat_names = [strategy_names[s % len(strategy_names)] for s in range(n_players)]
-    lineup = np.array([[d.name for d in distinct].index(name) for name in seat_names], np.int64)
+    labels = [s.label for s in resolved]  # a setting's label rebuilds it (no file needed)
+    seat_names = [labels[s % len(labels)] for s in range(n_players)]
+    lineup = np.array([[d.label for d in distinct].index(name) for name in seat_names], np.int64)
     return Matchup(spec=spec, n_players=n_players, options=values, seat_names=seat_names,
                    seed=int(seed), rotate=rotate, strategies=distinct, lineup=lineup,
                    params=spec.make_params(n_players, values))
@@ -125,7 +134,7 @@ def play_block(m: Matchup, first_game: int, n_games: int) -> Block:
     error = np.zeros(4, np.int64)
     done = m.spec.module.play_chunk(
         m.params, m.n_players, np.uint64(m.seed), first_game, n_games, m.lineup, m.rotate,
-        m.strategy_tuple(), block.strategy, block.score, block.rank, block.extra,
+        m.strategy_tuple(), m.strategy_params(), block.strategy, block.score, block.rank, block.extra,
         block.start_seat, block.decisions, error)
     if done != n_games:
         kind, game, seat, value = (int(x) for x in error)

@@ -42,11 +42,11 @@ def trace(directory: Path, game_index: int) -> dict:
     spec = m.spec
     k = KernelGame(spec, m.params, m.seed, game_index)
     seating = m.seating(game_index)
-    by_name = {s.name: s for s in m.strategies}
+    by_label = {s.label: s for s in m.strategies}
     initial = spec.describe_state(k.state)
     decisions = []
     while (seat := k.to_move()) >= 0:
-        move = k.choose(by_name[seating[seat]].fn)
+        move = k.choose(by_label[seating[seat]])
         decisions.append({"step": len(decisions), "seat": seat, "move": move,
                           "action": spec.move_to_json(k.state, move),
                           "text": spec.describe_move(k.state, move)})

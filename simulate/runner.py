@@ -56,7 +56,8 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
         "games": games,
         "seats": m.seat_names,
         "rotate": m.rotate,
-        "strategies": [{"name": s.name, "description": s.description, "origin": s.origin}
+        "strategies": [{"name": s.label, "description": s.description, "origin": s.origin,
+                        **({"strategy": s.name, "params": s.settings()} if s.params else {})}
                        for s in m.strategies],
         "extra_seats": list(m.spec.extra_seats(m.n_players)),
         "columns": {name: text for name, text in m.spec.columns},

@@ -11,6 +11,9 @@ import numpy as np
 from .games.spec import GameSpec
 from .seeding import CHANCE_STREAM, new_stream
 
+#: the parameter values handed to a bare strategy function (one that declares none)
+NO_PARAMS = np.zeros(1, np.float64)
+
 
 class KernelGame:
     """One game of ``spec`` with params, seeded as game ``game`` of the run with ``seed``."""
@@ -48,12 +51,14 @@ class KernelGame:
     def legal_moves(self) -> list[int]:
         return [int(x) for x in self.moves[:self._legal()]]
 
-    def choose(self, strategy_fn) -> int:
-        """The move ``strategy_fn`` picks for the seat to move (advancing that seat's stream)."""
+    def choose(self, strategy) -> int:
+        """The move ``strategy`` (a Strategy, or a bare compiled function with no parameters)
+        picks for the seat to move (advancing that seat's stream)."""
         seat = self.to_move()
         n = self._legal()
-        i = strategy_fn(self.m.public_view(self.state), self.m.private_view(self.state, seat),
-                        self.moves, n, self.seat_rng[seat])
+        fn, params = (strategy.fn, strategy.param_row()) if hasattr(strategy, "fn") else (strategy, NO_PARAMS)
+        i = fn(self.m.public_view(self.state), self.m.private_view(self.state, seat),
+               self.moves, n, self.seat_rng[seat], params)
         if not 0 <= i < n:
             raise ValueError(f"strategy returned {i}, not an index into {n} legal moves")
         return int(self.moves[i])

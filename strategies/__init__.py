@@ -21,11 +21,15 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any
 
+import numpy as np
+
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+
+from .params import MAX_PARAMS, Param, ParamError, StrategyError, _fmt, parse_assignments, read_toml
 
 ENTRY_POINT_GROUP = "tourney.strategies"
 
@@ -45,19 +49,60 @@ class Strategy:
     description: str
     fn: Any  # numba dispatcher with the one signature STRATEGY_SIGNATURE
     origin: str = "built-in"
+    #: the parameters ``fn`` reads from its last argument, in that order
+    params: tuple[Param, ...] = ()
+    #: this setting's values, one per parameter (float, int or choice name); () = the defaults
+    values: tuple = ()
 
+    def settings(self) -> dict:
+        """Every parameter's value in this setting: name -> value."""
+        if not self.values:
+            return {p.name: p.default for p in self.params}
+        return {p.name: v for p, v in zip(self.params, self.values)}
 
-class StrategyError(ValueError):
-    """Unknown or malformed strategy; the message is one line for the user."""
+    @property
+    def label(self) -> str:
+        """The name, then the values that differ from the defaults (``guard:risk=0.7``)."""
+        changed = [f"{p.name}={_fmt(v)}" for p, v in zip(self.params, self.settings().values())
+                   if v != p.default]
+        return f"{self.name}:{','.join(changed)}" if changed else self.name
+
+    def with_settings(self, overrides: dict, where: str | None = None) -> "Strategy":
+        """This strategy with some parameters set (``{name: value or value text}``); ParamError
+        (one line) for an unknown parameter or a value out of range or of the wrong kind."""
+        where = where or f"strategy {self.name}"
+        by_name = {p.name: p for p in self.params}
+        values = self.settings()
+        for key, value in overrides.items():
+            if key not in by_name:
+                known = ", ".join(by_name) or "none"
+                raise ParamError(f"{where}: no parameter {key!r} (parameters: {known})")
+            values[key] = by_name[key].check(value, where)
+        return replace(self, values=tuple(values[p.name] for p in self.params))
+
+    def param_row(self) -> np.ndarray:
+        """The values as ``fn`` receives them: float64[MAX_PARAMS], unused entries 0."""
+        row = np.zeros(MAX_PARAMS, np.float64)
+        for i, (p, v) in enumerate(zip(self.params, self.settings().values())):
+            row[i] = p.number(v)
+        return row
 
 
 def check_strategy(strategy: Strategy) -> None:
-    """Raise StrategyError unless ``strategy.fn`` is compiled with exactly the strategy signature."""
+    """Raise StrategyError unless ``strategy.fn`` is compiled with exactly the strategy signature
+    and its parameters are well declared."""
     sigs = getattr(strategy.fn, "nopython_signatures", None)
     if not sigs or len(sigs) != 1 or sigs[0] != STRATEGY_SIGNATURE:
         raise StrategyError(
             f"strategy {strategy.name!r} ({strategy.origin}) must be an @njit function compiled "
-            f"with exactly tourney_sim.simulate.kernel.STRATEGY_SIGNATURE")
+            f"with exactly tourney_sim.STRATEGY_SIGNATURE")
+    names = [p.name for p in strategy.params]
+    if len(names) > MAX_PARAMS or len(set(names)) != len(names) or not all(isinstance(p, Param) for p in strategy.params):
+        raise StrategyError(f"strategy {strategy.name!r} ({strategy.origin}) must declare at most "
+                            f"{MAX_PARAMS} Param values with distinct names")
+    if any(c in strategy.name for c in ":@,= "):
+        raise StrategyError(f"strategy name {strategy.name!r} ({strategy.origin}) may not contain "
+                            f"':', '@', ',', '=' or spaces")
 
 
 def _plugins() -> list[Strategy]:
@@ -71,7 +116,7 @@ def _plugins() -> list[Strategy]:
         items = obj if isinstance(obj, (list, tuple)) else [obj]
         for item in items:
             strategy = Strategy(item.game, item.name, item.description, item.fn,
-                                origin=f"plug-in {ep.value}")
+                                origin=f"plug-in {ep.value}", params=tuple(getattr(item, "params", ())))
             try:
                 check_strategy(strategy)
             except StrategyError as exc:
@@ -81,29 +126,55 @@ def _plugins() -> list[Strategy]:
     return found
 
 
+#: strategies added in this process (:func:`register`), by game
+_REGISTERED: dict[str, dict[str, Strategy]] = {}
+
+
+def register(strategy: Strategy) -> None:
+    """Make ``strategy`` available in this process (a notebook, a test), as if it were a
+    plug-in. Worker processes forked afterwards see it; Dask workers need a real plug-in."""
+    check_strategy(strategy)
+    _REGISTERED.setdefault(strategy.game, {})[strategy.name] = strategy
+
+
 def available(game: str) -> dict[str, Strategy]:
-    """Every strategy for ``game``: built-ins first, then plug-ins (a plug-in may not shadow)."""
+    """Every strategy for ``game``: built-ins first, then plug-ins and registered ones (neither
+    may shadow a name already taken)."""
     result: dict[str, Strategy] = {}
     module = BUILTIN_MODULES.get(game)
     if module:
         for s in importlib.import_module(module).STRATEGIES:
             result[s.name] = s
-    for s in _plugins():
+    for s in _plugins() + list(_REGISTERED.get(game, {}).values()):
         if s.game == game and s.name not in result:
             result[s.name] = s
     return result
 
 
+def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
+    """``NAME``, ``NAME:key=value,...`` or ``NAME@file.toml`` -> the strategy with those values."""
+    text = text.strip()
+    if "@" in text:
+        name, _, path = text.partition("@")
+    else:
+        name, _, assignments = text.partition(":")
+    name = name.strip()
+    if name not in table:
+        raise StrategyError(
+            f"unknown strategy {name!r} for {game} (strategies: {', '.join(table) or 'none'})")
+    base = table[name]
+    if "@" in text:
+        return base.with_settings(read_toml(path.strip(), name, f"strategy {name}"), f"strategy {name}")
+    if ":" in text:
+        return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
+    return base
+
+
 def resolve(game: str, names: list[str]) -> list[Strategy]:
-    """The strategies named, in order; StrategyError listing the valid names otherwise."""
+    """The strategies named (settings allowed: see :func:`parse_setting`), in order;
+    StrategyError (or ParamError) with a one-line message otherwise."""
     table = available(game)
-    out = []
-    for name in names:
-        if name not in table:
-            raise StrategyError(
-                f"unknown strategy {name!r} for {game} (strategies: {', '.join(table) or 'none'})")
-        out.append(table[name])
-    return out
+    return [parse_setting(name, table, game) for name in names]
 
 
 def of_game(game: str) -> dict[str, Strategy]:

@@ -181,17 +181,17 @@ def best_move(public, private, moves, n_moves, guard, sword_weight, low_sword_bo
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def capture_max(public, private, moves, n_moves, rng):
+def capture_max(public, private, moves, n_moves, rng, params):
     return best_move(public, private, moves, n_moves, 0, 0.15, 0.0)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def guard(public, private, moves, n_moves, rng):
+def guard(public, private, moves, n_moves, rng, params):
     return best_move(public, private, moves, n_moves, 1, 0.15, 0.0)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def swords(public, private, moves, n_moves, rng):
+def swords(public, private, moves, n_moves, rng, params):
     return best_move(public, private, moves, n_moves, 1, 0.4, 0.8)
 
 

@@ -256,7 +256,7 @@ def token_none_index(moves, n_moves):
 
 # ----------------------------------------------------------------------------- the strategies
 @njit(STRATEGY_SIGNATURE, cache=True)
-def middle(public, private, moves, n_moves, rng):
+def middle(public, private, moves, n_moves, rng, params):
     """Play each card where it is least likely to be the top or the bottom of what is shown;
     keep the lowest for Overtime; keep the hand on Monday (a token); hoard tokens; reveal the
     Grey Entity's cards (free information)."""
@@ -271,7 +271,7 @@ def middle(public, private, moves, n_moves, rng):
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def dodger(public, private, moves, n_moves, rng):
+def dodger(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``; spends a +10, -10 or ILLNESS token on one of its cards when that
     lowers the card's expected cost by more than the token is worth (1 point)."""
     decision = public[cl.H_DECISION]
@@ -323,7 +323,7 @@ def extremeness(public, card):
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def dumper(public, private, moves, n_moves, rng):
+def dumper(public, private, moves, n_moves, rng, params):
     """Mulligans its extreme cards toward middle ones; plays its most extreme card first, on the
     day where it is cheapest (a day already lost to someone further out); hoards tokens."""
     decision = public[cl.H_DECISION]
@@ -351,7 +351,7 @@ def dumper(public, private, moves, n_moves, rng):
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def hider(public, private, moves, n_moves, rng):
+def hider(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``, but plays a card face down (MEETING) when it is likely to end at
     the top or bottom of its day, so the others cannot steer clear of it; hoards other tokens."""
     decision = public[cl.H_DECISION]

@@ -6,6 +6,6 @@ from tourney_sim.simulate.seeding import below
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def random_move(public, private, moves, n_moves, rng):
+def random_move(public, private, moves, n_moves, rng, params):
     """Uniformly random legal move from the seat's own stream."""
     return below(rng, n_moves)

@@ -41,14 +41,14 @@ def highest_card(moves, n_moves, colour):
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def play_high(public, private, moves, n_moves, rng):
+def play_high(public, private, moves, n_moves, rng, params):
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_richest(public, moves, n_moves)
     return highest_card(moves, n_moves, -1)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def follower(public, private, moves, n_moves, rng):
+def follower(public, private, moves, n_moves, rng, params):
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_richest(public, moves, n_moves)
     n = public[co.H_PLAYERS]
@@ -65,7 +65,7 @@ def follower(public, private, moves, n_moves, rng):
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def greedy(public, private, moves, n_moves, rng):
+def greedy(public, private, moves, n_moves, rng, params):
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_richest(public, moves, n_moves)
     # I am the next seat after the starter that has not played yet

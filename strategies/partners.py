@@ -210,28 +210,28 @@ def best_move(public, moves, n_moves, knock_w, team_w, danger_w, pair_w, opp_w, 
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def race(public, private, moves, n_moves, rng):
+def race(public, private, moves, n_moves, rng, params):
     if public[pa.H_PHASE] == pa.PHASE_EXCHANGE:
         return give_card(public, private, moves, n_moves, False, 0.0, 1.0, 0.0, 0.0)
     return best_move(public, moves, n_moves, 0.0, 1.0, 0.0, 0.0, 0.0, 0.05)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def hunter(public, private, moves, n_moves, rng):
+def hunter(public, private, moves, n_moves, rng, params):
     if public[pa.H_PHASE] == pa.PHASE_EXCHANGE:
         return give_card(public, private, moves, n_moves, False, 2.0, 1.0, 0.0, 0.0)
     return best_move(public, moves, n_moves, 2.0, 1.0, 0.0, 0.0, 1.0, 0.0)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def guardian(public, private, moves, n_moves, rng):
+def guardian(public, private, moves, n_moves, rng, params):
     if public[pa.H_PHASE] == pa.PHASE_EXCHANGE:
         return give_card(public, private, moves, n_moves, False, 0.5, 1.0, 0.5, 6.0)
     return best_move(public, moves, n_moves, 0.5, 1.0, 0.5, 6.0, 0.5, 0.0)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def teamwork(public, private, moves, n_moves, rng):
+def teamwork(public, private, moves, n_moves, rng, params):
     if public[pa.H_PHASE] == pa.PHASE_EXCHANGE:
         return give_card(public, private, moves, n_moves, True, 1.0, 1.0, 0.0, 0.0)
     return best_move(public, moves, n_moves, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0)

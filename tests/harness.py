@@ -105,7 +105,7 @@ def check_no_peeking(spec: GameSpec, params, seed: int, games: int, hide, strate
                 for st in (k.state, other):
                     rng = k.seat_rng[seat].copy()
                     choices.append(strategy.fn(m.public_view(st), m.private_view(st, seat),
-                                               moves_buf, n, rng))
+                                               moves_buf, n, rng, strategy.param_row()))
                 assert choices[0] == choices[1], (strategy.name, choices)
             moves = k.legal_moves()
             k.apply(moves[pick.below(len(moves))])

@@ -601,7 +601,7 @@ def test_kernel_matches_reference_in_heuristic_games(overshoot):
     random play; the reference must agree there too."""
     params = pa.make_params(4, {"house_overshoot": overshoot})
     table = available("partners")
-    lineup = [table[n].fn for n in ("teamwork", "guardian", "race", "hunter")]
+    lineup = [table[n] for n in ("teamwork", "guardian", "race", "hunter")]
     mixed = 0
     for g in range(max(3, DIFF_GAMES // 30)):
         k = KernelGame(SPEC, params, 41, g)

@@ -196,16 +196,16 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
         rank[0] = 1
 
     @njit
-    def chunk(params, seed, lineup, strategies, out_strategy, out_score, out_rank, out_extra, out_start,
-              out_decisions, error):
+    def chunk(params, seed, lineup, strategies, strategy_params, out_strategy, out_score, out_rank, out_extra,
+              out_start, out_decisions, error):
         return kernel.play_games(init, to_move, legal_moves, co.public_view, co.private_view, apply_move,
                                  result, co.STATE_SIZE, co.MAX_MOVES, 10, params, 3, seed, 0, 2, lineup,
-                                 False, strategies, out_strategy, out_score, out_rank, out_extra,
+                                 False, strategies, strategy_params, out_strategy, out_score, out_rank, out_extra,
                                  out_start, out_decisions, error)
 
     m = make_matchup("companeros", 3, ["random"], seed=1)
     error = np.zeros(4, np.int64)
-    done = chunk(m.params, np.uint64(1), m.lineup, m.strategy_tuple(), np.zeros((2, 3), np.int8),
+    done = chunk(m.params, np.uint64(1), m.lineup, m.strategy_tuple(), m.strategy_params(), np.zeros((2, 3), np.int8),
                  np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8), np.zeros((2, 3, 3), np.int32),
                  np.zeros(2, np.int8), np.zeros(2, np.int32), error)
     assert done == 0 and list(error[:3]) == [kernel.ERR_MOVE_LIMIT, 0, 0]
@@ -223,11 +223,11 @@ def test_strategies_that_allocate_do_not_disturb_the_kernels_work_arrays():
     from tourney_sim.strategies.common import random_move
 
     @njit(STRATEGY_SIGNATURE)
-    def scribbler(public, private, moves, n_moves, rng):
+    def scribbler(public, private, moves, n_moves, rng, params):
         for size in (co.STATE_SIZE, co.MAX_MOVES * 2, 4, 8, 24, 48):  # the work arrays' sizes
             junk = np.empty(size, np.int32)
             junk[:] = -7
-        return random_move(public, private, moves, n_moves, rng)
+        return random_move(public, private, moves, n_moves, rng, params)
 
     m = make_matchup("companeros", 4, ["random"], seed=5)
     m.strategies = [dataclasses.replace(s, name="scribbler", fn=scribbler) for s in m.strategies]

@@ -500,12 +500,12 @@ def result(state, score, rank, extra):
 
 
 @njit(cache=True)
-def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
                out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
     return kernel.play_games(
         init, to_move, legal_moves, public_view, private_view, apply_move, result,
         STATE_SIZE, MAX_MOVES, MAX_DECISIONS,
-        params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
+        params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
         out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
 
 

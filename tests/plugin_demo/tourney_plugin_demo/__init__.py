@@ -5,12 +5,12 @@ from tourney_sim import STRATEGY_SIGNATURE, Strategy
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def first_legal(public, private, moves, n_moves, rng):
+def first_legal(public, private, moves, n_moves, rng, params):
     return 0  # moves are ascending: the lowest card, or taking the first colour present
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def illegal(public, private, moves, n_moves, rng):
+def illegal(public, private, moves, n_moves, rng, params):
     return n_moves  # one past the end: the runner must stop and name this strategy
 
 
