@@ -50,8 +50,16 @@ def games() -> None:
 
 
 @app.command()
-def strategies(game: str = typer.Argument(..., help="Game name (see `tourney games`).")) -> None:
-    """List the strategies of a game, one line each (plug-ins included)."""
+def strategies(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    params: bool = typer.Option(False, "--params", help="Also list each strategy's parameters: name=default (range): meaning."),
+) -> None:
+    """List the strategies of a game, one line each (plug-ins included).
+
+    A strategy can be named with other parameter values anywhere a strategy is named:
+    NAME:key=value,key=value (e.g. guard:sword_weight=0.3) or NAME@file.toml (e.g. the
+    best.toml that `tourney tune` writes).
+    """
     errors, _ = _user_errors()
     from tourney_sim.simulate.games import get_game
     from tourney_sim.strategies import available
@@ -64,6 +72,11 @@ def strategies(game: str = typer.Argument(..., help="Game name (see `tourney gam
     for name, s in table.items():
         origin = "" if s.origin == "built-in" else f"  [{s.origin}]"
         typer.echo(f"{name:<{width}}  {s.description}{origin}")
+        if params:
+            for p in s.params:
+                typer.echo(f"{'':<{width}}    {p.describe()}")
+            if not s.params:
+                typer.echo(f"{'':<{width}}    (no parameters)")
 
 
 @app.command()
@@ -167,6 +180,7 @@ def bench(
     games: int = typer.Option(100_000, "--games", "-n", help="Games per timed run."),
     repeats: int = typer.Option(3, "--repeats", "-r", help="Timed runs per strategy (the median is shown)."),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option key=value; repeatable."),
+    strategy: Optional[List[str]] = typer.Option(None, "--strategy", help="Strategy to time (settings allowed: NAME:key=value); repeatable (default: every strategy of the game)."),
 ) -> None:
     """Kernel speed per strategy (every seat plays it), one core, compile time shown apart."""
     errors, _ = _user_errors()
@@ -174,7 +188,8 @@ def bench(
     if games < 1 or repeats < 1:
         fail("--games and --repeats must be positive")
     try:
-        r = bench_game(game, players, games, repeats, rules=rule or [])
+        r = bench_game(game, players, games, repeats, strategy_names=list(strategy or []) or None,
+                       rules=rule or [])
     except errors as exc:
         fail(str(exc))
     typer.echo(f"{r['game']}, {r['players']} players, {games:,} games x {repeats} runs (median), one core")
@@ -359,6 +374,69 @@ def report(
         typer.echo(to_text(rep))
         if out is not None:
             typer.echo(f"\nreport written to {out}")
+
+
+@app.command()
+def tune(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    strategy: str = typer.Option(..., "--strategy", help="The strategy to tune (a setting such as NAME@file.toml is the starting point); see `tourney strategies GAME --params`."),
+    against: Optional[List[str]] = typer.Option(None, "--against", help="A strategy of the field it is tuned against; repeat it. Every trial plays every one of them on the same deals."),
+    trials: int = typer.Option(100, "--trials", "-t", help="Settings to try (the first is the starting setting)."),
+    deals: int = typer.Option(2000, "--deals", "-n", help="Deals per trial, each played in every seating against every --against strategy; the same deals for every trial."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the tuning deals and of the sampler."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: 4, or the game's only count)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help="Rule option key=value (see `tourney games`); repeatable."),
+    param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this parameter; repeatable (default: all of the strategy's parameters)."),
+    sampler: str = typer.Option("tpe", "--sampler", help="optuna sampler: tpe (any parameters) or cmaes (CMA-ES, for real and integer parameters)."),
+    objective: str = typer.Option("win", "--objective", help="win: the mean win rate against the field; margin: the mean score margin over the other players."),
+    confirm_deals: Optional[int] = typer.Option(None, "--confirm-deals", help="Fresh deals on which the best setting is confirmed against the starting one (default: 5 x --deals)."),
+    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed", help="Seed of the confirmation deals (default: --seed + 1)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output directory (default: runs/tune-GAME-STRATEGY-seedS)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the trials on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing tuning run in --out."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the tuning run in --out after it was interrupted or killed (same parameters; --trials may grow)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+) -> None:
+    """Find the strongest settings of a strategy's parameters with optuna.
+
+    Every trial plays one setting against the --against field on the same deals (duplicate
+    seatings, common random numbers), so trials differ by their settings, not their luck. At
+    the end the best setting is confirmed against the starting one on fresh deals (paired, with
+    a 95% interval and p-value). Writes best.toml (use it as --strategy NAME@DIR/best.toml),
+    _tune.json and the optuna study (study.journal); `tourney report DIR` shows the history.
+
+    Example: tourney tune cardavia --strategy guard --against capture-max --against random
+    --trials 200 --deals 2000 --seed 1 --out runs/tune-guard
+    """
+    errors, run_error = _user_errors()
+    from tourney_sim.simulate.tune import TuneError, summary_text, tune as run_tune
+    errors = errors + (TuneError,)
+    if trials < 1 or deals < 1:
+        fail("--trials and --deals must be positive")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    name = strategy.split("@")[0].split(":")[0]
+    out = out or Path("runs") / f"tune-{game}-{name}-seed{seed}"
+    command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    try:
+        report = run_tune(game, strategy, list(against or []), out, n_players=players, rules=list(rule or []),
+                          trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
+                          params=list(param or []) or None, confirm_deals=confirm_deals,
+                          confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
+                          overwrite=overwrite, resume=resume, progress=not quiet, command=command)
+    except errors as exc:
+        fail(str(exc))
+    except run_error as exc:
+        fail(str(exc), code=1)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: the study in {out} keeps its finished trials (continue with --resume)", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        for note in report.notes:
+            typer.echo(note, err=True)
+        typer.echo(summary_text(report.manifest))
+        typer.echo(f"\nbest setting in {out / 'best.toml'}; report: tourney report {out} --out tune.html")
 
 
 @app.command()

@@ -39,6 +39,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
+from tourney_sim.strategies import resolve
+
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
 from .backends import open_backend
@@ -163,6 +165,8 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
     spec.check_players(n_players)
     if not strategies:
         raise TournamentError("give the strategies with --strategy (at least two)")
+    # settings by their labels: guard@best.toml and guard:risk=0.7 name the same strategy
+    strategies = [s.label for s in resolve(game, list(strategies))]
     plan = plan_matchups(list(strategies), n_players, spec.team_game)
     seatings = []
     for v, (label, rules) in enumerate(variants):

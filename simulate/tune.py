@@ -1,0 +1,459 @@
+"""``tourney tune``: the strongest settings of a strategy's parameters, found with optuna.
+
+A *trial* is one setting of the candidate's parameters, played against every strategy of the
+field (``against``) in a duplicate mini-tournament: for each opponent, every *seating* of the
+candidate against it (team games: the candidate's team at the even seats, then at the odd seats;
+otherwise: the candidate in each seat in turn, the opponent in all others), each on the same
+``deals`` deals (seed ``seed``, deal i = game i). Every trial plays the *same* deals (common random
+numbers), so the difference between two trials is their settings, not their luck.
+
+The objective is the candidate's mean result over all those games: its win rate (a shared first
+place counts as a win; in team games the team's), or with ``objective="margin"`` its score minus
+the mean score of the others at the table (the sign turned for games where the lowest score wins).
+
+optuna proposes the settings (TPE or CMA-ES, seeded). Its study lives in the output directory
+(``study.journal``, an optuna journal file: ``optuna.load_study(study_name="tune",
+storage=JournalStorage(JournalFileBackend(path)))`` reads it), so ``resume`` continues after a
+kill. Reproducibility: the first trial is the strategy's defaults; the sampler of trial k is
+seeded from (seed, k) and sees only the finished trials, so the same command gives the same
+study, whether it ran in one go or was killed and resumed (a trial cut short by the kill is
+marked failed and played again).
+
+At the end, a *confirmation* on fresh deals (seed ``confirm_seed``, ``confirm_deals`` deals): the
+best setting and the defaults each play the same seatings against the same field on the same
+deals; the per-deal difference of their results gives a paired mean with its 95% interval and a
+two-sided p-value (t-test over deals). Over-fitting to the tuning deals shows as a confirmation
+far below the tuning figure.
+
+The directory: ``_tune.json`` (format ``tourney-tune/1``: the request, every trial, the best
+setting, the confirmation), ``study.journal``, ``best.toml`` (``tourney run --strategy
+NAME@best.toml``), and ``confirmation/best`` and ``confirmation/defaults`` (ordinary datasets,
+one per seating, that ``tourney report`` and ``tourney verify`` read).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import time
+import warnings
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from tourney_sim.strategies import Strategy, StrategyError, available, resolve
+from tourney_sim.strategies.params import Param, _fmt
+
+from . import __version__
+from .backends import SOURCES, open_backend
+from .games import get_game
+from .matchup import make_matchup
+from .results import OutputError, numpy_array, read_parts
+
+TUNE_FILE = "_tune.json"
+TUNE_FORMAT = "tourney-tune/1"
+STUDY_FILE = "study.journal"
+STUDY_NAME = "tune"
+SAMPLERS = ("tpe", "cmaes")
+OBJECTIVES = ("win", "margin")
+#: suggested real values are rounded to this many significant digits (short labels, exact TOML)
+DIGITS = 4
+#: what a resumed study must share with the one it continues
+RESUME_KEYS = ("game", "players", "options", "strategy", "tuned", "against", "deals", "seed",
+               "sampler", "objective", "sources")
+
+
+class TuneError(ValueError):
+    """A bad tuning request; the message is one line for the user."""
+
+
+# ----------------------------------------------------------------------------- the field
+def candidate_seatings(n_players: int, team_game: bool) -> list[tuple[int, ...]]:
+    """The seats the candidate holds in each seating: its team at the even, then at the odd
+    seats (team games); else each seat in turn."""
+    if team_game:
+        return [tuple(range(0, n_players, 2)), tuple(range(1, n_players, 2))]
+    return [(k,) for k in range(n_players)]
+
+
+@dataclass
+class Field:
+    """Where a setting is played: the game, the opponents, the seatings, the deals."""
+
+    game: str
+    n_players: int
+    rules: list[str]
+    against: list[str]  # opponent labels
+    seed: int
+    deals: int
+    objective: str
+    seatings: list[tuple[int, ...]] = field(default_factory=list)
+
+    def tables(self, label: str) -> list[tuple[str, list[str], tuple[int, ...]]]:
+        """(name, seats, the candidate's seats) of every table the setting ``label`` plays: per
+        opponent, per seating."""
+        out = []
+        for i, opponent in enumerate(self.against):
+            for j, mine in enumerate(self.seatings):
+                seats = [label if s in mine else opponent for s in range(self.n_players)]
+                out.append((f"o{i}-s{j}", seats, mine))
+        return out
+
+    def play(self, label: str, directory: Path, backend, chunk_size: int | None = None) -> np.ndarray:
+        """The candidate's result per table and deal, float[tables, deals]; each table is an
+        ordinary dataset under ``directory`` (replaced)."""
+        from .runner import run
+        spec = get_game(self.game)
+        rows = []
+        for name, seats, mine in self.tables(label):
+            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False)
+            out = directory / name
+            if out.exists():
+                shutil.rmtree(out)
+            run(m, self.deals, out, chunk_size=chunk_size, progress=False, backend=backend, command=None)
+            rows.append(candidate_result(out, self.n_players, list(mine), self.deals, self.objective,
+                                         spec.better))
+        return np.vstack(rows)
+
+
+def candidate_result(directory: Path, n_players: int, mine: list[int], deals: int, objective: str,
+                     better: str) -> np.ndarray:
+    """Per deal: the candidate's win (mean over its seats; a shared first place counts) or its
+    score margin over the mean of the other players (turned for lowest-wins games)."""
+    game, seat, score, win = [], [], [], []
+    for t in read_parts(directory, ["game", "seat", "score", "win"]):
+        game.append(numpy_array(t.column("game")))
+        seat.append(numpy_array(t.column("seat")))
+        score.append(numpy_array(t.column("score")))
+        win.append(numpy_array(t.column("win")))
+    game, seat = np.concatenate(game), np.concatenate(seat).astype(np.int64)
+    score, win = np.concatenate(score).astype(np.float64), np.concatenate(win).astype(np.float64)
+    players = seat < n_players
+    is_mine = np.isin(seat, mine)
+    n_mine = np.bincount(game[is_mine], minlength=deals)
+    if objective == "win":
+        return np.bincount(game[is_mine], weights=win[is_mine], minlength=deals) / n_mine
+    others = players & ~is_mine
+    margin = (np.bincount(game[is_mine], weights=score[is_mine], minlength=deals) / n_mine
+              - np.bincount(game[others], weights=score[others], minlength=deals)
+              / np.bincount(game[others], minlength=deals))
+    return margin if better == "high" else -margin
+
+
+# ----------------------------------------------------------------------------- optuna
+def _optuna():
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # a trial cut short by Ctrl-C: no traceback
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    return optuna
+
+
+def open_study(out: Path, create: bool):
+    optuna = _optuna()
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+    storage = JournalStorage(JournalFileBackend(str(out / STUDY_FILE)))
+    if create:
+        return optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="maximize")
+    return optuna.load_study(study_name=STUDY_NAME, storage=storage)
+
+
+def sampler_for(kind: str, seed: int, k: int, space: list[Param], n_trials: int):
+    """The sampler that proposes trial k: seeded from (seed, k), so a resumed study proposes
+    what an uninterrupted one would have."""
+    optuna = _optuna()
+    s = (seed * 1_000_003 + k * 7_919) % (2**32 - 1)
+    startup = max(5, min(20, n_trials // 5))
+    if kind == "tpe":
+        return optuna.samplers.TPESampler(seed=s, n_startup_trials=startup)
+    numeric = {p.name: p.default for p in space if p.kind != "choice"}
+    sigma = 1 / 6  # optuna scales every dimension to [0, 1]: a sixth of each range
+    return optuna.samplers.CmaEsSampler(x0=numeric or None, sigma0=sigma, seed=s, n_startup_trials=0,
+                                        warn_independent_sampling=False)
+
+
+def suggest(trial, p: Param):
+    """The value of ``p`` for this trial, as a setting holds it."""
+    if p.kind == "choice":
+        return trial.suggest_categorical(p.name, list(p.choices))
+    if p.kind == "int":
+        return trial.suggest_int(p.name, int(p.low), int(p.high))
+    v = trial.suggest_float(p.name, p.low, p.high)
+    return min(p.high, max(p.low, float(f"{v:.{DIGITS}g}")))
+
+
+# ----------------------------------------------------------------------------- statistics
+def paired_summary(best: np.ndarray, base: np.ndarray) -> dict:
+    """Per-deal paired comparison of two float[tables, deals] results (the unit is the deal:
+    its tables are averaged first). Mean difference, 95% interval (t), two-sided p-value."""
+    from scipy import stats
+    a, b = best.mean(axis=0), base.mean(axis=0)
+    d = a - b
+    n = len(d)
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    se = sd / math.sqrt(n) if n > 1 else float("nan")
+    if sd == 0.0:
+        p = 1.0 if mean == 0.0 else 0.0
+        low = high = mean
+    else:
+        p = float(stats.ttest_1samp(d, 0.0).pvalue)
+        q = float(stats.t.ppf(0.975, n - 1))
+        low, high = mean - q * se, mean + q * se
+
+    def ci(x):
+        if n < 2 or x.std(ddof=1) == 0:
+            return [float(x.mean()), float(x.mean())]
+        h = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+        return [float(x.mean()) - h, float(x.mean()) + h]
+
+    return {"deals": n, "best": float(a.mean()), "best_ci": ci(a), "defaults": float(b.mean()),
+            "defaults_ci": ci(b), "difference": mean, "difference_ci": [low, high], "p_value": p}
+
+
+# ----------------------------------------------------------------------------- the run
+@dataclass
+class TuneReport:
+    out: Path
+    manifest: dict
+    seconds: float
+    notes: list = field(default_factory=list)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
+    """A setting as a TOML file that ``NAME@file.toml`` reads (every parameter's value)."""
+    lines = [f"# {c}" for c in comment]
+    lines += [f'strategy = "{strategy.name}"', f'game = "{game}"', "", "[params]"]
+    for p in strategy.params:
+        v = strategy.settings()[p.name]
+        text = f'"{v}"' if p.kind == "choice" else str(int(v)) if p.kind == "int" else repr(float(v))
+        lines.append(f"{p.name} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"output {out} exists and is not a directory")
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
+                              f"or --resume to continue it)")
+        if not (out / TUNE_FILE).exists():
+            raise OutputError(f"refusing to overwrite {out}: it is not a tourney tuning run (no {TUNE_FILE})")
+        shutil.rmtree(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write to output {out}: {exc.strerror or exc}") from None
+
+
+def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
+         rules=(), trials: int = 100, deals: int = 2000, seed: int = 0, sampler: str = "tpe",
+         objective: str = "win", params: list[str] | None = None, confirm_deals: int | None = None,
+         confirm_seed: int | None = None, workers: int | None = None, scheduler: str | None = None,
+         overwrite: bool = False, resume: bool = False, progress: bool = True,
+         command: str | None = None) -> TuneReport:
+    """Tune ``strategy``'s parameters against the field ``against`` (see the module docstring).
+
+    ``params``: the names to tune (default: all; the others stay as ``strategy`` sets them).
+    Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
+    spec = get_game(game)
+    if n_players is None:
+        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+    spec.check_players(n_players)
+    options = spec.resolve_options(list(rules))
+    if sampler not in SAMPLERS:
+        raise TuneError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    if objective not in OBJECTIVES:
+        raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if trials < 1 or deals < 1:
+        raise TuneError("--trials and --deals must be positive")
+    confirm_deals = 5 * deals if confirm_deals is None else confirm_deals
+    if confirm_deals < 2:
+        raise TuneError(f"--confirm-deals must be at least 2, got {confirm_deals}")
+    if not (0 <= seed < 2**64):
+        raise TuneError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
+    confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
+    if confirm_seed == seed:
+        raise TuneError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
+    (base,) = resolve(game, [strategy])
+    if not base.params:
+        raise TuneError(f"strategy {base.name!r} has no parameters to tune "
+                        f"(see `tourney strategies {game} --params`)")
+    by_name = {p.name: p for p in base.params}
+    names = params or [p.name for p in base.params]
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise StrategyError(f"strategy {base.name}: no parameter {unknown[0]!r} "
+                            f"(parameters: {', '.join(by_name)})")
+    space = [by_name[n] for n in names]
+    if not against:
+        raise TuneError("give the field to tune against with --against (one or more strategies)")
+    field_labels = [s.label for s in resolve(game, list(against))]
+    field_names = [s.name for s in resolve(game, list(against))]
+    if base.name in field_names:
+        raise TuneError(f"{base.name!r} is both the candidate and in --against: the field must be other "
+                        f"strategies (a trial could play the very setting it meets)")
+    if len(set(field_labels)) != len(field_labels):
+        raise TuneError("a strategy is given twice in --against")
+    seatings = candidate_seatings(n_players, spec.team_game)
+    request = {"game": game, "players": n_players, "options": options, "strategy": base.label,
+               "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
+               "sampler": sampler, "objective": objective, "sources": SOURCES}
+    out = Path(out)
+    old = None
+    if resume:
+        if overwrite:
+            raise TuneError("--resume and --overwrite cannot be used together")
+        if (out / TUNE_FILE).exists():
+            try:
+                old = json.loads((out / TUNE_FILE).read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise OutputError(f"cannot resume {out}: {TUNE_FILE} is unreadable ({exc})") from None
+            diffs = [f"{k} {json.dumps(old.get(k))} (now {json.dumps(json.loads(json.dumps(request[k])))})"
+                     for k in RESUME_KEYS if old.get(k) != json.loads(json.dumps(request[k]))]
+            if diffs:
+                raise OutputError(f"cannot resume {out}: it was started with other parameters: " + "; ".join(diffs))
+        elif out.exists() and any(out.iterdir()):
+            raise OutputError(f"cannot resume {out}: it is not a tourney tuning run (no {TUNE_FILE})")
+    if old is None:
+        _check_out(out, overwrite)
+
+    manifest = {"format": TUNE_FORMAT, "tool": "tourney", "tool_version": __version__, **request,
+                "space": [{"name": p.name, "kind": p.kind, "low": p.low, "high": p.high,
+                           "choices": list(p.choices), "default": p.default, "help": p.help} for p in space],
+                "base_setting": base.settings(), "seatings": [list(s) for s in seatings],
+                "trials": trials, "confirm_deals": confirm_deals, "confirm_seed": confirm_seed,
+                "command": command, "status": "running",
+                "created": (old or {}).get("created") or datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    _write_json(out / TUNE_FILE, manifest)
+    study = open_study(out, create=old is None or not (out / STUDY_FILE).exists())
+    optuna = _optuna()
+    notes = []
+    stale = [t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.RUNNING]
+    for t in stale:  # cut short by a kill: played again under the next number
+        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+    if old is None or not study.trials:
+        study.enqueue_trial({p.name: p.default if p.kind != "real" else float(p.default) for p in space})
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if old is not None:
+        notes.append(f"resuming: {len(done)} of {trials} trials done"
+                     + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
+    tune_field = Field(game, n_players, list(rules), field_labels, seed, deals, objective, seatings)
+    work = out / "trials"
+    start = time.perf_counter()
+    backend = open_backend(workers, scheduler)
+    bar = None
+    try:
+        backend.check(make_matchup(game, n_players, [base.label] + field_labels[:1], rules=list(rules),
+                                   seed=seed).describe())
+
+        def objective_fn(trial):
+            setting = base.with_settings({p.name: suggest(trial, p) for p in space})
+            trial.set_user_attr("label", setting.label)
+            trial.set_user_attr("setting", setting.settings())
+            value = float(tune_field.play(setting.label, work, backend).mean())
+            return value
+
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=trials, initial=min(len(done), trials), unit="trial", desc="tuning",
+                       dynamic_ncols=True)
+        for k in range(len(done), trials):
+            study.sampler = sampler_for(sampler, seed, k, space, trials)
+            study.optimize(objective_fn, n_trials=1, catch=())
+            if bar is not None:
+                best = study.best_trial
+                bar.set_postfix_str(f"best {best.value:.4f}: {best.user_attrs['label']}", refresh=False)
+                bar.update(1)
+        if bar is not None:
+            bar.close()
+            bar = None
+        done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        # trials are numbered by their place among the finished ones (optuna's own numbers also
+        # count a trial cut short by an interruption)
+        best_k = max(range(len(done)), key=lambda k: (done[k].value, -k))
+        best_trial = done[best_k]
+        best = base.with_settings(best_trial.user_attrs["setting"])
+        default_trial = done[0]
+        manifest["history"] = [{"trial": k, "value": t.value, "label": t.user_attrs["label"],
+                                "setting": t.user_attrs["setting"]} for k, t in enumerate(done)]
+        manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.label,
+                            "setting": best.settings()}
+        manifest["start"] = {"trial": 0, "value": default_trial.value, "label": base.label}
+        # the confirmation: best and the starting setting on fresh deals, paired
+        if progress:
+            print(f"confirming {best.label} against {base.label} on {confirm_deals:,} fresh deals "
+                  f"(seed {confirm_seed})", flush=True)
+        confirm = Field(game, n_players, list(rules), field_labels, confirm_seed, confirm_deals, objective,
+                        seatings)
+        if best.label == base.label:
+            a = b = confirm.play(base.label, out / "confirmation" / "defaults", backend)
+        else:
+            a = confirm.play(best.label, out / "confirmation" / "best", backend)
+            b = confirm.play(base.label, out / "confirmation" / "defaults", backend)
+        manifest["confirmation"] = paired_summary(a, b)
+        manifest["status"] = "complete"
+    except KeyboardInterrupt:
+        manifest["status"] = "interrupted"
+        _write_json(out / TUNE_FILE, manifest)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        backend.close()
+    shutil.rmtree(work, ignore_errors=True)
+    manifest["seconds"] = round(time.perf_counter() - start + (old or {}).get("seconds", 0.0), 3)
+    c = manifest["confirmation"]
+    (out / "best.toml").write_text(toml_text(best, game, [
+        f"tourney tune: the best setting of {base.name} found in {len(done)} trials "
+        f"(trial {best_k}, tuning {objective} {best_trial.value:.4f}; start {default_trial.value:.4f})",
+        f"confirmation on {c['deals']:,} fresh deals: {c['difference']:+.4f} "
+        f"[{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}] against the start, p = {c['p_value']:.3g}",
+        f"made by: {command}" if command else "made with the tourney_sim API"]))
+    _write_json(out / TUNE_FILE, manifest)
+    return TuneReport(out, manifest, time.perf_counter() - start, notes)
+
+
+def read_tune(directory: Path) -> dict:
+    from .results import DatasetError
+    path = Path(directory) / TUNE_FILE
+    try:
+        t = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path} is unreadable: {exc}") from None
+    if not isinstance(t, dict) or t.get("format") != TUNE_FORMAT:
+        raise DatasetError(f"{directory} is a tuning run of format {t.get('format') if isinstance(t, dict) else None!r}; "
+                           f"this tourney reads {TUNE_FORMAT}")
+    return t
+
+
+def summary_text(t: dict) -> str:
+    """The findings of a finished tuning run in a few lines."""
+    if t.get("status") != "complete":
+        return f"tuning of {t['strategy']} ({t['game']}) is {t.get('status')}: continue it with --resume"
+    c, best, start = t["confirmation"], t["best"], t["start"]
+    unit = "win rate" if t["objective"] == "win" else "score margin"
+    verdict = ("better than the start" if c["p_value"] < 0.01 and c["difference"] > 0 else
+               "worse than the start" if c["p_value"] < 0.01 else
+               "not distinguishable from the start at p < 0.01")
+    return "\n".join([
+        f"{t['game']}: tuned {t['strategy']} ({', '.join(t['tuned'])}) against {', '.join(t['against'])}: "
+        f"{len(t['history'])} trials x {t['deals']:,} deals x {len(t['seatings']) * len(t['against'])} tables",
+        f"  best: {best['label']} (trial {best['trial']}), tuning {unit} {best['value']:.4f} "
+        f"(start {start['value']:.4f})",
+        f"  confirmation on {c['deals']:,} fresh deals: best {c['best']:.4f} [{c['best_ci'][0]:.4f}, "
+        f"{c['best_ci'][1]:.4f}], start {c['defaults']:.4f} [{c['defaults_ci'][0]:.4f}, {c['defaults_ci'][1]:.4f}]",
+        f"  difference {c['difference']:+.4f} [{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}], "
+        f"p = {c['p_value']:.3g}: {verdict}",
+    ])

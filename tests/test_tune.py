@@ -1,0 +1,105 @@
+"""`tourney tune` (issue 11): the tuner finds a planted optimum, its studies are reproducible and
+resumable, and it refuses bad requests with one line."""
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.seeding import below
+from tourney_sim.simulate.tune import Field, TuneError, read_tune, tune
+from tourney_sim.strategies import Param, Strategy, register
+from tourney_sim.strategies.companeros import greedy
+
+from .test_cli import invoke
+
+PEAK = 0.3
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def planted(public, private, moves, n_moves, rng, params):
+    """greedy with probability 1 - |x - PEAK| / PEAK (0 below that), else a random move: its
+    strength peaks at x = PEAK and falls off linearly on both sides."""
+    g = 1.0 - abs(params[0] - PEAK) / PEAK
+    if below(rng, 1000) < g * 1000:
+        return greedy(public, private, moves, n_moves, rng, params)
+    return below(rng, n_moves)
+
+
+PLANTED = Strategy("companeros", "planted", "test: strongest at x = 0.3", planted,
+                   params=(Param.real("x", 0.9, 0.0, 1.0, "how far from greedy (0.3 is greedy)"),
+                           Param.int("unused", 3, 1, 5, "changes nothing")))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    register(PLANTED)
+
+
+def small(out, **kw):
+    args = dict(n_players=3, trials=16, deals=150, seed=4, confirm_deals=600, workers=1, progress=False,
+                params=["x"])
+    args.update(kw)
+    return tune("companeros", "planted", ["random"], out, **args)
+
+
+def test_tuner_finds_the_planted_optimum_and_confirms_it(tmp_path):
+    r = small(tmp_path / "t", trials=24)
+    t = r.manifest
+    assert t["history"][0]["setting"]["x"] == 0.9  # the first trial is the starting setting
+    assert abs(t["best"]["setting"]["x"] - PEAK) < 0.1
+    c = t["confirmation"]
+    assert c["difference"] > 0 and c["p_value"] < 0.01
+    assert c["difference_ci"][0] <= c["difference"] <= c["difference_ci"][1]
+    best_toml = (tmp_path / "t" / "best.toml").read_text()
+    assert 'strategy = "planted"' in best_toml and "unused = 3" in best_toml
+    # the confirmation datasets are ordinary datasets, one per seating
+    assert len(list((tmp_path / "t" / "confirmation" / "best").glob("*/_manifest.json"))) == 3
+    assert read_tune(tmp_path / "t")["status"] == "complete"
+
+
+def test_same_seed_same_study_and_resume_after_an_interruption_continues_it(tmp_path, monkeypatch):
+    whole = small(tmp_path / "whole").manifest
+    calls = {"n": 0}
+    real_play = Field.play
+
+    def interrupted_play(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 7:  # in the middle of the 7th trial
+            raise KeyboardInterrupt
+        return real_play(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "play", interrupted_play)
+    with pytest.raises(KeyboardInterrupt):
+        small(tmp_path / "cut")
+    assert read_tune(tmp_path / "cut")["status"] == "interrupted"
+    monkeypatch.setattr(Field, "play", real_play)
+    resumed = small(tmp_path / "cut", resume=True).manifest
+    strip = lambda h: [(x["label"], x["value"]) for x in h]  # noqa: E731
+    assert strip(resumed["history"]) == strip(whole["history"])
+    assert resumed["best"] == whole["best"] and resumed["confirmation"] == whole["confirmation"]
+
+
+def test_one_compiled_function_serves_every_setting(tmp_path):
+    r = small(tmp_path / "t", trials=6)
+    labels = {h["label"] for h in r.manifest["history"]}
+    assert len(labels) == 6
+    assert len(planted.signatures) == 1 and len(greedy.signatures) == 1
+
+
+def test_bad_requests_are_one_line_errors(tmp_path):
+    with pytest.raises(TuneError, match="has no parameters"):
+        tune("companeros", "random", ["greedy"], tmp_path / "a", progress=False)
+    with pytest.raises(TuneError, match="--sampler"):
+        small(tmp_path / "b", sampler="grid")
+    with pytest.raises(TuneError, match="both the candidate and in --against"):
+        tune("companeros", "planted", ["planted:x=0.5"], tmp_path / "c", progress=False)
+    r = invoke("tune", "companeros", "--strategy", "planted", "--against", "random", "--param", "nope",
+               "--out", tmp_path / "d")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "no parameter 'nope'" in r.output
+    assert not (tmp_path / "d").exists()
+    small(tmp_path / "e", trials=2)
+    r = invoke("tune", "companeros", "--strategy", "planted", "--against", "random", "--deals", "99",
+               "--players", "3", "--seed", "4", "--out", tmp_path / "e", "--resume")
+    assert r.exit_code == 2 and "other parameters" in r.output and "deals 150 (now 99)" in r.output
