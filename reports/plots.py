@@ -66,3 +66,34 @@ def distributions(series: dict[str, np.ndarray], title: str, xlabel: str, intege
         ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return _png(fig)
+
+
+def history(values: list[float], start: float, title: str, ylabel: str) -> bytes:
+    """A tuning run's trials in order (points) and the best value so far (a step line)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    v = np.asarray(values, float)
+    x = np.arange(len(v))
+    ax.plot(x, v, "o", color=_COLORS[0], markersize=3.5, alpha=0.6, label="trial")
+    ax.step(x, np.maximum.accumulate(v), where="post", color=_COLORS[1], linewidth=1.6, label="best so far")
+    ax.axhline(start, color="#999", linestyle="--", linewidth=1, label="starting setting")
+    ax.set_xlabel("trial")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def scatter(x: list[float], y: list[float], best: float, title: str, xlabel: str, ylabel: str) -> bytes:
+    """Trial value against one parameter's value, the best setting marked."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(3.2, 2.6))
+    ax.plot(x, y, "o", color=_COLORS[0], markersize=3, alpha=0.6)
+    ax.axvline(best, color=_COLORS[1], linewidth=1.2)
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+    return _png(fig)

@@ -359,7 +359,11 @@ def report(
     if out is not None and not out.parent.is_dir():
         fail(f"cannot write report {out}: directory {out.parent} does not exist")
     try:
-        rep = build(directories, rating_sample)
+        from tourney_sim.reports import tuning
+        if len(directories) == 1 and tuning.is_tuning(directories[0]):
+            rep = tuning.build(directories[0])
+        else:
+            rep = build(directories, rating_sample)
     except errors as exc:
         fail(str(exc))
     if out is None and fmt == "md":

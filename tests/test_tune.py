@@ -103,3 +103,14 @@ def test_bad_requests_are_one_line_errors(tmp_path):
     r = invoke("tune", "companeros", "--strategy", "planted", "--against", "random", "--deals", "99",
                "--players", "3", "--seed", "4", "--out", tmp_path / "e", "--resume")
     assert r.exit_code == 2 and "other parameters" in r.output and "deals 150 (now 99)" in r.output
+
+
+def test_report_of_a_tuning_run(tmp_path):
+    small(tmp_path / "t", trials=8)
+    r = invoke("report", tmp_path / "t", "--out", tmp_path / "tune.html")
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "tune.html").read_text()
+    assert page.count("<img") >= 2 and "Optimisation history" in page and "Confirmation on fresh deals" in page
+    md = invoke("report", tmp_path / "t", "--format", "md").output
+    assert "| **x** | **0.9** | **" in md  # the starting value in the best-against-start table, marked changed
+    assert "planted" in invoke("report", tmp_path / "t").output

@@ -185,15 +185,19 @@ def load(path: str | Path, columns: Sequence[str] | None = None):
 
 def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = None,
            format: str | None = None, rating_sample: int = 10_000) -> str:
-    """The report of datasets, tournaments or sweeps (as ``tourney report``).
+    """The report of datasets, tournaments or sweeps, or of a tuning run (as ``tourney report``).
 
     With ``out``, writes HTML (or Markdown for a ``.md`` name, or as ``format`` says) and
     returns the path as a string; without, returns the Markdown text.
     """
+    from tourney_sim.reports import tuning
     from tourney_sim.reports.render import build, to_markdown, write
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    rep = build([Path(p) for p in paths], rating_sample)
+    if len(paths) == 1 and tuning.is_tuning(paths[0]):
+        rep = tuning.build(Path(paths[0]))
+    else:
+        rep = build([Path(p) for p in paths], rating_sample)
     if out is None:
         return to_markdown(rep)
     out = Path(out)
