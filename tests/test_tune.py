@@ -4,32 +4,14 @@ import json
 
 import numpy as np
 import pytest
-from numba import njit
 
-from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
-from tourney_sim.simulate.seeding import below
 from tourney_sim.simulate.tune import Field, TuneError, read_tune, tune
-from tourney_sim.strategies import Param, Strategy, register
+from tourney_sim.strategies import register
 from tourney_sim.strategies.companeros import greedy
 
 from .test_cli import invoke
 
-PEAK = 0.3
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def planted(public, private, moves, n_moves, rng, params):
-    """greedy with probability 1 - |x - PEAK| / PEAK (0 below that), else a random move: its
-    strength peaks at x = PEAK and falls off linearly on both sides."""
-    g = 1.0 - abs(params[0] - PEAK) / PEAK
-    if below(rng, 1000) < g * 1000:
-        return greedy(public, private, moves, n_moves, rng, params)
-    return below(rng, n_moves)
-
-
-PLANTED = Strategy("companeros", "planted", "test: strongest at x = 0.3", planted,
-                   params=(Param.real("x", 0.9, 0.0, 1.0, "how far from greedy (0.3 is greedy)"),
-                           Param.int("unused", 3, 1, 5, "changes nothing")))
+from .planted import PEAK, PLANTED  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -85,7 +67,7 @@ def test_one_compiled_function_serves_every_setting(tmp_path):
     r = small(tmp_path / "t", trials=6)
     labels = {h["label"] for h in r.manifest["history"]}
     assert len(labels) == 6
-    assert len(planted.signatures) == 1 and len(greedy.signatures) == 1
+    assert len(PLANTED.fn.signatures) == 1 and len(greedy.signatures) == 1
 
 
 def test_bad_requests_are_one_line_errors(tmp_path):
