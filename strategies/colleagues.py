@@ -11,8 +11,14 @@ either known (face up, a revealed or secretly seen Grey Entity card) or unknown 
 not played yet); an unknown card is taken to be a uniform draw from the cards this seat has not
 seen. Then P(take the Work card) = [every known card below v] x P(unknown below v)^unknowns,
 likewise for the Reprimand card, and the cost is P(Work) x (Work value - its icons) +
-P(Reprimand) x (REPRIMAND_WEIGHT x Reprimand value - its icons); on the Overtime column the
+P(Reprimand) x (reprimand_weight x Reprimand value - its icons); on the Overtime column the
 highest takes the top Overtime card and the lowest gains a token (-1).
+
+Parameters (``NAME:key=value``; defaults are the constants below): every heuristic takes
+``reprimand_weight`` (the weight in the cost above, 1.5); ``dodger`` adds ``token_threshold`` (the
+saving a token must beat, 1); ``dumper`` adds ``extreme_from`` (a card this many cards or more
+from the median value is extreme, 20) and ``mulligan_min`` (mulligan only with at least this many
+extreme cards, 2); ``hider`` adds ``extreme_from`` (hide extreme cards, 20).
 """
 import numpy as np
 from numba import njit
@@ -20,13 +26,19 @@ from numba import njit
 from tourney_sim.simulate.games import colleagues as cl
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
-from . import Strategy
+from . import Param, Strategy
 from .common import random_move
 
+# The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
+# the values from its ``params`` array only.
 #: a Reprimand point weighs this much against a Work point (dismissal ranks a player last)
 REPRIMAND_WEIGHT = 1.5
 #: a token spent costs its -1 at the end; spend one only to save more than this
 TOKEN_THRESHOLD = 1.0
+#: a card this many cards or more from the median value is extreme (the outer third of values)
+EXTREME_FROM = 20
+#: dumper mulligans only when it holds at least this many extreme cards
+MULLIGAN_MIN = 2
 NONE_KNOWN_HIGH = -(1 << 30)
 NONE_KNOWN_LOW = 1 << 30
 
@@ -131,7 +143,7 @@ def others_on(public, private, me, col):
 
 
 @njit(cache=True, inline="always")
-def column_stakes(public, col):
+def column_stakes(public, col, reprimand_weight):
     """(cost of taking the top, cost of taking the bottom) of column ``col``."""
     if col == cl.OT_COL:
         k = public[cl.H_OT_NEXT]
@@ -140,7 +152,7 @@ def column_stakes(public, col):
     w = public[cl.WEEK_WORK + col]
     r = public[cl.WEEK_REPR + col]
     return (float(public[cl.W_VALUE + w] - public[cl.W_ICONS + w]),
-            REPRIMAND_WEIGHT * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
+            reprimand_weight * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
 
 
 # What a heuristic looks at, gathered once per decision into one float64 array ("view"):
@@ -152,13 +164,13 @@ VIEW_SIZE = VIEW_COLS + 5 * cl.COLS
 
 
 @njit(cache=True, inline="always")
-def look(public, private, view):
+def look(public, private, view, reprimand_weight):
     """Fill ``view`` (float64[VIEW_SIZE]); returns the number of unseen cards."""
     count = unseen_values(public, seen_mask(public, private), view)
     me = public[cl.H_TO_MOVE]
     for col in range(cl.COLS):
         lo, hi, unknown = others_on(public, private, me, col)
-        top, bottom = column_stakes(public, col)
+        top, bottom = column_stakes(public, col, reprimand_weight)
         b = VIEW_COLS + 5 * col
         view[b] = lo
         view[b + 1] = hi
@@ -213,11 +225,11 @@ def play_parts(move):
 
 
 @njit(cache=True, inline="always")
-def cheapest_play(public, private, moves, n_moves, only_card):
+def cheapest_play(public, private, moves, n_moves, only_card, reprimand_weight):
     """Index of the face-up play with the least expected cost (of ``only_card`` if >= 0), never
     the card reserved for Overtime while another card can go."""
     view = np.empty(VIEW_SIZE, np.float64)
-    count = look(public, private, view)
+    count = look(public, private, view, reprimand_weight)
     keep = reserved_card(public, private)
     best, best_cost = -1, 1e18
     counted, below, above = -1, 0.5, 0.5
@@ -254,15 +266,51 @@ def token_none_index(moves, n_moves):
     return 0  # MOVE_TOKEN_NONE is the lowest token code
 
 
+# ----------------------------------------------------------------------------- the parameters
+def _reprimand_weight():
+    return Param.real("reprimand_weight", REPRIMAND_WEIGHT, 0.0, 6.0,
+                      "a Reprimand point weighs this many Work points (dismissal ranks last)")
+
+
+def _extreme_from():
+    return Param.int("extreme_from", EXTREME_FROM, 0, 30,
+                     "a card at least this many cards from the median value is extreme "
+                     "(30: none with the default deck)")
+
+
+MIDDLE_PARAMS = (_reprimand_weight(),)
+M_REPRIMAND_WEIGHT = 0
+
+DODGER_PARAMS = (
+    _reprimand_weight(),
+    Param.real("token_threshold", TOKEN_THRESHOLD, 0.0, 4.0,
+               "spend a +10/-10/ILLNESS token only when it lowers the card's expected cost by "
+               "more than this (a token held is worth 1 point)"),
+)
+D_REPRIMAND_WEIGHT, D_TOKEN_THRESHOLD = 0, 1
+
+DUMPER_PARAMS = (
+    _reprimand_weight(),
+    _extreme_from(),
+    Param.int("mulligan_min", MULLIGAN_MIN, 1, 6,
+              "mulligan (the extreme cards) only when the hand holds at least this many"),
+)
+U_REPRIMAND_WEIGHT, U_EXTREME_FROM, U_MULLIGAN_MIN = 0, 1, 2
+
+HIDER_PARAMS = (_reprimand_weight(), _extreme_from())
+H_REPRIMAND_WEIGHT, H_EXTREME_FROM = 0, 1
+
+
 # ----------------------------------------------------------------------------- the strategies
 @njit(STRATEGY_SIGNATURE, cache=True)
 def middle(public, private, moves, n_moves, rng, params):
     """Play each card where it is least likely to be the top or the bottom of what is shown;
     keep the lowest for Overtime; keep the hand on Monday (a token); hoard tokens; reveal the
     Grey Entity's cards (free information)."""
+    reprimand_weight = params[M_REPRIMAND_WEIGHT]
     decision = public[cl.H_DECISION]
     if decision == cl.DEC_PLAY:
-        return cheapest_play(public, private, moves, n_moves, -1)
+        return cheapest_play(public, private, moves, n_moves, -1, reprimand_weight)
     if decision == cl.DEC_GREY:
         return first_reveal(moves, n_moves)
     if decision == cl.DEC_MULLIGAN:
@@ -273,14 +321,16 @@ def middle(public, private, moves, n_moves, rng, params):
 @njit(STRATEGY_SIGNATURE, cache=True)
 def dodger(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``; spends a +10, -10 or ILLNESS token on one of its cards when that
-    lowers the card's expected cost by more than the token is worth (1 point)."""
+    lowers the card's expected cost by more than ``token_threshold`` (a token is worth 1 point)."""
+    reprimand_weight = params[D_REPRIMAND_WEIGHT]
+    token_threshold = params[D_TOKEN_THRESHOLD]
     decision = public[cl.H_DECISION]
     if decision == cl.DEC_PLAY:
-        return cheapest_play(public, private, moves, n_moves, -1)
+        return cheapest_play(public, private, moves, n_moves, -1, reprimand_weight)
     if decision == cl.DEC_TOKEN:
         view = np.empty(VIEW_SIZE, np.float64)
-        count = look(public, private, view)
-        best, best_gain = 0, TOKEN_THRESHOLD
+        count = look(public, private, view, reprimand_weight)
+        best, best_gain = 0, token_threshold
         counted, now, up, down = -1, 0.0, 0.0, 0.0
         for i in range(1, n_moves):
             rel = moves[i] - cl.MOVE_TOKEN
@@ -326,14 +376,17 @@ def extremeness(public, card):
 def dumper(public, private, moves, n_moves, rng, params):
     """Mulligans its extreme cards toward middle ones; plays its most extreme card first, on the
     day where it is cheapest (a day already lost to someone further out); hoards tokens."""
+    reprimand_weight = params[U_REPRIMAND_WEIGHT]
+    extreme_from = np.int64(params[U_EXTREME_FROM])
+    mulligan_min = np.int64(params[U_MULLIGAN_MIN])
     decision = public[cl.H_DECISION]
     if decision == cl.DEC_MULLIGAN:
         mask, count = 0, 0
         for j in range(private[cl.P_HAND_N]):
-            if extremeness(public, private[cl.P_HAND + j]) >= 20:  # the outer third of values
+            if extremeness(public, private[cl.P_HAND + j]) >= extreme_from:
                 mask |= 1 << j
                 count += 1
-        if count >= 2:
+        if count >= mulligan_min:
             return mask  # move code MOVE_MULLIGAN + mask sits at index mask
         return keep_index(moves, n_moves)
     if decision == cl.DEC_PLAY:
@@ -346,20 +399,23 @@ def dumper(public, private, moves, n_moves, rng, params):
             e = extremeness(public, c)
             if e > far:
                 target, far = c, e
-        return cheapest_play(public, private, moves, n_moves, target)
+        return cheapest_play(public, private, moves, n_moves, target, reprimand_weight)
     return 0  # no token, leave the Grey Entity alone
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
 def hider(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``, but plays a card face down (MEETING) when it is likely to end at
-    the top or bottom of its day, so the others cannot steer clear of it; hoards other tokens."""
+    the top or bottom of its day (at least ``extreme_from`` cards from the median value), so the
+    others cannot steer clear of it; hoards other tokens."""
+    reprimand_weight = params[H_REPRIMAND_WEIGHT]
+    extreme_from = np.int64(params[H_EXTREME_FROM])
     decision = public[cl.H_DECISION]
     if decision == cl.DEC_PLAY:
-        i = cheapest_play(public, private, moves, n_moves, -1)
+        i = cheapest_play(public, private, moves, n_moves, -1, reprimand_weight)
         card, day, face = play_parts(moves[i])
         if private[cl.P_TOK + cl.MEETING] > 0 and day < cl.DAYS:
-            if extremeness(public, card) >= 20:
+            if extremeness(public, card) >= extreme_from:
                 down = moves[i] + 1
                 for j in range(i + 1, n_moves):
                     if moves[j] == down:
@@ -374,13 +430,15 @@ STRATEGIES = [
     Strategy("colleagues", "random", "uniformly random legal move", random_move),
     Strategy("colleagues", "middle",
              "plays each card where it is least likely to be top or bottom of what is shown, "
-             "keeps its lowest for Overtime, keeps the Monday hand, hoards tokens", middle),
+             "keeps its lowest for Overtime, keeps the Monday hand, hoards tokens", middle,
+             params=MIDDLE_PARAMS),
     Strategy("colleagues", "dodger",
              "plays like middle and spends +10/-10/ILLNESS to dodge the top or bottom of a day "
-             "when that saves more than the token's point", dodger),
+             "when that saves more than the token's point", dodger, params=DODGER_PARAMS),
     Strategy("colleagues", "dumper",
              "mulligans extreme cards toward the middle, dumps its most extreme card first where "
-             "it is cheapest (days already lost)", dumper),
+             "it is cheapest (days already lost)", dumper, params=DUMPER_PARAMS),
     Strategy("colleagues", "hider",
-             "plays like middle but hides extreme cards face down with MEETING", hider),
+             "plays like middle but hides extreme cards face down with MEETING", hider,
+             params=HIDER_PARAMS),
 ]
