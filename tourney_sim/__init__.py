@@ -2,10 +2,11 @@
 
 The public API (documented in ``docs/api.md``); everything else under ``tourney_sim`` is internal:
 
-- :class:`Strategy` and :data:`STRATEGY_SIGNATURE`: declaring a strategy (built-in or plug-in);
+- :class:`Strategy`, :class:`Param` and :data:`STRATEGY_SIGNATURE`: declaring a strategy and its
+  parameters (built-in or plug-in);
 - :func:`games`, :func:`strategies`: what can be played;
-- :func:`run`, :func:`tournament`, :func:`sweep`: play, returning a :class:`Result` (the
-  dataset's ``path`` and a ``summary``);
+- :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`: play, returning a
+  :class:`Result` (the dataset's ``path`` and a ``summary``);
 - :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`.
 
 Names load on first use, so ``import tourney_sim`` (and the ``tourney`` command's start) stays
@@ -21,6 +22,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "Strategy": "tourney_sim.strategies",
     "StrategyError": "tourney_sim.strategies",
+    "Param": "tourney_sim.strategies",
+    "tune": "tourney_sim.api",
     "STRATEGY_SIGNATURE": "tourney_sim.simulate.kernel",
     "below": "tourney_sim.simulate.seeding",
     "Result": "tourney_sim.api",

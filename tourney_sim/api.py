@@ -143,6 +143,28 @@ def _tournament(game, strategies, players, games, seed, rules, vary, out, worker
     return Result(path, _tournament_summary(path), result.manifest)
 
 
+def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,
+         seed: int = 0, players: int | None = None, rules: Sequence[str] = (),
+         params: Sequence[str] | None = None, sampler: str = "tpe", objective: str = "win",
+         confirm_deals: int | None = None, confirm_seed: int | None = None,
+         out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
+         overwrite: bool = False, resume: bool = False, progress: bool = False) -> Result:
+    """Tune a strategy's parameters against a field (as ``tourney tune``). ``result.summary``
+    has the best setting and the confirmation; ``result.path / "best.toml"`` is the setting."""
+    from tourney_sim.simulate.tune import summary_text, tune as run_tune
+    name = strategy.split("@")[0].split(":")[0]
+    path = Path(out) if out is not None else Path("runs") / f"tune-{game}-{name}-seed{seed}"
+    report = run_tune(game, strategy, list(against), path, n_players=players, rules=list(rules),
+                      trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
+                      params=list(params) if params else None, confirm_deals=confirm_deals,
+                      confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
+                      overwrite=overwrite, resume=resume, progress=progress)
+    import pandas as pd
+    history = pd.DataFrame([{"trial": h["trial"], "value": h["value"], "label": h["label"], **h["setting"]}
+                            for h in report.manifest["history"]]).set_index("trial")
+    return Result(path, Summary(summary_text(report.manifest), {"history": history}), report.manifest)
+
+
 def load(path: str | Path, columns: Sequence[str] | None = None):
     """A dataset, tournament or sweep directory as one pandas DataFrame, one row per game and
     seat (the columns of the README's Results table).
