@@ -1,5 +1,5 @@
-"""Cardavia: hand-worked rules and decisions CA-1..CA-5, reference engine, invariants, no
-peeking, the move bound, and the heuristics against random."""
+"""Cardavia: hand-worked rules and decisions CA-1..CA-6 (the match of K deals), reference engine,
+invariants, no peeking, the move bound, and the heuristics against random."""
 import numpy as np
 import pytest
 from numba import njit
@@ -14,7 +14,8 @@ from tourney_sim.strategies import available
 from . import harness
 
 SPEC = get_game("cardavia")
-DEFAULTS = {"single_match_forced": False, "last_sweep_scores": True, "napula_beyond_10": False}
+DEFAULTS = {"single_match_forced": False, "last_sweep_scores": True, "napula_beyond_10": False,
+            "match_deals": 1}
 SW, CU, CO, CL = range(4)  # swords (spade), cups (coppe), coins (denari), clubs (bastoni)
 FANTE, CAVALLO, RE = 11, 12, 13
 STATS = [name for name, _ in ca.COLUMNS]
@@ -37,11 +38,14 @@ def params_of(**options):
 
 
 def build_state(hands, table, piles=((), ()), to_move=0, turn=0, last_placed=-1, last_capturer=-1,
-                **options):
-    """A kernel state with the given hands, table and team piles. Cards listed nowhere are
-    elsewhere (``PUB_HAND``: out of this scenario, in no hand and no pile)."""
+                deal_no=0, **options):
+    """A kernel state with the given hands, table and team piles, in deal ``deal_no`` of the
+    match (CA-6: pass match_deals=K; the finished deals scored nothing). Cards listed nowhere
+    are elsewhere (``PUB_HAND``: out of this scenario, in no hand and no pile)."""
     state = np.zeros(ca.STATE_SIZE, np.int32)
     ca.init(state, params_of(**options), new_stream(0, 0, 0))
+    state[ca.H_DEAL_NO] = deal_no
+    state[ca.H_DEAL_STARTER] = deal_no % 4
     state[ca.CARD_PUB:ca.CARD_PUB + 52] = ca.PUB_HAND
     state[ca.TABLE:ca.TABLE + 52] = -1
     table = sorted(table)
@@ -76,11 +80,24 @@ def build_state(hands, table, piles=((), ()), to_move=0, turn=0, last_placed=-1,
     return state
 
 
-def ref_from(state):
-    """The reference engine in the same position as a kernel state made by build_state."""
+def ref_from(state, game=0):
+    """The reference engine in the same position as a kernel state made by build_state; its
+    chance stream is fresh stream (0, game, 0), as in :func:`play` (for the next deal of a match)."""
     p = state[ca.H_PLAYERS:ca.H_PLAYERS + 1].tolist() + [state[ca.H_SINGLE_FORCED],
-                                                         state[ca.H_LAST_SWEEP], state[ca.H_NAPULA10]]
+                                                         state[ca.H_LAST_SWEEP], state[ca.H_NAPULA10],
+                                                         state[ca.H_MATCH_DEALS]]
     g = ref.Game(p, PyStream(0, 0, 0))
+    g.chance = PyStream(0, game, 0)
+    g.deal_no = int(state[ca.H_DEAL_NO])
+    g.match_turn = g.deal_no * ca.TURNS + int(state[ca.H_TURN])
+    g.match_points = [int(x) for x in state[ca.MATCH_SCORE:ca.MATCH_SCORE + 2]]
+    for t in range(2):
+        base = ca.MATCH_STATS + t * ca.N_STATS
+        g.match_columns[t] = dict(zip(ref.COLUMNS, state[base:base + ca.STAT_LEADER].tolist()))
+    g.leader = int(state[ca.MATCH_STATS + ca.STAT_LEADER])
+    for t in range(2):  # this deal's bonuses so far
+        base = ca.TEAM_STATS + t * ca.N_STATS
+        g.bonuses[t] = {name: int(state[base + STATS.index(name)]) for name in g.bonuses[t]}
     g.hands = [[ref.Card.of(int(c)) for c in state[b + 1:b + 1 + state[b]]]
                for b in (ca.PRIVATE + s * ca.PRIVATE_SIZE for s in range(4))]
     g.table = [ref.Card.of(int(c)) for c in state[ca.TABLE:ca.TABLE + state[ca.H_TABLE_N]]]
@@ -101,16 +118,25 @@ def legal(state):
     return [int(x) for x in buf[:n]]
 
 
-def play(state, moves, check_reference=True):
-    """Apply moves, each checked legal; the reference engine must list the same moves."""
-    g = ref_from(state) if check_reference else None
+def play(state, moves, check_reference=True, game=0, g=None, chance=None):
+    """Apply moves, each checked legal; the reference engine (``g``, else one made by
+    :func:`ref_from`) must list the same moves. Both draw a next deal (CA-6) from chance stream
+    (0, game, 0) (or carry on with ``g`` and ``chance``, the kernel's stream, if given)."""
+    if g is None and check_reference:
+        g = ref_from(state, game)
+    if chance is None:
+        chance = new_stream(0, game, 0)
     for m in moves:
         lm = legal(state)
         assert m in lm, (ca.describe_move(state, m), [ca.describe_move(state, x) for x in lm])
         if g is not None:
             assert g.legal_moves() == lm
             g.apply(m)
-        ca.apply_move(state, np.int64(m), new_stream(0, 0, 0))
+        ca.apply_move(state, np.int64(m), chance)
+    if g is not None:
+        assert g.to_move() == ca.to_move(state)
+        if g.to_move() >= 0:
+            assert g.legal_moves() == legal(state)
     return g
 
 
@@ -235,13 +261,16 @@ def test_quadriglia_alone():
 
 
 def test_scua_with_simili_and_quadriglia_on_one_capture_ca4():
-    """Three bonuses on one capture, each recorded in its own result column (CA-4)."""
+    """Three bonuses on one capture, each recorded in its own result column (CA-4); the result
+    is read at the end (here the capture is the deal's last play, by seat 3)."""
     taken = [card(1, CU), card(2, CU), card(4, CU)]
     state = build_state([[card(7, CU)]], taken)
     play(state, [mv(card(7, CU), *taken)])
     assert bonuses(state, 0) == {"scua": 1, "simili": 1, "quadriglia": 1}
+    state = last_turn_state([card(7, CU)], taken, ((), ()), 0)
+    play(state, [mv(card(7, CU), *taken)])
     score, rank, extra = result(state)
-    assert [extra[0][STATS.index(k)] for k in ("scua", "simili", "quadriglia")] == [1, 1, 1]
+    assert [extra[1][STATS.index(k)] for k in ("scua", "simili", "quadriglia")] == [1, 1, 1]
 
 
 def test_scua_with_picada_on_one_capture():
@@ -378,16 +407,16 @@ def test_napula(ranks, beyond, points):
 
 def test_result_partners_share_team_score_rank_and_columns():
     """Team 0 wins 5-4 here: both partners get 5 and rank 1, the opponents 4 and rank 2; a draw
-    ranks both teams 1."""
+    ranks both teams 1. The result is the match's (MATCH_*: one deal's when K = 1)."""
     state = build_state([[], [], [], []], [], turn=48, to_move=-1)
-    state[ca.TEAM_SCORE:ca.TEAM_SCORE + 2] = [5, 4]
-    state[ca.TEAM_STATS + ca.STAT_SCUA] = 5
-    state[ca.TEAM_STATS + ca.N_STATS + ca.STAT_PICADA] = 4
+    state[ca.MATCH_SCORE:ca.MATCH_SCORE + 2] = [5, 4]
+    state[ca.MATCH_STATS + ca.STAT_SCUA] = 5
+    state[ca.MATCH_STATS + ca.N_STATS + ca.STAT_PICADA] = 4
     score, rank, extra = result(state)
     assert score == [5, 4, 5, 4] and rank == [1, 2, 1, 2]
     assert extra[0] == extra[2] and extra[1] == extra[3]
     assert extra[0][STATS.index("scua")] == 5 and extra[1][STATS.index("picada")] == 4
-    state[ca.TEAM_SCORE:ca.TEAM_SCORE + 2] = [3, 3]
+    state[ca.MATCH_SCORE:ca.MATCH_SCORE + 2] = [3, 3]
     assert result(state)[1] == [1, 1, 1, 1]
 
 
@@ -398,6 +427,190 @@ def test_describe_and_json():
     assert ca.move_to_json(state, mv(seven)) == {"action": "place", "card": {"rank": "7", "suit": "swords"}}
     j = ca.move_to_json(state, mv(seven, t3, t4))
     assert j["action"] == "capture" and len(j["captured"]) == 2 and j["bonuses"] == ["scua"]
+
+
+# ------------------------------------------------------------------ the match (CA-6)
+def deal_starts(deals, seed, game):
+    """Play a match of ``deals`` deals (the highest legal move each time): per deal, the seats
+    in the order they played and the state at its first decision."""
+    k = KernelGame(SPEC, params_of(match_deals=deals), seed, game)
+    seats, starts = [], []
+    while k.to_move() >= 0:
+        if k.state[ca.H_TURN] == 0:
+            seats.append([])
+            starts.append(k.state.copy())
+        seats[-1].append(k.to_move())
+        k.apply(k.legal_moves()[-1])
+    return seats, starts, k
+
+
+def test_ca6_deal_k_is_started_by_seat_k_mod_4():
+    """Six deals: started by seats 0, 1, 2, 3, 0, 1 (dealt by 3, 0, 1, 2, 3, 0), 48 turns each
+    in seat order from the starter; each deal begins with 12 cards a hand and 4 on the table."""
+    seats, starts, k = deal_starts(6, 5, 0)
+    assert len(seats) == 6
+    for deal, (order, state) in enumerate(zip(seats, starts)):
+        assert order == [(deal + t) % 4 for t in range(48)]
+        d = ca.describe_state(state)
+        assert (d["deal"], d["starter"], d["dealer"]) == (deal, deal % 4, (deal + 3) % 4)
+        assert [len(h) for h in d["hands"]] == [12] * 4 and len(d["table"]) == 4
+        assert state[ca.H_LAST_PLACED] == -1 and state[ca.H_LAST_CAPTURER] == -1
+        assert state[ca.TEAM_STATS:ca.TEAM_STATS + ca.STAT_LEADER].tolist() == [0] * ca.STAT_LEADER
+    assert k.to_move() == -1 and k.state[ca.H_DEAL_NO] == 5
+
+
+def test_ca6_every_deal_is_a_new_shuffle_and_deal_0_is_the_one_deal_game():
+    """Deal 0 of a match is the one-deal game of the same seed; the later deals come from the
+    same chance stream, shuffled afresh (the reference engine deals the same: the differential
+    tests)."""
+    _, starts, _ = deal_starts(3, 7, 2)
+    single = KernelGame(SPEC, params_of(), 7, 2)
+    hands = [ca.describe_state(s)["hands"] for s in starts]
+    assert hands[0] == ca.describe_state(single.state)["hands"]
+    assert hands[1] != hands[0] and hands[2] != hands[1]
+
+
+def test_ca6_picada_never_reaches_into_the_previous_deal():
+    """Seat 3 places the 5 of coins on the last turn of deal 0; deal 1 (seat 1 starts) happens to
+    deal the 5 of coins to the table and a 5 to seat 1. Taking exactly it by rank on the deal's
+    first turn is no Picada: the turn before was the previous deal's. (Within deal 1 a Picada
+    counts again.)"""
+    five_co = card(5, CO)
+    for game in range(2000):
+        state = build_state([[], [], [], [five_co]], [card(9, SW)], to_move=3, turn=47, last_capturer=0,
+                            match_deals=2)
+        chance = new_stream(0, game, 0)
+        g = play(state, [mv(five_co)], game=game, chance=chance)
+        hand1 = [int(c) for c in ca.private_view(state, 1)[1:1 + ca.private_view(state, 1)[0]]]
+        fives = [c for c in hand1 if c >> 2 == 4]
+        if state[ca.CARD_PUB + five_co] == ca.PUB_TABLE and fives:
+            break
+    else:
+        raise AssertionError("no such deal found")
+    assert state[ca.H_DEAL_NO] == 1 and ca.to_move(state) == 1 and state[ca.H_TURN] == 0
+    assert state[ca.H_LAST_PLACED] == -1  # the previous turn placed the 5 of coins, in deal 0
+    capture = mv(fives[0], five_co)
+    assert "picada" not in ca.describe_move(state, capture)
+    play(state, [capture], g=g, chance=chance)
+    assert stats(state, 1)["picada"] == 0 and g.bonuses[1]["picada"] == 0
+    # seat 2 places a card; seat 3 may take exactly it: within the deal that is a Picada again
+    hands = [[int(c) for c in ca.private_view(state, p)[1:1 + ca.private_view(state, p)[0]]] for p in range(4)]
+    for placed in hands[2]:
+        takers = [c for c in hands[3] if c >> 2 == placed >> 2]
+        if takers and all(t >> 2 != placed >> 2 for t in state[ca.TABLE:ca.TABLE + state[ca.H_TABLE_N]]):
+            play(state, [mv(placed), mv(takers[0], placed)], g=g, chance=chance)
+            assert stats(state, 1)["picada"] == 1 and g.bonuses[1]["picada"] == 1
+            break
+    else:
+        raise AssertionError("no Picada to try in deal 1")
+
+
+def test_ca6_deals_are_scored_alone_and_add_up():
+    """The last play of deal 0 of a two-deal match: the deal is scored exactly as a one-deal
+    game (the table to the last capturer, prizes, Napula), its total becomes the match score,
+    and deal 1 starts with empty records; the match result is the sum of the two deals."""
+    pile0 = [card(r, SW) for r in (1, 2, 3, 4)] + filler(4)
+    pile1 = [c for c in range(52) if c not in pile0 and c != card(RE, CL)]
+    one_deal = last_turn_state([card(RE, CL)], [], (pile0, pile1), 1)
+    play(one_deal, [mv(card(RE, CL))])
+    deal0 = result(one_deal)
+    state = last_turn_state([card(RE, CL)], [], (pile0, pile1), 1, match_deals=2)
+    before = state.copy()
+    chance = new_stream(0, 0, 0)
+    g = play(state, [mv(card(RE, CL))], chance=chance)
+    assert state[ca.MATCH_SCORE:ca.MATCH_SCORE + 2].tolist() == deal0[0][:2]
+    assert [state[ca.MATCH_STATS + t * ca.N_STATS:ca.MATCH_STATS + t * ca.N_STATS + ca.STAT_LEADER].tolist()
+            for t in range(2)] == [deal0[2][t][:ca.STAT_LEADER] for t in range(2)]
+    assert state[ca.TEAM_SCORE:ca.TEAM_SCORE + 2].tolist() == [0, 0] and ca.to_move(state) == 1
+    end = ca.deal_end(before, mv(card(RE, CL)))
+    assert end["points"] == deal0[0][:2] and end["match"] == deal0[0][:2] and end["next_starter"] == 1
+    pick = PyStream(0, 0, 1000)
+    while ca.to_move(state) >= 0:
+        moves = legal(state)
+        play(state, [moves[pick.below(len(moves))]], g=g, chance=chance)
+    score, rank, extra = result(state)
+    deal1 = state[ca.TEAM_SCORE:ca.TEAM_SCORE + 2].tolist()
+    assert score[:2] == [deal0[0][t] + deal1[t] for t in range(2)]
+    assert extra[0][STATS.index("napula")] == 4 + stats(state, 0)["napula"]
+    assert (score, rank, extra) == tuple(g.result())
+
+
+def test_ca6_leader_at_two_thirds_reads_the_match_score():
+    """Two deals: the lead is taken after turn 64 of 96 (turn 16 of deal 1) on the match points:
+    team 0 won deal 0 by 5-2, team 1 has 2 bonuses in deal 1, so team 0 leads by 1 (on this
+    deal's bonuses alone team 1 would)."""
+    for match, leader in (([5, 2], 0), ([2, 2], 1)):
+        state = build_state([[card(9, CU)]], [card(RE, CO)], to_move=0, turn=15, deal_no=1, match_deals=2)
+        state[ca.MATCH_SCORE:ca.MATCH_SCORE + 2] = match
+        state[ca.MATCH_STATS + ca.STAT_NAPULA] = match[0]  # the columns behind the scores
+        state[ca.MATCH_STATS + ca.N_STATS + ca.STAT_NAPULA] = match[1]
+        state[ca.TEAM_STATS + ca.N_STATS + ca.STAT_SCUA] = 2
+        assert state[ca.MATCH_STATS + ca.STAT_LEADER] == -1
+        g = play(state, [mv(card(9, CU))])
+        assert state[ca.MATCH_STATS + ca.STAT_LEADER] == state[ca.MATCH_STATS + ca.N_STATS + ca.STAT_LEADER] == leader
+        assert g.leader == leader
+
+
+def test_ca6_two_thirds_on_a_deal_end_counts_its_prizes():
+    """Three deals: two thirds is turn 96 of 144, the end of deal 1, so the lead counts that
+    deal's prizes: team 1 has the only bonus (a Scua) but team 0 takes every prize."""
+    last = card(RE, CL)
+    pile0 = [card(r, SW) for r in range(1, 14)] + [ca.TEN_OF_COINS, ca.FANTE_OF_CUPS] + filler(14)
+    pile1 = [c for c in range(52) if c not in pile0 and c != last]
+    state = build_state([[last], [], [], []], [], (pile0, pile1), to_move=0, turn=47, last_capturer=1,
+                        deal_no=1, match_deals=3)
+    state[ca.TEAM_STATS + ca.N_STATS + ca.STAT_SCUA] = 1
+    g = play(state, [mv(last)])
+    assert state[ca.H_DEAL_NO] == 2 and ca.to_move(state) == 2
+    assert state[ca.MATCH_SCORE] > state[ca.MATCH_SCORE + 1] == 1
+    assert state[ca.MATCH_STATS + ca.STAT_LEADER] == 0 and g.leader == 0
+
+
+def test_ca6_match_deals_option_and_decision_cap():
+    """match_deals is 1..20; the kernel's decision cap grows with it (48 a deal)."""
+    from tourney_sim.simulate.games.spec import RuleError
+    from tourney_sim.simulate.matchup import make_matchup, play_block
+    assert SPEC.resolve_options([])["match_deals"] == 1
+    for bad in ("0", "21", "two"):
+        with pytest.raises(RuleError):
+            SPEC.resolve_options([f"match_deals={bad}"])
+    assert SPEC.max_decisions == 48 * 20
+    block = play_block(make_matchup("cardavia", 4, ["guard", "random"], rules=["match_deals=20"], seed=1), 0, 8)
+    assert block.decisions.tolist() == [48 * 20] * 8
+    assert (block.extra[:, 0, STATS.index("cards_taken")] + block.extra[:, 1, STATS.index("cards_taken")]
+            <= 52 * 20).all()
+
+
+def test_ca6_replay_shows_the_deal_boundaries(tmp_path):
+    """tourney replay of a two-deal match: the last play of each deal tells the deal's end,
+    the match score and who starts next; the trace's action carries the same; a one-deal game's
+    text is as before."""
+    import json
+    from .test_cli import invoke
+    out = tmp_path / "match"
+    r = invoke("run", "cardavia", "--games", 4, "--seed", 3, "--strategy", "guard", "--strategy", "random",
+               "--rule", "match_deals=2", "--out", out, "--workers", 1, "--quiet")
+    assert r.exit_code == 0, r.output
+    r = invoke("replay", out, "--game", 1)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    ends = [line for line in lines if "| end of deal" in line]
+    assert len(ends) == 2 and "end of deal 1 of 2" in ends[0] and "end of deal 2 of 2" in ends[1]
+    assert "| deal 2 of 2: new shuffle, seat 0 deals, seat 1 starts" in ends[0]
+    assert " 47  seat 3 " in ends[0] and " 95  seat 0 " in ends[1]
+    assert "replayed result matches the dataset" in r.output
+    trace = json.loads(invoke("replay", out, "--game", 1, "--format", "json").output)
+    marks = [d["action"]["end_of_deal"] for d in trace["decisions"] if "end_of_deal" in d["action"]]
+    assert [m["deal"] for m in marks] == [0, 1] and marks[1]["next_starter"] is None
+    assert marks[1]["match"] == [trace["result"][0]["score"], trace["result"][1]["score"]]
+    assert trace["initial_state"]["options"]["match_deals"] == 2
+    single = KernelGame(SPEC, params_of(), 3, 1)
+    last = single.copy()
+    while last.to_move() >= 0:
+        move = last.legal_moves()[0]
+        assert "|" not in ca.describe_move(last.state, move)
+        assert "end_of_deal" not in ca.move_to_json(last.state, move)
+        last.apply(move)
 
 
 # ------------------------------------------------------------------ reference engine
@@ -412,18 +625,42 @@ def test_kernel_matches_reference_with_options(option):
     harness.differential(SPEC, ref, params, seed=12, games=1_000)
 
 
+@pytest.mark.parametrize("deals,games", [(2, 600), (3, 400), (4, 300)])
+def test_kernel_matches_reference_in_matches_ca6(deals, games):
+    """CA-6: matches of 2, 3 (two thirds of the match falls on a deal's end) and 4 deals, every
+    decision and the summed result checked against the reference engine."""
+    params = params_of(match_deals=deals)
+    assert harness.differential(SPEC, ref, params, seed=13, games=games) == games * 48 * deals
+
+
+def test_kernel_matches_reference_in_matches_with_options_ca6():
+    params = params_of(match_deals=2, single_match_forced=True, last_sweep_scores=False,
+                       napula_beyond_10=True)
+    harness.differential(SPEC, ref, params, seed=14, games=300)
+
+
 # ------------------------------------------------------------------ invariants
 @njit
 def invariant(state):
     """0, or an error code: every card in exactly one place, the public records consistent,
-    and at the end the team totals equal bonuses + prizes + Napula as recorded."""
+    at the end of a deal the team totals equal bonuses + prizes + Napula as recorded, and the
+    match records (CA-6) consistent with the deals."""
     turn = state[ca.H_TURN]
+    deal = state[ca.H_DEAL_NO]
+    starter = state[ca.H_DEAL_STARTER]
+    k = state[ca.H_MATCH_DEALS]
+    if not (0 <= deal < k) or starter != deal % 4:
+        return 80  # deal k of the match is started by seat k mod 4
+    code = match_invariant(state)
+    if code != 0:
+        return code
     one = np.int64(1)
     seen = np.int64(0)  # card mask of every place visited so far
     for p in range(4):
         base = ca.PRIVATE + p * ca.PRIVATE_SIZE
         size = state[base]
-        played = (turn - p + 3) // 4 if turn > p else 0
+        o = (p - starter) % 4  # the seat's place in this deal's order
+        played = (turn - o + 3) // 4 if turn > o else 0
         if size != ca.HAND_SIZE - played:
             return 10  # one card a turn, in seat order
         for j in range(size):
@@ -478,13 +715,14 @@ def invariant(state):
             or state[st1 + ca.STAT_CARDS] != c1 or state[st1 + ca.STAT_SWORDS] != s1):
         return 30
     if state[ca.H_TO_MOVE] >= 0:
-        if turn >= 48 or state[ca.H_TO_MOVE] != turn % 4:
+        if turn >= 48 or state[ca.H_TO_MOVE] != (starter + turn) % 4:
             return 40
         if state[ca.TEAM_SCORE] != 0 or state[ca.TEAM_SCORE + 1] != 0:
             return 41
         return 0
-    # the end: 48 turns, the table claimed unless nobody captured, prizes recomputed here
-    if turn != 48:
+    # the end: 48 turns of the match's last deal, the table claimed unless nobody captured,
+    # prizes recomputed here
+    if turn != 48 or deal != k - 1:
         return 50
     if state[ca.H_LAST_CAPTURER] >= 0 and tn != 0:
         return 51
@@ -517,14 +755,55 @@ def invariant(state):
     return 0
 
 
-def test_invariants_over_random_games():
-    games = 100_000
+@njit
+def match_invariant(state):
+    """CA-6, what the state alone says of the match: its score is the sum of its summed columns,
+    no more cards than the finished deals hold, the leader taken exactly from two thirds of the
+    match on, and at the end the last deal inside the match's sums (equal to them for K = 1)."""
+    k = state[ca.H_MATCH_DEALS]
+    over = state[ca.H_TO_MOVE] < 0
+    finished = state[ca.H_DEAL_NO] + (1 if over else 0)
+    cards = 0
+    for t in range(2):
+        mt = ca.MATCH_STATS + t * ca.N_STATS
+        total = 0
+        for c in range(ca.STAT_SCUA, ca.STAT_NAPULA + 1):
+            total += state[mt + c]
+        if state[ca.MATCH_SCORE + t] != total:
+            return 81
+        cards += state[mt + ca.STAT_CARDS]
+        if state[mt + ca.STAT_MOST_CARDS] % 2 != 0 or state[mt + ca.STAT_MOST_CARDS] > 2 * finished:
+            return 82
+        for c in (ca.STAT_MOST_SWORDS, ca.STAT_MATA, ca.STAT_TEN_OF_COINS, ca.STAT_FANTE_OF_CUPS):
+            if state[mt + c] > finished:
+                return 82
+        if state[mt + ca.STAT_LEADER] != state[ca.TEAM_STATS + t * ca.N_STATS + ca.STAT_LEADER]:
+            return 83
+    if cards > 52 * finished:
+        return 84
+    match_turn = state[ca.H_DEAL_NO] * 48 + state[ca.H_TURN]
+    if match_turn < ca.LEADER_TURN * k and state[ca.MATCH_STATS + ca.STAT_LEADER] != -1:
+        return 85  # no leader before two thirds of the match
+    if over:
+        for t in range(2):
+            mt = ca.MATCH_STATS + t * ca.N_STATS
+            st = ca.TEAM_STATS + t * ca.N_STATS
+            for c in range(ca.STAT_LEADER):
+                if state[mt + c] < state[st + c] or (k == 1 and state[mt + c] != state[st + c]):
+                    return 86
+            if state[ca.MATCH_SCORE + t] < state[ca.TEAM_SCORE + t]:
+                return 86
+    return 0
+
+
+@pytest.mark.parametrize("deals,games", [(1, 100_000), (2, 20_000), (4, 10_000)])
+def test_invariants_over_random_games(deals, games):
     lengths = np.zeros(games, np.int64)
     failure = harness.random_playthroughs(
         ca.init, ca.to_move, ca.legal_moves, ca.apply_move, invariant, ca.STATE_SIZE, ca.MAX_MOVES,
-        ca.MAX_DECISIONS, params_of(), np.uint64(3), games, lengths)
+        ca.DECISIONS_PER_DEAL * deals, params_of(match_deals=deals), np.uint64(3), games, lengths)
     assert failure == (-1, 0, 0)
-    assert lengths.min() == lengths.max() == 48
+    assert lengths.min() == lengths.max() == 48 * deals
 
 
 # ------------------------------------------------------------------ the move bound
@@ -617,9 +896,10 @@ def redeal_other_hands(state, seat, rng):
     return state
 
 
-def test_no_peeking():
-    changed = harness.check_no_peeking(SPEC, params_of(), seed=2, games=60, hide=redeal_other_hands,
-                                       strategies=available("cardavia").values())
+@pytest.mark.parametrize("deals", [1, 2])
+def test_no_peeking(deals):
+    changed = harness.check_no_peeking(SPEC, params_of(match_deals=deals), seed=2, games=60 // deals,
+                                       hide=redeal_other_hands, strategies=available("cardavia").values())
     assert changed > 2000
 
 
@@ -665,4 +945,14 @@ def test_invariant_catches_broken_states():
     assert invariant(broken) != 0
     broken = k.state.copy()
     broken[ca.TEAM_STATS + ca.STAT_CARDS] += 1
+    assert invariant(broken) != 0
+    k = KernelGame(SPEC, params_of(match_deals=2), 4, 0)
+    for _ in range(60):  # into the second deal, started by seat 1
+        k.apply(k.legal_moves()[-1])
+    assert invariant(k.state) == 0
+    broken = k.state.copy()
+    broken[ca.H_DEAL_STARTER] = 0
+    assert invariant(broken) != 0
+    broken = k.state.copy()
+    broken[ca.MATCH_SCORE] += 1
     assert invariant(broken) != 0

@@ -1,6 +1,6 @@
 """Cardavia (4 players, teams {0,2} and {1,3}), the Brescian scopa "Cicera": the rules kernel.
 
-Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-5) over the Danish rulebook
+Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-6) over the Danish rulebook
 ``shared/seeds/cardavia-da.txt``. Choices made here where both are silent:
 
 - Cards are numbered rank-major: ``card = (rank - 1) * 4 + suit`` with rank 1 (Asso) .. 10, 11
@@ -11,7 +11,24 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-5) over the Danish ruleb
 - The deal: the 52 ids are shuffled with the chance stream (``seeding.shuffle``); ``deck[0:4]``
   go face up to the table, then seat p receives ``deck[4 + 12p : 16 + 12p]``.
 - CA-1: seats play 0, 1, 2, 3, 0, ...; seat 0 starts; teams are seat & 1. A deal is 48 turns,
-  one card per turn, and one deal is the game.
+  one card per turn.
+- CA-6, the match (rule option ``match_deals`` = K, 1..20, default 1: one deal is the game): the
+  K deals are played in one game. Deal k (0-based, ``H_DEAL_NO``) is started by seat k mod 4 (so
+  dealt by seat (3 + k) mod 4) and dealt from a new shuffle that continues the same chance stream
+  (deal 0 is exactly the one-deal game's deal). Each deal is played and scored as below, on its
+  own: its records (``TEAM_STATS``, ``TEAM_SCORE``, the table, ``CARD_PUB``, ``H_TURN``,
+  ``H_LAST_PLACED``, ``H_LAST_CAPTURER``) start afresh, so a Picada never reaches back into the
+  previous deal and the last capture of a deal claims only that deal's table. At the end of each
+  deal its columns and total are added to ``MATCH_STATS`` / ``MATCH_SCORE``; the result is the
+  match's (higher match total wins, equal totals draw; every column summed over the deals).
+- Two thirds (``leader_at_two_thirds``), as Compañeros takes two thirds of a match's rounds: the
+  lead is taken after 32 * K of the match's 48 * K turns (32 of 48 for one deal), on the match
+  points so far: the totals of the finished deals plus the bonuses of the deal in progress (its
+  prizes come at its end). When 32 * K ends a deal (K a multiple of 3) that deal's prizes count.
+- Rules version: CA-6 adds an option and leaves the default (K = 1) game exactly as it was (every
+  game of every seed plays and scores the same, ``tests/test_params.py`` checks the rows), so
+  ``RULES_VERSION`` stays 1: a dataset records its options, one recorded before the option
+  existed replays with the default, and a K > 1 dataset says ``match_deals`` in its manifest.
 - A move is ``(card << 52) | captured``: the hand card played, and the bit mask of the *card ids*
   it captures from the table (``captured == 0`` is "place only"). Ids are below 52 and the card
   is below 64, so a code is below 2**58. For one played card the codes ascend with the mask, and
@@ -32,26 +49,42 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-5) over the Danish ruleb
   points), La Mata 1, 10 of coins 1, Fante of cups 1 (unclaimed cards score for nobody). Napula:
   the team that holds the swords Asso, 2 and 3 scores the length of its run of swords from the
   Asso upwards, up to the 10, or through Fante, Cavallo, Re with ``napula_beyond_10``.
-- Result: both partners get the team's total and the team's rank (1 for the winning team, 2 for
-  the losing team, 1 for both on a draw), and the team's values in every result column.
+- Result: both partners get the team's match total and the team's rank (1 for the winning team,
+  2 for the losing team, 1 for both on a draw), and the team's values in every result column
+  (summed over the deals of a match).
+- Replay text (``describe_move``): with K > 1 the last play of each deal also tells the deal's
+  end: where the table went, the deal's points, the match score and who starts the next deal
+  (``move_to_json`` adds the same as ``end_of_deal``); ``describe_state`` names the deal, its
+  dealer and its starter.
 
 State layout (int32, ``STATE_SIZE`` long)::
 
     public part  [0, PUBLIC_SIZE)                              what every seat sees
       H_PLAYERS        4                         H_TO_MOVE       seat to play, -1 once over
-      H_TURN           turns played, 0..48       H_SINGLE_FORCED / H_LAST_SWEEP / H_NAPULA10
-                                                                 the rule options (0/1)
-      H_LAST_PLACED    card placed on the previous turn, -1 if that turn captured (or none yet)
-      H_LAST_CAPTURER  team that captured last, -1 if nobody has
+      H_TURN           turns of this deal played, 0..48
+      H_SINGLE_FORCED / H_LAST_SWEEP / H_NAPULA10  the rule options (0/1)
+      H_LAST_PLACED    card placed on the previous turn of this deal, -1 if that turn captured
+                       (or none yet)
+      H_LAST_CAPTURER  team that captured last in this deal, -1 if nobody has
       H_TABLE_N        cards on the table        H_TABLE_NUMERALS  numerals among them
       H_TABLE_LO/HI    the table as a card mask: bits 0..25 / ids 26..51 (bit id - 26)
-      TEAM_STATS[2][N_STATS]  per team (team * N_STATS + STAT_*), the result columns: cards
-                       and swords taken (during play: captured so far), bonus counts, the prize
-                       points (0 until the end) and Napula points
-      TEAM_SCORE[2]    team totals (0 until the end)
+      TEAM_STATS[2][N_STATS]  per team (team * N_STATS + STAT_*), this deal's result columns:
+                       cards and swords taken (during play: captured so far), bonus counts,
+                       the prize points (0 until the deal's end) and Napula points; the
+                       STAT_LEADER slot is the match's (see MATCH_STATS)
+      TEAM_SCORE[2]    this deal's team totals (0 until its end)
       TABLE[52]        the table's card ids ascending (-1 beyond H_TABLE_N)
-      CARD_PUB[52]     public place of each card: PUB_HAND (in some hand, hidden),
+      CARD_PUB[52]     public place of each card in this deal: PUB_HAND (in some hand, hidden),
                        PUB_TABLE, PUB_TAKEN + team
+      -- CA-6, appended (the offsets above are those of the one-deal game):
+      H_MATCH_DEALS    K, deals in the match     H_DEAL_NO     this deal, 0..K-1
+      H_DEAL_STARTER   seat that started this deal (H_DEAL_NO mod 4)
+      MATCH_SCORE[2]   the match score: each team's total over the finished deals (0 until
+                       the first deal ends; at the end the result). The match points so far
+                       are MATCH_SCORE plus this deal's bonuses (TEAM_STATS scua..quadriglia).
+      MATCH_STATS[2][N_STATS]  the result columns summed over the finished deals (same order
+                       as TEAM_STATS); STAT_LEADER: the leader at two thirds of the match, -1
+                       until it is taken (or if level)
     private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
       [0] hand size, [1..12] the hand's card ids ascending (-1 beyond the size)
     scratch [SCRATCH, STATE_SIZE): in init the deck and each card's destination; in
@@ -76,12 +109,12 @@ from numba.extending import intrinsic
 
 from .. import kernel
 from ..kernel import popcount, remove_sorted
-from ..seeding import shuffle
+from ..seeding import new_stream, shuffle
 from .spec import GameSpec, RuleOption
 
 NAME = "cardavia"
 #: bumped whenever the behaviour of the rules (and so any result) changes
-RULES_VERSION = 1
+RULES_VERSION = 1  # unchanged by CA-6: see the module docstring
 PLAYERS = 4
 N_CARDS = 52
 N_NUMERALS = 40
@@ -103,11 +136,13 @@ SPLIT = 26  # H_TABLE_LO holds ids 0..25, H_TABLE_HI ids 26..51
 # result columns = team statistics, in SPEC.columns order
 (STAT_CARDS, STAT_SWORDS, STAT_SCUA, STAT_PICADA, STAT_SIMILI, STAT_QUADRIGLIA, STAT_MOST_CARDS,
  STAT_MOST_SWORDS, STAT_MATA, STAT_TEN_OF_COINS, STAT_FANTE_OF_CUPS, STAT_NAPULA) = range(12)
-#: the team ahead on bonus points after LEADER_TURN turns (its first seat, 0 or 1; -1 if level),
-#: for the decisiveness analysis: how often the leader at two thirds of the deal wins
+#: the team ahead on match points after two thirds of the match's turns (its first seat, 0 or
+#: 1; -1 if level), for the decisiveness analysis: how often the leader at two thirds wins
 STAT_LEADER = 12
-LEADER_TURN = 32  # two thirds of the 48 turns
+LEADER_TURN = 32  # two thirds of a deal's 48 turns; of a match of K deals: LEADER_TURN * K
 N_STATS = 13
+#: most deals in a match (CA-6)
+MAX_MATCH_DEALS = 20
 
 # ---- state layout (see the module docstring)
 H_PLAYERS, H_TO_MOVE, H_TURN, H_SINGLE_FORCED, H_LAST_SWEEP, H_NAPULA10 = 0, 1, 2, 3, 4, 5
@@ -116,7 +151,13 @@ TEAM_STATS = 12
 TEAM_SCORE = TEAM_STATS + 2 * N_STATS
 TABLE = TEAM_SCORE + 2
 CARD_PUB = TABLE + N_CARDS
-PUBLIC_SIZE = CARD_PUB + N_CARDS
+# CA-6: appended after the one-deal game's public fields, so that their offsets stay put
+H_MATCH_DEALS = CARD_PUB + N_CARDS
+H_DEAL_NO = H_MATCH_DEALS + 1
+H_DEAL_STARTER = H_DEAL_NO + 1
+MATCH_SCORE = H_DEAL_STARTER + 1
+MATCH_STATS = MATCH_SCORE + 2
+PUBLIC_SIZE = MATCH_STATS + 2 * N_STATS
 PRIVATE = PUBLIC_SIZE
 PRIVATE_SIZE = 1 + HAND_SIZE
 SCRATCH = PRIVATE + PLAYERS * PRIVATE_SIZE
@@ -142,10 +183,13 @@ SWORD_MASK = np.int64(sum(1 << (4 * r) for r in range(13)))  # bits of the sword
 DEAL_TO = np.array([PLAYERS] * TABLE_START + [p for p in range(PLAYERS) for _ in range(HAND_SIZE)],
                    np.int32)
 DEST = np.array([PRIVATE + p * PRIVATE_SIZE + 1 for p in range(PLAYERS)] + [TABLE], np.int32)
-MAX_DECISIONS = TURNS
+#: decisions in one deal (one card a turn); a match of K deals has TURNS * K (the kernel's cap,
+#: ``play_chunk``), MAX_DECISIONS is that of the longest match
+DECISIONS_PER_DEAL = TURNS
+MAX_DECISIONS = DECISIONS_PER_DEAL * MAX_MATCH_DEALS
 
-# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10]
-P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10 = 0, 1, 2, 3
+# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10, match_deals]
+P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10, P_MATCH_DEALS = 0, 1, 2, 3, 4
 
 
 def rank_of(card):
@@ -197,11 +241,21 @@ def init(state, params, chance):
     state[H_SINGLE_FORCED] = params[P_SINGLE_FORCED]
     state[H_LAST_SWEEP] = params[P_LAST_SWEEP]
     state[H_NAPULA10] = params[P_NAPULA10]
-    state[H_LAST_PLACED] = -1
-    state[H_LAST_CAPTURER] = -1
+    state[H_MATCH_DEALS] = params[P_MATCH_DEALS]
+    for team in range(2):  # nobody leads before the two-thirds turn is reached
+        state[TEAM_STATS + team * N_STATS + STAT_LEADER] = -1
+        state[MATCH_STATS + team * N_STATS + STAT_LEADER] = -1
+    _deal(state, chance)
+
+
+@njit(cache=True)
+def _deal(state, chance):
+    """Deal ``H_DEAL_NO`` of the match (CA-6; deal 0 is the one-deal game's): a new shuffle from
+    the chance stream, and this deal's records started afresh (the match's are kept)."""
     for c in range(N_CARDS):
         state[SCRATCH + c] = c
         state[TABLE + c] = -1
+        state[CARD_PUB + c] = PUB_HAND
     shuffle(chance, state, SCRATCH, N_CARDS)
     # deck position i goes to the table (i < 4) or to seat (i - 4) // 12; writing each card's
     # destination first and then walking the cards in id order fills the table and the hands
@@ -217,6 +271,8 @@ def init(state, params, chance):
         o = state[SCR_OWNER + c]
         state[state[fill + o]] = c
         state[fill + o] += 1
+    state[H_TABLE_LO] = 0
+    state[H_TABLE_HI] = 0
     numerals = 0
     for i in range(TABLE_START):
         c = state[TABLE + i]
@@ -226,9 +282,15 @@ def init(state, params, chance):
     state[H_TABLE_NUMERALS] = numerals
     state[H_TABLE_N] = TABLE_START
     state[H_TURN] = 0
-    state[H_TO_MOVE] = 0  # CA-1
-    state[TEAM_STATS + STAT_LEADER] = -1  # nobody leads before turn LEADER_TURN is reached
-    state[TEAM_STATS + N_STATS + STAT_LEADER] = -1
+    state[H_LAST_PLACED] = -1  # no Picada on the deal's first turn, whatever ended the last one
+    state[H_LAST_CAPTURER] = -1
+    for team in range(2):
+        for k in range(STAT_LEADER):  # this deal's columns; the leader slot is the match's
+            state[TEAM_STATS + team * N_STATS + k] = 0
+        state[TEAM_SCORE + team] = 0
+    starter = state[H_DEAL_NO] & 3  # CA-6: deal k is started by seat k mod 4 (CA-1: deal 0, seat 0)
+    state[H_DEAL_STARTER] = starter
+    state[H_TO_MOVE] = starter
 
 
 @njit(cache=True, inline="always")
@@ -369,7 +431,9 @@ def _owner(state, c):
 
 
 @njit(cache=True)
-def _end_deal(state):
+def _end_deal(state, chance):
+    """Score the deal (rule 5) into TEAM_STATS / TEAM_SCORE, add it to the match, then deal the
+    next deal of the match (CA-6) or end the game."""
     team = state[H_LAST_CAPTURER]
     n = state[H_TABLE_N]
     if team >= 0:  # CA-3: without any capture the table stays unclaimed
@@ -412,7 +476,29 @@ def _end_deal(state):
         for k in range(STAT_SCUA, STAT_NAPULA + 1):
             total += state[st + k]
         state[TEAM_SCORE + team] = total
-    state[H_TO_MOVE] = -1
+        # CA-6: the deal's columns and total add up over the match
+        mt = MATCH_STATS + team * N_STATS
+        for k in range(STAT_LEADER):
+            state[mt + k] += state[st + k]
+        state[MATCH_SCORE + team] += total
+    if state[H_DEAL_NO] + 1 < state[H_MATCH_DEALS]:
+        state[H_DEAL_NO] += 1
+        _deal(state, chance)
+    else:
+        state[H_TO_MOVE] = -1
+
+
+@njit(cache=True)
+def _take_lead(state):
+    """Record the team ahead on match points at two thirds of the match: the finished deals'
+    totals plus the bonuses of the deal in progress (prizes come at a deal's end)."""
+    lead = state[MATCH_SCORE] - state[MATCH_SCORE + 1]
+    for k in range(STAT_SCUA, STAT_QUADRIGLIA + 1):
+        lead += state[TEAM_STATS + k] - state[TEAM_STATS + N_STATS + k]
+    leader = 0 if lead > 0 else (1 if lead < 0 else -1)
+    for team in range(2):
+        state[TEAM_STATS + team * N_STATS + STAT_LEADER] = leader
+        state[MATCH_STATS + team * N_STATS + STAT_LEADER] = leader
 
 
 @njit(cache=True, inline="always")
@@ -470,31 +556,30 @@ def apply_move(state, move, chance):
             state[st + STAT_QUADRIGLIA] += 1
         state[H_LAST_PLACED] = -1
         state[H_LAST_CAPTURER] = team
-    state[H_TURN] += 1
-    if state[H_TURN] == LEADER_TURN:
-        lead = 0
-        for k in range(STAT_SCUA, STAT_QUADRIGLIA + 1):
-            lead += state[TEAM_STATS + k] - state[TEAM_STATS + N_STATS + k]
-        leader = 0 if lead > 0 else (1 if lead < 0 else -1)
-        state[TEAM_STATS + STAT_LEADER] = leader
-        state[TEAM_STATS + N_STATS + STAT_LEADER] = leader
-    if state[H_TURN] == TURNS:
-        _end_deal(state)
+    turn = state[H_TURN] + 1
+    state[H_TURN] = turn
+    if turn == TURNS:
+        _end_deal(state, chance)  # and the next deal of a match
     else:
         seat += 1
         state[H_TO_MOVE] = 0 if seat == PLAYERS else seat
+    # two thirds of the match: turn LEADER_TURN * K of its 48 * K (after the deal's scoring and
+    # the next deal when that turn ends a deal)
+    if state[H_DEAL_NO] * TURNS + state[H_TURN] == LEADER_TURN * state[H_MATCH_DEALS]:
+        _take_lead(state)
 
 
 @njit(cache=True)
 def result(state, score, rank, extra):
-    s0 = state[TEAM_SCORE]
-    s1 = state[TEAM_SCORE + 1]
+    """The match's: totals and columns summed over its deals (one deal: that deal's)."""
+    s0 = state[MATCH_SCORE]
+    s1 = state[MATCH_SCORE + 1]
     for p in range(PLAYERS):
         team = p & 1
-        score[p] = state[TEAM_SCORE + team]
+        score[p] = state[MATCH_SCORE + team]
         mine, theirs = (s0, s1) if team == 0 else (s1, s0)
         rank[p] = 2 if theirs > mine else 1
-        st = TEAM_STATS + team * N_STATS
+        st = MATCH_STATS + team * N_STATS
         for k in range(N_STATS):
             extra[p, k] = state[st + k]
 
@@ -504,7 +589,7 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
                out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
     return kernel.play_games(
         init, to_move, legal_moves, public_view, private_view, apply_move, result,
-        STATE_SIZE, MAX_MOVES, MAX_DECISIONS,
+        STATE_SIZE, MAX_MOVES, DECISIONS_PER_DEAL * params[P_MATCH_DEALS],
         params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
         out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
 
@@ -547,45 +632,96 @@ def move_bonuses(state: np.ndarray, move: int) -> list[str]:
 
 
 def make_params(n_players: int, options: dict) -> np.ndarray:
+    # match_deals defaults to the rulebook's one deal for callers that name only the CA-5 options
     return np.array([n_players, int(bool(options["single_match_forced"])),
-                     int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"]))],
-                    dtype=np.int32)
+                     int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"])),
+                     int(options.get("match_deals", 1))], dtype=np.int32)
+
+
+TEAM_NAMES = ("{0,2}", "{1,3}")
+
+
+def deal_end(state: np.ndarray, move: int) -> dict | None:
+    """What the end of the deal brings when ``move`` is its last play in a match of K > 1 deals
+    (CA-6), else None: ``deal`` (0-based, CA-6's k), ``table_to`` (the team the cards left on the
+    table go to, None if nobody captured in the deal or none are left) and ``table_cards``, the
+    deal's ``points`` and the ``match`` score after it per team, and ``next_starter`` (None after
+    the last deal). The points are worked out by playing the move on a copy of the state."""
+    k = int(state[H_MATCH_DEALS])
+    if k <= 1 or int(state[H_TURN]) != TURNS - 1:
+        return None
+    card, taken = decode_move(move)
+    capturer = int(state[H_TO_MOVE]) & 1 if taken else int(state[H_LAST_CAPTURER])
+    left = int(state[H_TABLE_N]) - len(taken) if taken else int(state[H_TABLE_N]) + 1
+    after = state.copy()
+    # a throwaway stream for the copy's next deal: only the match score is read from it
+    apply_move(after, np.int64(move), new_stream(0, 0, 0))
+    deal = int(state[H_DEAL_NO])
+    claimed = capturer >= 0 and left > 0
+    return {"deal": deal, "table_to": capturer if claimed else None, "table_cards": left if claimed else 0,
+            "points": [int(after[MATCH_SCORE + t] - state[MATCH_SCORE + t]) for t in range(2)],
+            "match": [int(after[MATCH_SCORE + t]) for t in range(2)],
+            "next_starter": (deal + 1) % PLAYERS if deal + 1 < k else None}
 
 
 def describe_move(state: np.ndarray, move: int) -> str:
     card, taken = decode_move(move)
     if not taken:
-        return f"places {card_name(card)}"
-    text = f"plays {card_name(card)}, takes {' + '.join(card_name(c) for c in taken)}"
-    bonuses = move_bonuses(state, move)
-    if bonuses:
-        text += " (" + ", ".join(bonuses) + ")"
+        text = f"places {card_name(card)}"
+    else:
+        text = f"plays {card_name(card)}, takes {' + '.join(card_name(c) for c in taken)}"
+        bonuses = move_bonuses(state, move)
+        if bonuses:
+            text += " (" + ", ".join(bonuses) + ")"
+    end = deal_end(state, move)
+    if end is not None:  # CA-6: the deal boundary of a match
+        k = int(state[H_MATCH_DEALS])
+        text += f" | end of deal {end['deal'] + 1} of {k}: "
+        if end["table_to"] is not None:
+            text += f"the table's {end['table_cards']} cards to team {TEAM_NAMES[end['table_to']]}, "
+        (a, b), (ma, mb) = end["points"], end["match"]
+        text += f"deal {a}-{b}, match {ma}-{mb} (team {{0,2}}-{{1,3}})"
+        if end["next_starter"] is not None:
+            s = end["next_starter"]
+            text += (f" | deal {end['deal'] + 2} of {k}: new shuffle, seat {(s + PLAYERS - 1) % PLAYERS} "
+                     f"deals, seat {s} starts")
     return text
 
 
 def move_to_json(state: np.ndarray, move: int) -> dict:
     card, taken = decode_move(move)
     if not taken:
-        return {"action": "place", "card": _card_json(card)}
-    return {"action": "capture", "card": _card_json(card), "captured": [_card_json(c) for c in taken],
-            "bonuses": move_bonuses(state, move)}
+        out = {"action": "place", "card": _card_json(card)}
+    else:
+        out = {"action": "capture", "card": _card_json(card), "captured": [_card_json(c) for c in taken],
+               "bonuses": move_bonuses(state, move)}
+    end = deal_end(state, move)
+    if end is not None:
+        out["end_of_deal"] = end
+    return out
 
 
 def describe_state(state: np.ndarray) -> dict:
-    """The state as the rules file names it: every hand, the table, who plays, the options."""
+    """The state as the rules file names it: every hand, the table, who plays, the options, and
+    which deal of the match it is (CA-6: deal k is dealt by seat (3 + k) mod 4, started by k mod 4)."""
     hands = []
     for p in range(PLAYERS):
         base = PRIVATE + p * PRIVATE_SIZE
         hands.append([_card_json(int(c)) for c in state[base + 1:base + 1 + state[base]]])
     table = [_card_json(int(c)) for c in state[TABLE:TABLE + state[H_TABLE_N]]]
-    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]], "dealer": PLAYERS - 1, "starter": 0,
+    deal = int(state[H_DEAL_NO])
+    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]],
+            "dealer": (deal + PLAYERS - 1) % PLAYERS, "starter": int(state[H_DEAL_STARTER]),
+            "deal": deal, "match_score": [int(state[MATCH_SCORE]), int(state[MATCH_SCORE + 1])],
             "to_move": int(state[H_TO_MOVE]),
             "turn": int(state[H_TURN]), "hands": hands, "table": table,
             "options": {"single_match_forced": bool(state[H_SINGLE_FORCED]),
                         "last_sweep_scores": bool(state[H_LAST_SWEEP]),
-                        "napula_beyond_10": bool(state[H_NAPULA10])}}
+                        "napula_beyond_10": bool(state[H_NAPULA10]),
+                        "match_deals": int(state[H_MATCH_DEALS])}}
 
 
+#: every column is summed over the deals of a match (CA-6)
 COLUMNS = (
     ("cards_taken", "cards in the team's pile at the end (partners share the values)"),
     ("swords", "swords in the team's pile at the end"),
@@ -599,7 +735,9 @@ COLUMNS = (
     ("ten_of_coins", "points for the 10 of coins: 1 or 0"),
     ("fante_of_cups", "points for the Fante of cups: 1 or 0"),
     ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3"),
-    ("leader_at_two_thirds", "team ahead on bonus points after 32 of 48 turns (its first seat, 0 or 1; -1 if level)"),
+    ("leader_at_two_thirds", "team ahead on match points after two thirds of the turns (32 of 48; 32K of "
+     "48K in a match of K deals), finished deals' totals plus the bonuses so far (its first seat, 0 or 1; "
+     "-1 if level)"),
 )
 
 SPEC = GameSpec(
@@ -619,6 +757,10 @@ SPEC = GameSpec(
         RuleOption("napula_beyond_10", "bool", False,
                    "CA-5: Fante, Cavallo and Re extend the Napula run (real Cicera); default: the "
                    "run stops at the 10"),
+        RuleOption("match_deals", "int", 1,
+                   "CA-6: a match of K deals, the deal passing one seat each time (deal k started "
+                   "by seat k mod 4), totals added; default 1: one deal is the game",
+                   low=1, high=MAX_MATCH_DEALS),
     ),
     columns=COLUMNS,
     state_size=STATE_SIZE,

@@ -1,9 +1,10 @@
 """Cardavia, the slow and readable way: a reference for the compiled kernel.
 
-Written from ``shared/rules/cardavia.md`` (CA-1..CA-5) with plain lists and named things. It shares
+Written from ``shared/rules/cardavia.md`` (CA-1..CA-6) with plain lists and named things. It shares
 with the kernel only what a replay must share: card and move numbering (a card is
 ``(rank - 1) * 4 + suit``; a move is ``(card << 52) | mask of the captured card ids``), the deal
-order, the shuffle and the seeding.
+order, the shuffle and the seeding. A match (CA-6, ``params[4]`` deals) is a list of deals, each
+played by the same code as the one-deal game and added up at its end.
 """
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ SUITS = ("swords", "cups", "coins", "clubs")
 RANKS = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
 SWORDS, CUPS, COINS = 0, 1, 2
 PLAYERS, HAND, TABLE_START = 4, 12, 4
+TURNS = PLAYERS * HAND  # a deal
+COLUMNS = ("cards_taken", "swords", "scua", "picada", "simili", "quadriglia", "most_cards",
+           "most_swords", "mata", "ten_of_coins", "fante_of_cups", "napula")  # then the leader
 SHIFT = 52
 
 
@@ -72,20 +76,30 @@ class Game:
         self.single_match_forced = bool(params[1])
         self.last_sweep_scores = bool(params[2])
         self.napula_beyond_10 = bool(params[3])
+        self.match_deals = int(params[4]) if len(params) > 4 else 1  # CA-6
+        self.chance = chance
+        self.deal_no = 0  # deal k of the match, from 0
+        self.match_points = [0, 0]  # per team, over the finished deals
+        self.match_columns = [dict.fromkeys(COLUMNS, 0) for _ in range(2)]  # summed over them
+        self.match_turn = 0  # turns played in the match
+        self.leader = -1  # the team ahead on match points at two thirds of the match
+        self.over = False
+        self.deal()
+
+    def deal(self) -> None:
+        """Deal ``deal_no`` of the match: a new shuffle; everything of the deal starts afresh."""
         deck = list(range(52))
-        chance.shuffle(deck)
+        self.chance.shuffle(deck)
         self.table = [Card.of(c) for c in deck[:TABLE_START]]
         self.hands = [[Card.of(c) for c in deck[TABLE_START + HAND * p:TABLE_START + HAND * (p + 1)]]
                       for p in range(PLAYERS)]
         self.piles: list[list[Card]] = [[], []]  # per team
         self.bonuses = [{"scua": 0, "picada": 0, "simili": 0, "quadriglia": 0} for _ in range(2)]
-        self.turn = 0  # turns played
-        self.leader = -1  # the team ahead on bonus points after 32 turns
-        self.seat = 0  # CA-1: seat 0 starts, then 1, 2, 3
-        self.placed_last_turn: Card | None = None
+        self.turn = 0  # turns of this deal played
+        self.seat = self.deal_no % PLAYERS  # CA-1 (deal 0: seat 0), CA-6: the start moves on
+        self.placed_last_turn: Card | None = None  # a Picada never reaches into the last deal
         self.last_capturer: int | None = None
-        self.over = False
-        self.scores = [0, 0]
+        self.scores = [0, 0]  # of this deal
         self.prizes = [{}, {}]
         self._legal: list[int] | None = None  # legal moves of the position, once asked
 
@@ -132,7 +146,7 @@ class Game:
             for t in taken:
                 self.table.remove(t)
             self.piles[team] += taken + [card]
-            last_play = self.turn == PLAYERS * HAND - 1
+            last_play = self.turn == TURNS - 1
             b = self.bonuses[team]
             if not self.table and (self.last_sweep_scores or not last_play):
                 b["scua"] += 1
@@ -145,15 +159,18 @@ class Game:
             self.placed_last_turn = None
             self.last_capturer = team
         self.turn += 1
-        if self.turn == 32:  # two thirds of the deal: who is ahead on bonus points?
-            ahead = sum(self.bonuses[0].values()) - sum(self.bonuses[1].values())
-            self.leader = 0 if ahead > 0 else 1 if ahead < 0 else -1
+        self.match_turn += 1
         self.seat = (self.seat + 1) % PLAYERS
-        if self.turn == PLAYERS * HAND:
+        if self.turn == TURNS:
             self.end_of_deal()
+        if self.match_turn == 2 * TURNS * self.match_deals // 3:
+            # two thirds of the match: who is ahead on match points (the finished deals, and the
+            # bonuses of the deal in progress; its prizes come at its end)?
+            points = [self.match_points[t] + sum(self.bonuses[t].values()) * (self.turn < TURNS)
+                      for t in range(2)]
+            self.leader = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
 
     def end_of_deal(self) -> None:
-        self.over = True
         if self.last_capturer is not None:  # CA-3: otherwise the table stays unclaimed
             self.piles[self.last_capturer] += self.table
             self.table = []
@@ -178,19 +195,27 @@ class Game:
                 prizes["napula"] = run
             self.prizes[team] = prizes
             self.scores[team] = sum(self.bonuses[team].values()) + sum(prizes.values())
+        for team in range(2):  # CA-6: the deal adds up into the match
+            pile = self.piles[team]
+            columns = {"cards_taken": len(pile), "swords": sum(1 for c in pile if c.suit == SWORDS),
+                       **self.bonuses[team], **self.prizes[team]}
+            for name in COLUMNS:
+                self.match_columns[team][name] += columns[name]
+            self.match_points[team] += self.scores[team]
+        if self.deal_no + 1 < self.match_deals:
+            self.deal_no += 1
+            self.deal()
+        else:
+            self.over = True
 
     def result(self):
         scores, ranks, extras = [], [], []
+        points = self.match_points
         for seat in range(PLAYERS):
             team = self.team(seat)
-            pile = self.piles[team]
-            scores.append(self.scores[team])
-            ranks.append(2 if self.scores[1 - team] > self.scores[team] else 1)
-            b, p = self.bonuses[team], self.prizes[team]
-            extras.append([len(pile), sum(1 for c in pile if c.suit == SWORDS),
-                           b["scua"], b["picada"], b["simili"], b["quadriglia"],
-                           p["most_cards"], p["most_swords"], p["mata"], p["ten_of_coins"],
-                           p["fante_of_cups"], p["napula"], self.leader])
+            scores.append(points[team])
+            ranks.append(2 if points[1 - team] > points[team] else 1)
+            extras.append([self.match_columns[team][name] for name in COLUMNS] + [self.leader])
         return scores, ranks, extras
 
     def describe(self, move: int) -> str:
