@@ -23,6 +23,7 @@ import sys
 import types
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -137,14 +138,29 @@ def register(strategy: Strategy) -> None:
     _REGISTERED.setdefault(strategy.game, {})[strategy.name] = strategy
 
 
+#: tuned settings shipped with tourney: ``tuned/GAME-STRATEGY.toml`` as ``tourney tune`` wrote them
+TUNED_DIR = Path(__file__).parent / "tuned"
+
+
+def tuned(base: Strategy, path: Path) -> Strategy:
+    """``base`` with the values of a shipped ``best.toml`` as its defaults, named NAME-tuned."""
+    values = base.with_settings(read_toml(str(path), base.name, f"strategy {base.name}-tuned")).settings()
+    params = tuple(replace(p, default=values[p.name]) for p in base.params)
+    return replace(base, name=f"{base.name}-tuned", params=params, values=(),
+                   description=f"{base.description} [parameters tuned by tourney tune: {path.name}]")
+
+
 def available(game: str) -> dict[str, Strategy]:
-    """Every strategy for ``game``: built-ins first, then plug-ins and registered ones (neither
-    may shadow a name already taken)."""
+    """Every strategy for ``game``: built-ins first (with the tuned settings shipped in
+    ``tuned/``), then plug-ins and registered ones (neither may shadow a name already taken)."""
     result: dict[str, Strategy] = {}
     module = BUILTIN_MODULES.get(game)
     if module:
         for s in importlib.import_module(module).STRATEGIES:
             result[s.name] = s
+        for path in sorted(TUNED_DIR.glob(f"{game}-*.toml")):
+            base = result[path.stem[len(game) + 1:]]
+            result[f"{base.name}-tuned"] = tuned(base, path)
     for s in _plugins() + list(_REGISTERED.get(game, {}).values()):
         if s.game == game and s.name not in result:
             result[s.name] = s

@@ -117,3 +117,18 @@ def test_manifest_records_every_value_and_replay_rebuilds_the_setting(planted, t
         r = invoke("replay", tmp_path / "d", "--game", g, "--format", "json")
         assert r.exit_code == 0, r.output
     assert invoke("verify", tmp_path / "d").exit_code == 0
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "strategies" / "tuned").glob("*.toml")),
+                         ids=lambda p: p.stem)
+def test_shipped_tuned_settings_are_built_ins(path):
+    """strategies/tuned/GAME-NAME.toml (a best.toml of `tourney tune`, with the command that made
+    it) is the built-in NAME-tuned: NAME's function with those values as its defaults."""
+    game, name = path.stem.split("-", 1)
+    table = available(game)
+    base, tuned = table[name], table[f"{name}-tuned"]
+    assert tuned.fn is base.fn and tuned.label == f"{name}-tuned" and tuned.origin == "built-in"
+    assert "# made by: tourney tune " + game in path.read_text()
+    assert tuned.settings() == resolve(game, [f"{name}@{path}"])[0].settings() != base.settings()
+    changed = resolve(game, [f"{name}-tuned:{base.params[0].name}={base.params[0].default}"])[0]
+    assert changed.label.startswith(f"{name}-tuned:")
