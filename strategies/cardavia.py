@@ -19,6 +19,15 @@ gains for the team, and differ in what they count:
 - ``swords`` is guard with an eye on the long prizes: swords count much more (most swords, and
   the Napula run from the Asso, whose Asso-2-3 are worth the most), so it takes them first and
   places them last.
+
+Parameters (``NAME:key=value``; the defaults are the constants below, swords' own in brackets):
+every heuristic takes ``card_worth`` (one card towards most cards, 0.08), ``prize_worth`` (a prize
+card, 1), ``place_penalty`` (the share of a placed card's worth given away, 0.5),
+``sword_weight`` (a sword's extra worth, 0.15 [0.4]) and ``low_sword_bonus`` (more for the swords
+Asso, 2, 3, 0 [0.8]); guard and swords add ``threat_weight`` (how much of the next opponent's
+expected score is subtracted, 1; 0 plays as capture-max) and ``exposure`` (the share of the worth
+of prize cards and low swords left lying counted as lost, 0.3). The capture bonuses (Scua,
+Picada, Simili, Quadriglia: 1 point each) are the rules' points, not parameters.
 """
 import numpy as np
 from numba import njit
@@ -26,13 +35,23 @@ from numba import njit
 from tourney_sim.simulate.games import cardavia as ca
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 
-from . import Strategy
+from . import Param, Strategy
 from .common import random_move
 
 SWORD_MASK = ca.SWORD_MASK
 PRIZE_MASK = np.int64((1 << ca.MATA) | (1 << ca.TEN_OF_COINS) | (1 << ca.FANTE_OF_CUPS))
 LOW_SWORDS = np.int64((1 << 0) | (1 << 4) | (1 << 8))  # Asso, 2, 3 of swords
+# The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
+# the values from its ``params`` array only.
 CARD_WORTH = 0.08  # one card of 52 towards the 2 points of most cards
+PRIZE_WORTH = 1.0  # a prize card (La Mata, 10 of coins, Fante of cups)
+PLACE_PENALTY = 0.5  # placing a card gives this share of its worth away
+EXPOSURE = 0.3  # share of the worth of prize cards and low swords left lying counted as lost
+THREAT_WEIGHT = 1.0  # the next opponent's expected score counts this much against a move
+SWORD_WEIGHT = 0.15  # a sword's extra worth (capture-max, guard)
+SWORDS_SWORD_WEIGHT = 0.4  # ... for swords
+LOW_SWORD_BONUS = 0.0  # extra worth of the swords Asso, 2, 3 (capture-max, guard)
+SWORDS_LOW_SWORD_BONUS = 0.8  # ... for swords
 
 
 @njit(cache=True, inline="always")
@@ -63,12 +82,12 @@ def p_holds(u, hand, unseen):
 
 
 @njit(cache=True, inline="always")
-def card_worth(card, sword_weight, low_sword_bonus):
+def card_worth(card, card_w, prize_w, sword_weight, low_sword_bonus):
     """What a card is worth to the team that ends up with it (prize card, sword, card count)."""
     bit = np.int64(1) << card
-    w = CARD_WORTH
+    w = card_w
     if bit & PRIZE_MASK:
-        w += 1.0
+        w += prize_w
     if bit & SWORD_MASK:
         w += sword_weight
         if bit & LOW_SWORDS:
@@ -77,16 +96,18 @@ def card_worth(card, sword_weight, low_sword_bonus):
 
 
 @njit(cache=True, inline="always")
-def mask_worth(m, sword_weight, low_sword_bonus):
-    return (CARD_WORTH * popcount(m) + popcount(m & PRIZE_MASK)
+def mask_worth(m, card_w, prize_w, sword_weight, low_sword_bonus):
+    return (card_w * popcount(m) + prize_w * popcount(m & PRIZE_MASK)
             + sword_weight * popcount(m & SWORD_MASK) + low_sword_bonus * popcount(m & LOW_SWORDS))
 
 
 @njit(cache=True, inline="always")
 def move_value(public, move, table, table_n, table_sum, table_courts, last_play,
-               guard, unseen, p1, p2, p3, p4, sword_weight, low_sword_bonus):
+               guard, unseen, p1, p2, p3, p4, card_w, prize_w, place_penalty, exposure,
+               threat_weight, sword_weight, low_sword_bonus):
     """Estimated points the move gains for my team (see the module docstring). ``unseen`` is
-    :func:`unseen_counts`; ``p1..p4`` the chance that the next player holds one of 1..4 cards."""
+    :func:`unseen_counts`; ``p1..p4`` the chance that the next player holds one of 1..4 cards;
+    the rest are the parameters (module docstring)."""
     card = np.int32(move >> ca.MOVE_SHIFT)
     mask = move & ca.MASK52
     value = 0.0
@@ -101,8 +122,8 @@ def move_value(public, move, table, table_n, table_sum, table_courts, last_play,
             value += 1.0  # Simili
         if taken >= 3:
             value += 1.0  # Quadriglia
-        value += mask_worth(mask, sword_weight, low_sword_bonus)
-        value += card_worth(card, sword_weight, low_sword_bonus)
+        value += mask_worth(mask, card_w, prize_w, sword_weight, low_sword_bonus)
+        value += card_worth(card, card_w, prize_w, sword_weight, low_sword_bonus)
         rest = table & ~mask
         rest_n = table_n - taken
         if card < ca.N_NUMERALS:
@@ -113,7 +134,7 @@ def move_value(public, move, table, table_n, table_sum, table_courts, last_play,
             rest_courts = table_courts - 1
     else:
         # placing gives the card away to whoever takes it next
-        value -= 0.5 * card_worth(card, sword_weight, low_sword_bonus)
+        value -= place_penalty * card_worth(card, card_w, prize_w, sword_weight, low_sword_bonus)
         rest = table | (np.int64(1) << card)
         rest_n = table_n + 1
         if card < ca.N_NUMERALS:
@@ -134,21 +155,22 @@ def move_value(public, move, table, table_n, table_sum, table_courts, last_play,
     if sweep_rank > 0:
         u = (unseen >> (3 * sweep_rank)) & 7
         p = p1 if u == 1 else p2 if u == 2 else p3 if u == 3 else p4 if u == 4 else 0.0
-        threat += p * (1.0 + mask_worth(rest, sword_weight, low_sword_bonus))
+        threat += p * (1.0 + mask_worth(rest, card_w, prize_w, sword_weight, low_sword_bonus))
     if mask == 0:
         # a Picada on the card I place (by the rank's other unseen cards)
         u = (unseen >> (3 * ((card >> 2) + 1))) & 7
         p = p1 if u == 1 else p2 if u == 2 else p3 if u == 3 else p4 if u == 4 else 0.0
-        threat += p * (1.0 + card_worth(card, sword_weight, low_sword_bonus))
+        threat += p * (1.0 + card_worth(card, card_w, prize_w, sword_weight, low_sword_bonus))
     # prize cards and low swords left lying are at risk from anyone
     exposed = rest & (PRIZE_MASK | LOW_SWORDS)
     if exposed != 0 and sweep_rank == 0:
-        threat += 0.3 * mask_worth(exposed, sword_weight, low_sword_bonus)
-    return value - threat
+        threat += exposure * mask_worth(exposed, card_w, prize_w, sword_weight, low_sword_bonus)
+    return value - threat_weight * threat
 
 
 @njit(cache=True, inline="always")
-def best_move(public, private, moves, n_moves, guard, sword_weight, low_sword_bonus):
+def best_move(public, private, moves, n_moves, guard, card_w, prize_w, place_penalty, exposure,
+              threat_weight, sword_weight, low_sword_bonus):
     table = ca.table_mask(public)
     table_n = public[ca.H_TABLE_N]
     table_sum = 0
@@ -163,8 +185,10 @@ def best_move(public, private, moves, n_moves, guard, sword_weight, low_sword_bo
         unseen = unseen_counts(public, private)
         seat = public[ca.H_TO_MOVE]
         nxt = seat + 1 if seat + 1 < ca.PLAYERS else 0
-        done = turn + 1  # turns played once I have played
-        opp_hand = ca.HAND_SIZE - (done - nxt + 3) // 4
+        done = turn + 1  # turns played this deal once I have played
+        # the next seat's place in this deal's turn order (the starter moves on in a match, CA-6)
+        nxt_order = (nxt - public[ca.H_DEAL_STARTER]) & 3
+        opp_hand = ca.HAND_SIZE - (done - nxt_order + 3) // 4
         pool = ca.TURNS - done - (private[0] - 1)  # cards in the other three hands
         p1 = p_holds(1, opp_hand, pool)
         p2 = p_holds(2, opp_hand, pool)
@@ -174,25 +198,83 @@ def best_move(public, private, moves, n_moves, guard, sword_weight, low_sword_bo
     best_value = -1e9
     for i in range(n_moves):
         v = move_value(public, moves[i], table, table_n, table_sum, table_courts, last_play,
-                       guard, unseen, p1, p2, p3, p4, sword_weight, low_sword_bonus)
+                       guard, unseen, p1, p2, p3, p4, card_w, prize_w, place_penalty, exposure,
+                       threat_weight, sword_weight, low_sword_bonus)
         if v > best_value:
             best, best_value = i, v
     return best
 
 
+# ----------------------------------------------------------------------------- the parameters
+def _common(sword_weight, low_sword_bonus):
+    return (
+        Param.real("card_worth", CARD_WORTH, 0.0, 0.4,
+                   "points one card is worth towards the 2 of most cards"),
+        Param.real("prize_worth", PRIZE_WORTH, 0.0, 3.0,
+                   "points a prize card (La Mata, 10 of coins, Fante of cups) is worth"),
+        Param.real("place_penalty", PLACE_PENALTY, 0.0, 1.0,
+                   "share of a placed card's worth counted as given away"),
+        Param.real("sword_weight", sword_weight, 0.0, 2.0,
+                   "extra points a sword is worth (most swords, Napula)"),
+        Param.real("low_sword_bonus", low_sword_bonus, 0.0, 3.0,
+                   "more extra points for the swords Asso, 2 and 3 (the Napula run)"),
+    )
+
+
+def _threat():
+    return (
+        Param.real("threat_weight", THREAT_WEIGHT, 0.0, 3.0,
+                   "weight of what the next opponent can expect to score (0: play as capture-max)"),
+        Param.real("exposure", EXPOSURE, 0.0, 1.0,
+                   "share of the worth of prize cards and low swords left lying counted as lost"),
+    )
+
+
+# positions in the params array, shared by the three declarations below
+P_CARD_WORTH, P_PRIZE_WORTH, P_PLACE_PENALTY, P_SWORD_WEIGHT, P_LOW_SWORD_BONUS = 0, 1, 2, 3, 4
+P_THREAT_WEIGHT, P_EXPOSURE = 5, 6
+CAPTURE_MAX_PARAMS = _common(SWORD_WEIGHT, LOW_SWORD_BONUS)
+GUARD_PARAMS = _common(SWORD_WEIGHT, LOW_SWORD_BONUS) + _threat()
+SWORDS_PARAMS = _common(SWORDS_SWORD_WEIGHT, SWORDS_LOW_SWORD_BONUS) + _threat()
+
+
 @njit(STRATEGY_SIGNATURE, cache=True)
 def capture_max(public, private, moves, n_moves, rng, params):
-    return best_move(public, private, moves, n_moves, 0, 0.15, 0.0)
+    # the parameters are read first, before any branch: numba then prunes the reference counting
+    # of the array arguments (read after a branch, every call pays NRT_incref/NRT_decref calls)
+    card_w = params[P_CARD_WORTH]
+    prize_w = params[P_PRIZE_WORTH]
+    place_penalty = params[P_PLACE_PENALTY]
+    sword_weight = params[P_SWORD_WEIGHT]
+    low_sword_bonus = params[P_LOW_SWORD_BONUS]
+    return best_move(public, private, moves, n_moves, 0, card_w, prize_w, place_penalty, 0.0, 0.0,
+                     sword_weight, low_sword_bonus)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
 def guard(public, private, moves, n_moves, rng, params):
-    return best_move(public, private, moves, n_moves, 1, 0.15, 0.0)
+    card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
+    prize_w = params[P_PRIZE_WORTH]
+    place_penalty = params[P_PLACE_PENALTY]
+    sword_weight = params[P_SWORD_WEIGHT]
+    low_sword_bonus = params[P_LOW_SWORD_BONUS]
+    threat_weight = params[P_THREAT_WEIGHT]
+    exposure = params[P_EXPOSURE]
+    return best_move(public, private, moves, n_moves, threat_weight != 0.0, card_w, prize_w,
+                     place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
 def swords(public, private, moves, n_moves, rng, params):
-    return best_move(public, private, moves, n_moves, 1, 0.4, 0.8)
+    card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
+    prize_w = params[P_PRIZE_WORTH]
+    place_penalty = params[P_PLACE_PENALTY]
+    sword_weight = params[P_SWORD_WEIGHT]
+    low_sword_bonus = params[P_LOW_SWORD_BONUS]
+    threat_weight = params[P_THREAT_WEIGHT]
+    exposure = params[P_EXPOSURE]
+    return best_move(public, private, moves, n_moves, threat_weight != 0.0, card_w, prize_w,
+                     place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
 STRATEGIES = [
@@ -200,11 +282,11 @@ STRATEGIES = [
              random_move),
     Strategy("cardavia", "capture-max",
              "takes the capture worth most now (bonuses, prize cards, cards, swords); else places "
-             "its least useful card", capture_max),
+             "its least useful card", capture_max, params=CAPTURE_MAX_PARAMS),
     Strategy("cardavia", "guard",
              "capture-max minus what the next opponent can expect to score: sweepable table, "
-             "Picada on the placed card, exposed prize cards", guard),
+             "Picada on the placed card, exposed prize cards", guard, params=GUARD_PARAMS),
     Strategy("cardavia", "swords",
              "guard that prizes swords and the Napula run (Asso-2-3 most) and places them last",
-             swords),
+             swords, params=SWORDS_PARAMS),
 ]

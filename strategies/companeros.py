@@ -1,21 +1,39 @@
 """Built-in Compañeros strategies.
 
-Every heuristic takes the richest colour when its turn to take comes (never passes); they differ
-in which card they play. Observation layout: ``tourney_sim.simulate.games.companeros`` (``public`` holds the
-public state part at the same offsets; ``private`` is ``[hand size, hand cards ascending, -1...]``).
+Every heuristic takes the richest colour when its turn to take comes (by default it never
+passes); they differ in which card they play. Observation layout:
+``tourney_sim.simulate.games.companeros`` (``public`` holds the public state part at the same
+offsets; ``private`` is ``[hand size, hand cards ascending, -1...]``).
+
+Parameters (``NAME:key=value``; the defaults play as the heuristics always did): every heuristic
+takes ``min_take`` (when nobody has taken yet this round, so that taking makes it start the next
+round, it passes unless the richest colour is worth at least this; 0 = always take); ``follower``
+adds ``otherwise`` (the card it plays when it leads or holds no card of the leading colour:
+``highest`` or ``lowest``); ``greedy`` adds ``max_card`` (the highest card value it spends to
+become a taker, 10 = any) and ``max_position`` (the latest place in the taking order worth a card,
+5 = any).
 """
+import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.games import companeros as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
-from . import Strategy
+from . import Param, Strategy
 from .common import random_move
+
+# The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
+# the values from its ``params`` array only.
+MIN_TAKE = 0  # every colour present is worth at least 1: always take
+MAX_CARD = co.VALUES  # greedy spends any card to become a taker
+MAX_POSITION = co.MAX_PLAYERS - 1  # ... for any place in the taking order
 
 
 @njit(cache=True, inline="always")
-def take_richest(public, moves, n_moves):
-    """Index of the take move of the colour with the largest display sum (first on ties)."""
+def take_or_pass(public, moves, n_moves, min_take):
+    """Index of the take move of the colour with the largest display sum (first on ties); or of
+    the pass (the last move) when nobody has taken this round yet, so that taking would make me
+    start the next round, and that colour is worth less than ``min_take``."""
     best, best_sum = 0, -1
     for i in range(n_moves):
         m = moves[i]
@@ -23,7 +41,9 @@ def take_richest(public, moves, n_moves):
             s = public[co.DISPLAY_SUM + m - co.MOVE_TAKE]
             if s > best_sum:
                 best, best_sum = i, s
-    return best
+    # without a branch on whether someone took already (it is hard to predict)
+    passing = (public[co.H_FIRST_TAKER] < 0) & (best_sum < min_take)
+    return n_moves - 1 if passing else best  # MOVE_PASS is the last legal move
 
 
 @njit(cache=True, inline="always")
@@ -40,17 +60,65 @@ def highest_card(moves, n_moves, colour):
     return best
 
 
+@njit(cache=True, inline="always")
+def extreme_card(moves, n_moves, flip):
+    """Index of the highest-value card among the moves (the first of its value); of the
+    lowest-value one if ``flip`` is :data:`FLIP_LOWEST`."""
+    best, best_key = 0, 0
+    for i in range(n_moves):
+        key = (moves[i] % co.VALUES + 1) ^ flip  # branch-free (a branch here costs the pruning)
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+# ----------------------------------------------------------------------------- the parameters
+def _min_take():
+    return Param.int("min_take", MIN_TAKE, 0, 30,
+                     "when taking would make it start the next round (nobody took yet), pass "
+                     "unless the richest colour is worth at least this (0: always take)")
+
+
+HIGH_PARAMS = (_min_take(),)
+H_MIN_TAKE = 0
+
+FOLLOWER_PARAMS = (
+    _min_take(),
+    Param.choice("otherwise", "highest", ("highest", "lowest"),
+                 "the card it plays when it leads or holds no card of the leading colour"),
+)
+F_MIN_TAKE, F_OTHERWISE = 0, 1
+#: ``otherwise`` arrives as 0 (highest) or 1 (lowest); times this it is the key flip of
+#: :func:`extreme_card`: value ^ 15 == 15 - value for the values 1..10, reversing their order
+FLIP_LOWEST = 15
+
+GREEDY_PARAMS = (
+    _min_take(),
+    Param.int("max_card", MAX_CARD, 1, co.VALUES,
+              "the highest card value it spends to become a taker (10: any); else dumps its lowest"),
+    Param.int("max_position", MAX_POSITION, 0, co.MAX_PLAYERS - 1,
+              "the latest place in the taking order (0 = first) worth a card; else dumps its lowest"),
+)
+G_MIN_TAKE, G_MAX_CARD, G_MAX_POSITION = 0, 1, 2
+
+
 @njit(STRATEGY_SIGNATURE, cache=True)
 def play_high(public, private, moves, n_moves, rng, params):
+    # the parameters are read first, before any branch: numba then prunes the reference counting
+    # of the array arguments (read later, every call paid NRT_incref/NRT_decref calls: -20%;
+    # branchy code added for a parameter can do the same, hence extreme_card's flip)
+    min_take = np.int64(params[H_MIN_TAKE])
     if public[co.H_PHASE] == co.PHASE_TAKE:
-        return take_richest(public, moves, n_moves)
+        return take_or_pass(public, moves, n_moves, min_take)
     return highest_card(moves, n_moves, -1)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
 def follower(public, private, moves, n_moves, rng, params):
+    min_take = np.int64(params[F_MIN_TAKE])  # parameters first, before any branch (see play_high)
+    flip = FLIP_LOWEST * np.int64(params[F_OTHERWISE])
     if public[co.H_PHASE] == co.PHASE_TAKE:
-        return take_richest(public, moves, n_moves)
+        return take_or_pass(public, moves, n_moves, min_take)
     n = public[co.H_PLAYERS]
     lead_colour, lead_value = -1, 0
     for colour in range(n):
@@ -61,13 +129,16 @@ def follower(public, private, moves, n_moves, rng, params):
         i = highest_card(moves, n_moves, lead_colour)
         if i >= 0:
             return i
-    return highest_card(moves, n_moves, -1)
+    return extreme_card(moves, n_moves, flip)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
 def greedy(public, private, moves, n_moves, rng, params):
+    min_take = np.int64(params[G_MIN_TAKE])  # parameters first, before any branch (see play_high)
+    max_card = np.int64(params[G_MAX_CARD])
+    max_position = np.int64(params[G_MAX_POSITION])
     if public[co.H_PHASE] == co.PHASE_TAKE:
-        return take_richest(public, moves, n_moves)
+        return take_or_pass(public, moves, n_moves, min_take)
     # I am the next seat after the starter that has not played yet
     me = (public[co.H_STARTER] + public[co.H_N_PLAYED]) % public[co.H_PLAYERS]
     best, best_pos, best_value = -1, 99, 99
@@ -78,7 +149,8 @@ def greedy(public, private, moves, n_moves, rng, params):
         if v < lowest_value:
             lowest, lowest_value = i, v
         pos = co.taker_position(public, me, c)
-        if pos >= 0 and (pos < best_pos or (pos == best_pos and v < best_value)):
+        if (pos >= 0 and v <= max_card and pos <= max_position
+                and (pos < best_pos or (pos == best_pos and v < best_value))):
             best, best_pos, best_value = i, pos, v
     if best >= 0:
         return best
@@ -88,11 +160,11 @@ def greedy(public, private, moves, n_moves, rng, params):
 STRATEGIES = [
     Strategy("companeros", "random", "uniformly random legal move (passes sometimes)", random_move),
     Strategy("companeros", "high", "plays its highest card to take first; takes the richest colour",
-             play_high),
+             play_high, params=HIGH_PARAMS),
     Strategy("companeros", "follower",
              "joins the colour leading this round with its highest card of it; takes the richest colour",
-             follower),
+             follower, params=FOLLOWER_PARAMS),
     Strategy("companeros", "greedy",
              "plays the cheapest card that makes it a taker now, else dumps its lowest; takes the richest colour",
-             greedy),
+             greedy, params=GREEDY_PARAMS),
 ]
