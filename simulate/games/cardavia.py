@@ -90,6 +90,24 @@ State layout (int32, ``STATE_SIZE`` long)::
     scratch [SCRATCH, STATE_SIZE): in init the deck and each card's destination; in
       legal_moves the bucket bounds (never shown to a strategy)
 
+Determinization (``determinize(public, private, state, rng)``, for the search player). In
+Cardavia the only hidden things are the other three hands: every played card lies face up on the
+table or in a team's pile (``CARD_PUB``), nothing is passed or drawn, and each deal of a match is
+a new shuffle of all 52 cards, so the finished deals (public: ``MATCH_SCORE``, ``MATCH_STATS``)
+say nothing of the current hands. The seat to move (``H_TO_MOVE``) knows its own hand (its
+private view) and each other hand's size, 12 less the turns that seat has had in this deal
+(from ``H_TURN`` and ``H_DEAL_STARTER``). ``determinize`` copies the public part and the mover's
+private part, and deals the hidden cards (those with ``PUB_HAND`` outside the mover's hand)
+uniformly at random among the other hands with exactly those sizes: the hidden cards are listed
+ascending, a list of seat labels (one per free slot) is shuffled by Fisher-Yates with
+``seeding.below`` on ``rng``, and card k goes to the seat of label k, so every hand comes out
+sorted. It reads nothing but the two views (so the real hidden cards cannot leak), allocates
+nothing (the state's scratch part holds the lists and is zeroed afterwards, so the sample
+depends on the views and ``rng`` alone), and makes n - 1 draws for n hidden cards.
+The sample's future deals of a match come from the chance stream ``apply_move`` is given. No
+view field was added: who played which card tells nothing the uniform deal must respect (no
+suit to follow, no card passed), and the hand sizes follow from the turn.
+
 Bound on the number of legal moves (``MOVES_BOUND``). At turn t the mover holds h = 12 - t // 4
 cards and the table holds at most 4 + t <= 55 - 4h cards (4 dealt, each turn adds at most one).
 A hand card has one place move plus its captures: a court at most 3 (the other cards of its
@@ -109,7 +127,7 @@ from numba.extending import intrinsic
 
 from .. import kernel
 from ..kernel import popcount, remove_sorted
-from ..seeding import new_stream, shuffle
+from ..seeding import below, new_stream, shuffle
 from .spec import GameSpec, RuleOption
 
 NAME = "cardavia"
@@ -411,6 +429,69 @@ def public_view(state):
 def private_view(state, seat):
     base = PRIVATE + seat * PRIVATE_SIZE
     return state[base:base + PRIVATE_SIZE]
+
+
+@njit(cache=True)
+def determinize(public, private, state, rng):
+    """Fill ``state`` with a complete state that the seat to move cannot tell from the real one
+    (see "Determinization" in the module docstring); returns the number of hidden cards drawn,
+    or -1 if the views contradict each other (then ``state`` is unusable).
+
+    ``public`` is ``public_view`` of the real state, ``private`` the ``private_view`` of the seat
+    to move (``public[H_TO_MOVE]``); ``state`` (STATE_SIZE, not aliasing either view) is
+    overwritten entirely (its scratch part is the work space, left zeroed); ``rng`` (xoshiro256**,
+    uint64[4]) is the only source of randomness: ``n - 1`` draws for ``n`` hidden cards. Past the
+    end of the game (``H_TO_MOVE`` -1) every hand is empty and it returns 0.
+    """
+    for i in range(PUBLIC_SIZE):
+        state[i] = public[i]
+    seat = public[H_TO_MOVE]
+    turn = public[H_TURN]
+    starter = public[H_DEAL_STARTER]
+    mine = np.int64(0)  # the seat's own hand as a card mask
+    if seat >= 0:
+        for j in range(1, 1 + private[0]):
+            mine |= np.int64(1) << private[j]
+    # the hidden cards, ascending: in some hand (CARD_PUB) but not in the seat's own
+    pool = SCRATCH
+    n = 0
+    for c in range(N_CARDS):
+        if public[CARD_PUB + c] == PUB_HAND and ((mine >> c) & 1) == 0:
+            state[pool + n] = c
+            n += 1
+    # the other hands' sizes (12 less the turns each has had in this deal), as n seat labels
+    labels = SCR_OWNER
+    m = 0
+    for p in range(PLAYERS):
+        base = PRIVATE + p * PRIVATE_SIZE
+        if p == seat:
+            for j in range(PRIVATE_SIZE):
+                state[base + j] = private[j]
+            continue
+        o = (p - starter) & 3  # the seat's place in this deal's order
+        size = HAND_SIZE - ((turn - o + 3) >> 2)
+        for j in range(size):
+            state[labels + m + j] = p
+        m += size
+        state[base] = 0  # the fill count until the hand is dealt
+        for j in range(1, PRIVATE_SIZE):
+            state[base + j] = -1
+    if m != n:
+        return -1
+    # a uniform arrangement of the labels deals the hidden cards uniformly (Fisher-Yates)
+    for j in range(n - 1, 0, -1):
+        i = below(rng, j + 1)
+        t = state[labels + j]
+        state[labels + j] = state[labels + i]
+        state[labels + i] = t
+    # hidden card k (ascending) goes to the seat of label k, so every hand comes out sorted
+    for k in range(n):
+        base = PRIVATE + state[labels + k] * PRIVATE_SIZE
+        f = state[base] + 1
+        state[base + f] = state[pool + k]
+        state[base] = f
+    state[SCRATCH:] = 0  # the work space cleared: the sample is a function of the views and rng
+    return n
 
 
 @njit(cache=True, inline="always")
