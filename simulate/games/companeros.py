@@ -47,6 +47,20 @@ colour are 10-bit masks: bit ``value - 1`` stands for the card of that value::
 Every card of the game is in exactly one place: a hand, the display mask, ``PLAYED`` or a
 taken mask. Masks make taking a colour two mask operations (no scan over cards).
 
+Determinization (for the search player, issue 12): :func:`determinize` fills a complete state
+from the views of the seat to move (``public[H_TO_MOVE]``). The only hidden information in
+Compañeros is the other seats' hands: every card not in a hand lies face up (the display masks,
+``PLAYED``, the taken masks), so the cards still in the other hands are exactly the cards of the
+game in none of those places and not in the seat's own hand. Their sizes are public: seat p holds
+``HAND_SIZE - H_ROUND - (PLAYED[p] >= 0)`` cards. The function draws a uniformly random split of
+those cards over the other hands with those sizes (a partial Fisher-Yates shuffle over
+``seeding.below``, the seats filled in seat order), which is what the seat knows under a uniform
+deal: a card a seat played earlier tells nothing about which of the unseen cards it still holds.
+Nothing else is hidden: later games of a CO-5 match are dealt from the chance stream that
+``apply_move`` is given. The public part and the seat's own hand are copied as they are; the
+private parts of unused seats and the scratch area are zeroed, so the sampled state depends on
+nothing but the two views and ``rng``.
+
 Speed (measured with ``scripts/bench.py``; the hot paths avoid unpredictable branches, which
 cost more here than arithmetic): legal plays are the hand list copied with a fixed count;
 playing a card closes the gap branch-free; trick scoring places each seat by counting the seats
@@ -62,7 +76,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from .. import kernel
 from ..kernel import popcount, rank_descending
-from ..seeding import shuffle
+from ..seeding import below, shuffle
 from .spec import GameSpec, RuleOption
 
 NAME = "companeros"
@@ -369,6 +383,81 @@ def result(state, score, rank, extra):
         extra[p, 1] = state[FIRST_TAKES + p]
         extra[p, 2] = state[H_LEADER_2_3]
     rank_descending(score, n, rank)
+
+
+@njit(cache=True)
+def determinize(public, private, state, rng):
+    """Fill ``state`` (STATE_SIZE) with a complete game state consistent with what the seat to
+    move knows, given its views ``public`` (PUBLIC_SIZE) and ``private`` (PRIVATE_SIZE): the
+    public part and that seat's hand as given, the other hands a uniformly random split of the
+    cards nobody has seen, each hand its public size (ascending, -1 padded). Draws from ``rng``
+    (uint64[4], advanced) only; allocates nothing (the scratch area of ``state`` holds the unseen
+    cards while drawing, and is zeroed after). ``state`` may be the very array the views are
+    slices of. Returns the number of hidden cards drawn, or -1 if the views are inconsistent
+    (the unseen cards do not fill the other hands exactly).
+    """
+    n = public[H_PLAYERS]
+    seat = public[H_TO_MOVE]
+    for i in range(PUBLIC_SIZE):
+        state[i] = public[i]
+    own = np.int64(0)  # the seat's own hand as a set of card ids
+    if seat >= 0:
+        for i in range(private[0]):
+            own |= np.int64(1) << private[1 + i]
+    # the unseen cards, ascending, into the scratch area
+    k = 0
+    full = (1 << VALUES) - 1
+    for colour in range(n):
+        gone = public[DISPLAY_MASK + colour] | public[PLAYED_MASK + colour]
+        for p in range(n):
+            gone |= public[TAKEN_MASK + p * MAX_PLAYERS + colour]
+        free = np.int64(full & ~gone) & ~((own >> (colour * VALUES)) & full)
+        while free != 0:
+            state[SCRATCH + k] = colour * VALUES + trailing_zeros(free)
+            k += 1
+            free &= free - 1
+    # public hand sizes of the other seats; the last of them is the one left undrawn
+    needed = 0
+    last = 0
+    base_size = HAND_SIZE - public[H_ROUND]
+    for p in range(n):
+        if p != seat:
+            size = base_size - (public[PLAYED + p] >= 0)
+            needed += size
+            last = size
+    if needed != k:
+        return -1
+    # partial Fisher-Yates: positions [0, k - last) get a uniform draw without replacement
+    for i in range(k - last):
+        j = i + below(rng, k - i)
+        tmp = state[SCRATCH + i]
+        state[SCRATCH + i] = state[SCRATCH + j]
+        state[SCRATCH + j] = tmp
+    pos = 0
+    for p in range(MAX_PLAYERS):
+        base = PRIVATE + p * PRIVATE_SIZE
+        if p >= n:
+            for i in range(PRIVATE_SIZE):
+                state[base + i] = 0
+        elif p == seat:
+            for i in range(PRIVATE_SIZE):
+                state[base + i] = private[i]
+        else:
+            size = base_size - (public[PLAYED + p] >= 0)
+            cards = np.int64(0)
+            for i in range(pos, pos + size):
+                cards |= np.int64(1) << state[SCRATCH + i]
+            pos += size
+            state[base] = size
+            for i in range(HAND_SIZE):
+                if i < size:
+                    state[base + 1 + i] = trailing_zeros(cards)
+                    cards &= cards - 1
+                else:
+                    state[base + 1 + i] = -1
+    for i in range(SCRATCH, STATE_SIZE):
+        state[i] = 0
+    return k
 
 
 @njit(cache=True)
