@@ -32,8 +32,10 @@ Picada, Simili, Quadriglia: 1 point each) are the rules' points, not parameters.
 import numpy as np
 from numba import njit
 
+from tourney_sim.simulate import search
 from tourney_sim.simulate.games import cardavia as ca
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
+from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
 from .common import random_move
@@ -277,6 +279,30 @@ def swords(public, private, moves, n_moves, rng, params):
                      place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
+ROLLOUT_POLICIES = ("random", "capture-max", "guard", "swords")
+ROLLOUT_ROWS = search.policy_defaults((CAPTURE_MAX_PARAMS, GUARD_PARAMS, SWORDS_PARAMS))
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+
+
+@njit(cache=True, inline="always")
+def rollout(policy, public, private, moves, n_moves, rng, rows):
+    """One play-out decision of the search: random, or a heuristic at its default setting."""
+    if policy == 1:
+        return capture_max(public, private, moves, n_moves, rng, rows[1])
+    if policy == 2:
+        return guard(public, private, moves, n_moves, rng, rows[2])
+    if policy == 3:
+        return swords(public, private, moves, n_moves, rng, rows[3])
+    return below(rng, n_moves)
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(ca.determinize, ca.to_move, ca.legal_moves, ca.apply_move, ca.result,
+                         ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
+                         0, ca.STATE_SIZE, ca.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+
+
 STRATEGIES = [
     Strategy("cardavia", "random", "uniformly random legal move (places often, captures sometimes)",
              random_move),
@@ -289,4 +315,7 @@ STRATEGIES = [
     Strategy("cardavia", "swords",
              "guard that prizes swords and the Napula run (Asso-2-3 most) and places them last",
              swords, params=SWORDS_PARAMS),
+    Strategy("cardavia", "ismcts",
+             "information-set Monte Carlo tree search over sampled deals of the unseen cards "
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
 ]

@@ -16,8 +16,10 @@ become a taker, 10 = any) and ``max_position`` (the latest place in the taking o
 import numpy as np
 from numba import njit
 
+from tourney_sim.simulate import search
 from tourney_sim.simulate.games import companeros as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
 from .common import random_move
@@ -157,6 +159,30 @@ def greedy(public, private, moves, n_moves, rng, params):
     return lowest
 
 
+ROLLOUT_POLICIES = ("random", "high", "follower", "greedy")
+ROLLOUT_ROWS = search.policy_defaults((HIGH_PARAMS, FOLLOWER_PARAMS, GREEDY_PARAMS))
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+
+
+@njit(cache=True, inline="always")
+def rollout(policy, public, private, moves, n_moves, rng, rows):
+    """One play-out decision of the search: random, or a heuristic at its default setting."""
+    if policy == 1:
+        return play_high(public, private, moves, n_moves, rng, rows[1])
+    if policy == 2:
+        return follower(public, private, moves, n_moves, rng, rows[2])
+    if policy == 3:
+        return greedy(public, private, moves, n_moves, rng, rows[3])
+    return below(rng, n_moves)
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(co.determinize, co.to_move, co.legal_moves, co.apply_move, co.result,
+                         co.public_view, co.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
+                         0, co.STATE_SIZE, co.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+
+
 STRATEGIES = [
     Strategy("companeros", "random", "uniformly random legal move (passes sometimes)", random_move),
     Strategy("companeros", "high", "plays its highest card to take first; takes the richest colour",
@@ -167,4 +193,7 @@ STRATEGIES = [
     Strategy("companeros", "greedy",
              "plays the cheapest card that makes it a taker now, else dumps its lowest; takes the richest colour",
              greedy, params=GREEDY_PARAMS),
+    Strategy("companeros", "ismcts",
+             "information-set Monte Carlo tree search over sampled deals of the unseen cards "
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
 ]

@@ -81,6 +81,13 @@ def random_playthroughs(init, to_move, legal_moves, apply_move, invariant, state
     return -1, 0, 0
 
 
+def heuristics(game: str) -> list:
+    """The game's built-in strategies less the search (``ismcts`` has its own, cheaper no-peeking
+    test in tests/test_search.py: at its default budget it would dominate the suite's time)."""
+    from tourney_sim.strategies import available
+    return [s for s in available(game).values() if s.name != "ismcts"]
+
+
 def check_no_peeking(spec: GameSpec, params, seed: int, games: int, hide, strategies=()) -> int:
     """At every decision of random games, ``hide(state, seat, rng)`` returns a copy of the state
     with everything ``seat`` may not see changed (other hands redealt, ...). The public view and

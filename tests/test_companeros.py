@@ -301,7 +301,7 @@ def redeal_other_hands(state, seat, rng):
 def test_no_peeking():
     params = co.make_params(4, {"match_games": 1})
     changed = harness.check_no_peeking(SPEC, params, seed=2, games=200, hide=redeal_other_hands,
-                                       strategies=available("companeros").values())
+                                       strategies=harness.heuristics("companeros"))
     assert changed > 1000
 
 
