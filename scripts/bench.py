@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
 from tourney_sim.simulate.runner import run  # noqa: E402
 from tourney_sim.simulate.seeding import PyStream  # noqa: E402
-from tourney_sim.strategies import available  # noqa: E402
+from tourney_sim.strategies import heuristics  # noqa: E402
 
 
 def median_rate(fn, games, repeats):
@@ -121,7 +121,7 @@ def main():
         figures["cold_start_s"] = start_up(game, args.players, cache)  # compiles everything
         figures["cached_start_s"] = start_up(game, args.players, cache)
 
-    names = list(available(game))
+    names = heuristics(game)
     with tempfile.TemporaryDirectory() as tmp:
         one_core = {}
         cpus = sorted(os.sched_getaffinity(0))

@@ -36,13 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
 from tourney_sim.simulate.games import game_names, get_game  # noqa: E402
 from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
 from tourney_sim.simulate.runner import default_chunk, run  # noqa: E402
-from tourney_sim.strategies import available  # noqa: E402
+from tourney_sim.strategies import heuristics  # noqa: E402
 
 
 def matchup(game: str):
     spec = get_game(game)
     n = spec.min_players if spec.min_players == spec.max_players else 4
-    return make_matchup(game, n, list(available(game))[:n], seed=1)
+    return make_matchup(game, n, heuristics(game)[:n], seed=1)
 
 
 def timed(m, games, out, chunk, **kw) -> tuple[float, list]:

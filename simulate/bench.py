@@ -4,7 +4,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from tourney_sim.strategies import available
+from tourney_sim.strategies import heuristics
 
 from .matchup import make_matchup, play_block
 
@@ -15,7 +15,7 @@ def bench_game(game: str, players: int | None = None, games: int = 100_000, repe
     the strategy, the median games/s and decisions/s of ``repeats`` timed runs of ``games`` games."""
     from .games import get_game
     get_game(game)  # an unknown game: RuleError (one line), not an empty strategy list
-    names = strategy_names or list(available(game))
+    names = strategy_names or heuristics(game)
     first = make_matchup(game, players, [names[0]], rules=rules, seed=1)
     t0 = time.perf_counter()
     play_block(first, 0, 1)

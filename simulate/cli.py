@@ -104,7 +104,7 @@ def run(
     errors, run_error = _user_errors()
     from tourney_sim.simulate.matchup import make_matchup
     from tourney_sim.simulate.runner import run as run_games
-    from tourney_sim.strategies import available
+    from tourney_sim.strategies import heuristics
     if games < 1:
         fail(f"--games must be a positive number, got {games}")
     if workers is not None and workers < 1:
@@ -117,7 +117,7 @@ def run(
             from tourney_sim.simulate.games import get_game
             spec = get_game(game)
             n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
-            names = list(available(game))[:n]
+            names = heuristics(game)[:n]
         m = make_matchup(game, players, names, rules=rule or [], seed=seed, rotate=rotate)
         out = out or Path("runs") / f"{game}-{m.n_players}p-seed{seed}"
         command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])

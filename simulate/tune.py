@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import time
 import warnings
@@ -44,8 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.strategies import Strategy, StrategyError, available, resolve
-from tourney_sim.strategies.params import Param, _fmt
+from tourney_sim.strategies import Strategy, StrategyError, resolve
+from tourney_sim.strategies.params import Param
 
 from . import __version__
 from .backends import SOURCES, open_backend

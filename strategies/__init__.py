@@ -167,6 +167,16 @@ def available(game: str) -> dict[str, Strategy]:
     return result
 
 
+#: strategies that search (thousands of simulated decisions per decision): left out of the
+#: defaults that play "every strategy" (a run without --strategy, bench without --strategy)
+SEARCH_STRATEGIES = ("ismcts",)
+
+
+def heuristics(game: str) -> list[str]:
+    """The names of the game's strategies that play at rule-kernel speed (all but the search)."""
+    return [name for name in available(game) if name not in SEARCH_STRATEGIES]
+
+
 def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
     """``NAME``, ``NAME:key=value,...`` or ``NAME@file.toml`` -> the strategy with those values."""
     text = text.strip()

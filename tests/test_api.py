@@ -1,6 +1,5 @@
 """The public API (tourney_sim's top level, docs/api.md): the documented example runs as written,
 and the functions make the same datasets as the command line."""
-import os
 import re
 from pathlib import Path
 

@@ -8,7 +8,6 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.reference import companeros as ref
 from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
-from tourney_sim.strategies import available
 
 from . import harness
 

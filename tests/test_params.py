@@ -5,11 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from numba import njit
 
 import tourney_sim as tourney
 from tourney_sim.simulate.matchup import make_matchup, play_block
-from tourney_sim.strategies import Param, ParamError, Strategy, StrategyError, available, register, resolve
+from tourney_sim.strategies import StrategyError, available, register, resolve
 
 from .test_cli import invoke
 

@@ -1,8 +1,6 @@
 """`tourney tune` (issue 11): the tuner finds a planted optimum, its studies are reproducible and
 resumable, and it refuses bad requests with one line."""
-import json
 
-import numpy as np
 import pytest
 
 from tourney_sim.simulate.tune import Field, TuneError, read_tune, tune
