@@ -21,13 +21,19 @@ def test_analysis_guide_recomputes_the_report(tmp_path, capsys):
 
     t = sy.write_tournament(tmp_path / "t1", game, ["greedy", "random"], {"greedy": 0.4}, 300, seed=7,
                             luck=1.0, draw=0.05, varying_start=True, column_fn=leader)
+    from tourney_sim.simulate.tune import tune
+    tuned = tmp_path / "tune"  # for the "Tuning a strategy" recipe
+    tune("companeros", "greedy", ["high"], tuned, n_players=3, trials=3, deals=30, seed=2, workers=1,
+         progress=False)
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert len(blocks) >= 8
+    assert len(blocks) >= 9
     ns: dict = {}
     for code in blocks:
-        exec(compile(code.replace('Path("runs/t1")', f'Path({str(t)!r})'), str(DOC), "exec"), ns)
+        code = code.replace('Path("runs/t1")', f'Path({str(t)!r})').replace("runs/tune-guard", str(tuned))
+        exec(compile(code, str(DOC), "exec"), ns)
     out = capsys.readouterr().out
     assert "rows read with pyarrow" in out and "the leader at two thirds wins" in out
+    assert len(ns["study"].trials) == 3
 
     (cfg,) = load.load([t])
     pw = analysis.pairwise_table(cfg).iloc[0]

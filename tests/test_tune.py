@@ -94,3 +94,43 @@ def test_report_of_a_tuning_run(tmp_path):
     md = invoke("report", tmp_path / "t", "--format", "md").output
     assert "| **x** | **0.9** | **" in md  # the starting value in the best-against-start table, marked changed
     assert "planted" in invoke("report", tmp_path / "t").output
+
+
+def test_sigkill_mid_study_then_resume_gives_the_uninterrupted_study(tmp_path):
+    """A real kill (SIGKILL of the process group, mid-trial, while the journal is being written),
+    then `tourney tune --resume`: the finished trials, the best setting and the confirmation are
+    those of an uninterrupted run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tourney_sim.simulate.tune import open_study
+    args = ["tune", "companeros", "--players", "3", "--strategy", "greedy", "--against", "high",
+            "--trials", "14", "--deals", "80", "--seed", "3", "--workers", "1", "--quiet"]
+    whole = invoke(*args, "--out", tmp_path / "whole")
+    assert whole.exit_code == 0, whole.output
+    out = tmp_path / "killed"
+    p = subprocess.Popen([sys.executable, "-m", "tourney_sim", *args, "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 240
+    done = 0
+    while done < 5 and time.time() < deadline and p.poll() is None:
+        time.sleep(0.05)
+        if (out / "study.journal").exists():
+            try:
+                done = sum(t.state.name == "COMPLETE" for t in open_study(out, create=False).trials)
+            except Exception:  # the journal is being written
+                pass
+    assert p.poll() is None, "the run ended before it could be killed"
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    assert read_tune(out)["status"] == "running"  # killed: nothing could record it
+    r = invoke(*args, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    a, b = read_tune(tmp_path / "whole"), read_tune(out)
+    assert [(h["label"], h["value"]) for h in a["history"]] == [(h["label"], h["value"]) for h in b["history"]]
+    assert a["best"] == b["best"] and a["confirmation"] == b["confirmation"]
+    assert (tmp_path / "whole" / "best.toml").read_text().split("\n", 3)[3] == \
+        (out / "best.toml").read_text().split("\n", 3)[3]
