@@ -58,9 +58,10 @@ def client(cluster):
 
 
 def test_dask_gives_the_rows_of_the_local_runner(tmp_path, cluster):
-    m = make_matchup("companeros", 4, ["greedy", "random", "high"], seed=21)
-    reference(tmp_path / "local", "companeros", "--players", 4, "--strategy", "greedy", "--strategy",
-              "random", "--strategy", "high", "--seed", 21, "--games", 12000, "--chunk-size", 1000,
+    # settings (a shipped tuned one, a parameter set) are rebuilt from their labels on the workers
+    m = make_matchup("companeros", 4, ["greedy-tuned", "random", "high:min_take=4"], seed=21)
+    reference(tmp_path / "local", "companeros", "--players", 4, "--strategy", "greedy-tuned", "--strategy",
+              "random", "--strategy", "high:min_take=4", "--seed", 21, "--games", 12000, "--chunk-size", 1000,
               "--workers", 2)
     report = run(m, 12000, tmp_path / "dask", chunk_size=1000, progress=False,
                  scheduler=cluster.scheduler_address)
