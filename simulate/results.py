@@ -301,8 +301,10 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def check_output(out: Path, overwrite: bool) -> None:
-    """Raise OutputError if :func:`prepare_output` would refuse ``out`` (changes nothing)."""
+def check_output(out: Path, overwrite: bool, marker: str = MANIFEST, kind: str = "dataset") -> None:
+    """Raise OutputError if :func:`prepare_output` would refuse ``out`` (changes nothing): it
+    exists and is not empty, and either ``overwrite`` is off or it is not a tourney ``kind``
+    (no ``marker`` file in it, e.g. a tuning run's ``_tune.json``)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"output {out} exists and is not a directory")
@@ -310,8 +312,8 @@ def check_output(out: Path, overwrite: bool) -> None:
         if not overwrite:
             raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
                               f"or --resume to continue it)")
-        if not (out / MANIFEST).exists():
-            raise OutputError(f"refusing to overwrite {out}: it is not a tourney dataset (no {MANIFEST})")
+        if not (out / marker).exists():
+            raise OutputError(f"refusing to overwrite {out}: it is not a tourney {kind} (no {marker})")
 
 
 def prepare_output(out: Path, overwrite: bool) -> None:

@@ -50,7 +50,7 @@ from . import __version__
 from .backends import SOURCES, open_backend
 from .games import get_game
 from .matchup import make_matchup
-from .results import OutputError, numpy_array, read_parts
+from .results import OutputError, check_output, numpy_array, read_parts
 
 TUNE_FILE = "_tune.json"
 TUNE_FORMAT = "tourney-tune/1"
@@ -241,15 +241,9 @@ def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
 
 
 def _check_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"output {out} exists and is not a directory")
+    check_output(out, overwrite, TUNE_FILE, "tuning run")
     if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
-                              f"or --resume to continue it)")
-        if not (out / TUNE_FILE).exists():
-            raise OutputError(f"refusing to overwrite {out}: it is not a tourney tuning run (no {TUNE_FILE})")
-        shutil.rmtree(out)
+        shutil.rmtree(out)  # an old tuning run, and --overwrite
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
