@@ -76,6 +76,26 @@ so it can be that leader (seat 2 of the 2-player game). The ranking rather than 
 in heuristic play about half of the seats alone on the lowest score after week 2 would be
 dismissed (the low cards that dodge Work take the Reprimands).
 
+Determinization (for the search, issue 12): ``determinize(public, private, state, rng)`` fills
+``state`` with a complete state consistent with everything the seat to move knows (its views:
+the public part with ``DISC_N``, its private block with ``P_DISC`` and ``P_SPENT``), drawing
+everything else uniformly from what is still possible with ``rng`` only:
+- Commitment cards: those whose place the seat does not know (not in its hand or row, not face
+  up anywhere, not a Grey Entity card it looked at, not one it discarded this week) are dealt
+  uniformly over the places hidden from it: the other hands (sizes: 6 less the cards in their
+  rows), the others' face-down cards, the Grey Entity's face-down cards it has not looked at
+  (2 players), the others' Monday discards (``DISC_N``) and the deck (``H_DECK_LEFT``).
+  What another seat looked at (``PEEKS``) follows the Grey Entity card drawn there.
+- Tokens: the kinds not accounted for (the mix less the seat's own held / placed / spent tokens,
+  tokens on face-up cards, one MEETING per face-down card) are dealt uniformly over the others'
+  face-down cards (``ROW_NTOK`` each; +10, -10 or ILLNESS only, so these are drawn first), the
+  others' held tokens (``TOKENS_HELD``), the tokens they spent on peeks (one per ``PEEKS`` bit),
+  the Grey Entity's tokens; the rest is the Coffee Room (``H_ROOM``).
+- Work and Reprimand cards of later weeks: shuffled (past weeks' are put in a fixed order, with
+  the days CL-3 discarded first in both piles; nothing reads their order again).
+It returns the number of hidden Commitment cards, -1 if the views contradict each other. Cost:
+one ``below`` per hidden non-deck card, per hidden token and per later Work/Reprimand card.
+
 State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
 Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``)::
 
@@ -97,10 +117,15 @@ Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 
       ROW_CARD[30]  card id face up, EMPTY, or FACE_DOWN
       ROW_PLUS[30] ROW_MINUS[30] ROW_ILL[30]   token kinds on face-up cards (0 on face-down ones)
       ROW_NTOK[30]  tokens on the card (also on face-down cards)
+      DISC_N[5]     Commitment cards each seat discarded at this week's Monday briefing
+                    (appended for the determinization: a mulligan is seen by everyone)
     private part of seat p [PRIVATE + p * PRIVATE_SIZE, ...)   (real players only)
       P_HAND_N, P_HAND[6] ids ascending (-1 beyond), P_TOK[4] tokens held per kind,
       P_CARD[6] own row (ids, -1 empty, face-down cards too), P_PLUS[6] P_MINUS[6] P_ILL[6],
       P_SEEN[5] Grey card looked at per weekday (-1)
+      (appended for the determinization, this week's memory of the seat:)
+      P_DISC[6] cards this seat discarded at the Monday briefing, ascending (-1 beyond),
+      P_SPENT[4] tokens this seat spent on Grey Entity peeks, per kind
     scratch [SCRATCH, STATE_SIZE): S_DECK[60] (the H_DECK_LEFT cards left first) S_DISCARD_N S_DISCARD[60]
       S_WORK_ORDER[15] S_REPR_ORDER[15] S_GREY[5] S_ROOM[4] S_SPENT[4] S_GREY_TOK[4]
 """
@@ -179,7 +204,8 @@ ROW_PLUS = ROW_CARD + SEATS * COLS
 ROW_MINUS = ROW_PLUS + SEATS * COLS
 ROW_ILL = ROW_MINUS + SEATS * COLS
 ROW_NTOK = ROW_ILL + SEATS * COLS
-PUBLIC_SIZE = ROW_NTOK + SEATS * COLS
+DISC_N = ROW_NTOK + SEATS * COLS
+PUBLIC_SIZE = DISC_N + SEATS
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
 
 PRIVATE = PUBLIC_SIZE
@@ -191,7 +217,9 @@ P_PLUS = P_CARD + COLS
 P_MINUS = P_PLUS + COLS
 P_ILL = P_MINUS + COLS
 P_SEEN = P_ILL + COLS
-PRIVATE_SIZE = P_SEEN + DAYS
+P_DISC = P_SEEN + DAYS
+P_SPENT = P_DISC + HAND
+PRIVATE_SIZE = P_SPENT + N_KINDS
 
 SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
 S_DECK = SCRATCH
@@ -335,6 +363,8 @@ def init(state, params, chance):
             state[base + P_CARD + c] = -1
         for d in range(DAYS):
             state[base + P_SEEN + d] = -1
+        for j in range(HAND):
+            state[base + P_DISC + j] = -1
     shuffle(chance, state, S_WORK_ORDER, N_WORK)
     shuffle(chance, state, S_REPR_ORDER, N_REPR)
     start = 3 if n == 2 else 2
@@ -531,8 +561,13 @@ def _clean_up(state):
             state[base + P_ILL + c] = 0
         for d in range(DAYS):
             state[base + P_SEEN + d] = -1
+        for j in range(HAND):
+            state[base + P_DISC + j] = -1
+        for k in range(N_KINDS):
+            state[base + P_SPENT + k] = 0
     for s in range(SEATS):
         state[PEEKS + s] = 0
+        state[DISC_N + s] = 0
     for i in range(SEATS * COLS):
         state[ROW_CARD + i] = EMPTY
         state[ROW_PLUS + i] = 0
@@ -650,15 +685,18 @@ def apply_move(state_, move, chance_):
         if mask == 0:
             _draw(state, chance, seat, 1)
         else:
-            dn = state[S_DISCARD_N]
+            dn0 = dn = state[S_DISCARD_N]
             bits = mask
-            while bits:  # the discarded positions, lowest first
+            while bits:  # the discarded positions, lowest first (so P_DISC comes out ascending)
                 j = trailing_zeros(bits)
                 bits &= bits - 1
-                state[S_DISCARD + dn] = state[base + P_HAND + j]
+                card = state[base + P_HAND + j]
+                state[S_DISCARD + dn] = card
+                state[base + P_DISC + dn - dn0] = card
                 dn += 1
                 state[base + P_HAND + j] = _deal_card(state, chance)
             state[S_DISCARD_N] = dn
+            state[DISC_N + seat] = dn - dn0
             sort_range(state, base + P_HAND, HAND)
     else:  # DEC_GREY: the seat goes on to play
         if move >= MOVE_PEEK:
@@ -668,6 +706,7 @@ def apply_move(state_, move, chance_):
             state[base + P_TOK + kind] -= 1
             state[TOKENS_HELD + seat] -= 1
             state[S_SPENT + kind] += 1
+            state[base + P_SPENT + kind] += 1
             state[base + P_SEEN + day] = state[S_GREY + day]
             state[PEEKS + seat] |= 1 << day
         elif move >= MOVE_REVEAL:
@@ -775,6 +814,277 @@ def result(state, score, rank, extra):
             if precedes(state, out, t, s):
                 r += 1
         rank[s] = r
+
+
+# ----------------------------------------------------------------------------- determinization
+@njit(cache=True, inline="always")
+def _det_card(state, rng, left):
+    """Draw a uniformly random card of the hidden pool ``state[S_DECK:S_DECK + left]`` (the drawn
+    card's slot takes the pool's last card, as ``_deal_card`` does)."""
+    i = S_DECK + below(rng, left)
+    card = state[i]
+    state[i] = state[S_DECK + left - 1]
+    return card
+
+
+@njit(cache=True, inline="always")
+def _det_kind(state, rng, total):
+    """Draw one token out of the hidden token pool (counts per kind in ``S_ROOM``) whose first
+    kinds hold ``total`` tokens: ``total`` = all of them, or those of the kinds +10, -10 and
+    ILLNESS only (for a face-down card, where no MEETING token can lie)."""
+    r = below(rng, total)
+    kind = 0
+    while r >= state[S_ROOM + kind]:
+        r -= state[S_ROOM + kind]
+        kind += 1
+    state[S_ROOM + kind] -= 1
+    return kind
+
+
+@njit(cache=True)
+def determinize(public, private, state, rng):
+    """Fill ``state`` with a complete state the seat to move cannot tell from the real one (see
+    "Determinization" in the module docstring); returns the number of Commitment cards hidden
+    from that seat, or -1 if the views contradict each other (then ``state`` is unusable).
+
+    ``public`` is ``public_view`` of the real state, ``private`` the ``private_view`` of the seat
+    to move (``public[H_TO_MOVE]``; past the end of the game, -1, every seat is treated as
+    another's); ``state`` (STATE_SIZE) is overwritten entirely and may be the array the views
+    are slices of; ``rng`` (xoshiro256**, uint64[4]) is the only source of randomness.
+    """
+    for i in range(PUBLIC_SIZE):
+        state[i] = public[i]
+    n = public[H_PLAYERS]
+    grey = public[H_GREY]
+    seat = public[H_TO_MOVE]
+    over = public[H_STAGE] == STAGE_OVER
+    one = np.int64(1)
+    # ---- the Commitment cards the seat knows the place of (a 60-bit mask)
+    known = np.int64(0)
+    if seat >= 0:
+        me = PRIVATE + seat * PRIVATE_SIZE
+        for j in range(PRIVATE_SIZE):
+            state[me + j] = private[j]
+        for j in range(private[P_HAND_N]):
+            known |= one << private[P_HAND + j]
+        for c in range(COLS):
+            if private[P_CARD + c] >= 0:
+                known |= one << private[P_CARD + c]
+        for d in range(DAYS):
+            if private[P_SEEN + d] >= 0:
+                known |= one << private[P_SEEN + d]
+        for j in range(HAND):
+            if private[P_DISC + j] >= 0:
+                known |= one << private[P_DISC + j]
+    for i in range(SEATS * COLS):
+        if public[ROW_CARD + i] >= 0:
+            known |= one << public[ROW_CARD + i]
+    # the hidden cards, ascending, are the pool S_DECK[:left]; what is left of it at the end is
+    # the deck (its order does not matter: the kernel draws from it at random)
+    left = 0
+    for c in range(N_COMMIT):
+        if ((known >> c) & 1) == 0:
+            state[S_DECK + left] = c
+            left += 1
+    hidden = left
+    # the hidden places must hold exactly the hidden cards
+    slots = public[H_DECK_LEFT]
+    for p in range(n):
+        if p == seat:
+            continue
+        played = 0
+        for c in range(COLS):
+            pub = public[ROW_CARD + p * COLS + c]
+            played += pub != EMPTY
+            slots += pub == FACE_DOWN
+        if not over:
+            slots += HAND - played
+        slots += public[DISC_N + p]
+    if grey >= 0:
+        for d in range(DAYS):
+            if public[ROW_CARD + grey * COLS + d] == FACE_DOWN and (seat < 0 or private[P_SEEN + d] < 0):
+                slots += 1
+    if slots != hidden:
+        return -1
+    # ---- the Grey Entity's cards: revealed, looked at by this seat, or drawn
+    for d in range(DAYS):
+        state[S_GREY + d] = -1
+    if grey >= 0:
+        for d in range(DAYS):
+            pub = public[ROW_CARD + grey * COLS + d]
+            if pub >= 0:
+                state[S_GREY + d] = pub
+            elif pub == FACE_DOWN:
+                seen = private[P_SEEN + d] if seat >= 0 else -1
+                if seen >= 0:
+                    state[S_GREY + d] = seen
+                else:
+                    state[S_GREY + d] = _det_card(state, rng, left)
+                    left -= 1
+    # ---- the other seats' private blocks: face-down cards, hands, discards, what they saw
+    for p in range(MAX_PLAYERS):
+        if p == seat:
+            continue
+        b = PRIVATE + p * PRIVATE_SIZE
+        for j in range(PRIVATE_SIZE):
+            state[b + j] = 0
+        for j in range(HAND):
+            state[b + P_HAND + j] = -1
+            state[b + P_DISC + j] = -1
+        for c in range(COLS):
+            state[b + P_CARD + c] = -1
+        for d in range(DAYS):
+            state[b + P_SEEN + d] = -1
+        if p >= n:
+            continue
+        played = 0
+        for c in range(COLS):
+            cell = p * COLS + c
+            pub = public[ROW_CARD + cell]
+            if pub == EMPTY:
+                continue
+            played += 1
+            if pub >= 0:
+                state[b + P_CARD + c] = pub
+                state[b + P_PLUS + c] = public[ROW_PLUS + cell]
+                state[b + P_MINUS + c] = public[ROW_MINUS + cell]
+                state[b + P_ILL + c] = public[ROW_ILL + cell]
+            else:
+                state[b + P_CARD + c] = _det_card(state, rng, left)
+                left -= 1
+        hn = 0 if over else HAND - played
+        state[b + P_HAND_N] = hn
+        for j in range(hn):
+            state[b + P_HAND + j] = _det_card(state, rng, left)
+            left -= 1
+        sort_range(state, b + P_HAND, hn)
+        dn = public[DISC_N + p]
+        for j in range(dn):
+            state[b + P_DISC + j] = _det_card(state, rng, left)
+            left -= 1
+        sort_range(state, b + P_DISC, dn)
+        peeks = public[PEEKS + p]
+        for d in range(DAYS):
+            if (peeks >> d) & 1:
+                state[b + P_SEEN + d] = state[S_GREY + d]
+    for i in range(left, N_COMMIT):
+        state[S_DECK + i] = -1
+    # the discard pile: every seat's Monday discards, seat by seat
+    dn = 0
+    for p in range(n):
+        b = PRIVATE + p * PRIVATE_SIZE
+        for j in range(public[DISC_N + p]):
+            state[S_DISCARD + dn] = state[b + P_DISC + j]
+            dn += 1
+    state[S_DISCARD_N] = dn
+    for i in range(dn, N_COMMIT):
+        state[S_DISCARD + i] = -1
+    # ---- tokens: the hidden pool (counts per kind, in S_ROOM) is the whole mix less what the
+    # seat knows the kind of: its own tokens (held, on its cards, spent on peeks), tokens on
+    # face-up cards, and the MEETING paid for each face-down card
+    for k in range(N_KINDS):
+        state[S_ROOM + k] = public[TOKEN_MIX + k]
+        state[S_SPENT + k] = 0
+        state[S_GREY_TOK + k] = 0
+    if seat >= 0:
+        for k in range(N_KINDS):
+            state[S_ROOM + k] -= private[P_TOK + k] + private[P_SPENT + k]
+            state[S_SPENT + k] += private[P_SPENT + k]
+        for c in range(COLS):
+            state[S_ROOM + PLUS] -= private[P_PLUS + c]
+            state[S_ROOM + MINUS] -= private[P_MINUS + c]
+            state[S_ROOM + ILLNESS] -= private[P_ILL + c]
+    faces = 0
+    for p in range(n):
+        for c in range(COLS):
+            cell = p * COLS + c
+            faces += public[ROW_CARD + cell] == FACE_DOWN
+            if p != seat:
+                state[S_ROOM + PLUS] -= public[ROW_PLUS + cell]
+                state[S_ROOM + MINUS] -= public[ROW_MINUS + cell]
+                state[S_ROOM + ILLNESS] -= public[ROW_ILL + cell]
+    state[S_ROOM + MEETING] -= faces
+    state[S_SPENT + MEETING] += faces
+    for k in range(N_KINDS):
+        if state[S_ROOM + k] < 0:
+            return -1
+    # tokens on others' face-down cards first (their kinds: +10, -10, ILLNESS), then what the
+    # others hold and spent on peeks, the Grey Entity's tokens; the rest is the Coffee Room
+    for p in range(n):
+        if p == seat:
+            continue
+        b = PRIVATE + p * PRIVATE_SIZE
+        for c in range(COLS):
+            cell = p * COLS + c
+            if public[ROW_CARD + cell] != FACE_DOWN:
+                continue
+            for _ in range(public[ROW_NTOK + cell]):
+                total = state[S_ROOM + PLUS] + state[S_ROOM + MINUS] + state[S_ROOM + ILLNESS]
+                if total <= 0:
+                    return -1
+                state[b + P_PLUS + COLS * _det_kind(state, rng, total) + c] += 1
+    for p in range(n + 1):
+        holder = p if p < n else grey
+        if holder < 0 or holder == seat:
+            continue
+        b = PRIVATE + holder * PRIVATE_SIZE
+        take = public[TOKENS_HELD + holder]
+        peeks = 0
+        if holder != grey:
+            bits = public[PEEKS + holder]
+            while bits:
+                peeks += bits & 1
+                bits >>= 1
+        for t in range(take + peeks):
+            total = state[S_ROOM] + state[S_ROOM + 1] + state[S_ROOM + 2] + state[S_ROOM + 3]
+            if total <= 0:
+                return -1
+            kind = _det_kind(state, rng, total)
+            if holder == grey:
+                state[S_GREY_TOK + kind] += 1
+            elif t < take:
+                state[b + P_TOK + kind] += 1
+            else:
+                state[b + P_SPENT + kind] += 1
+                state[S_SPENT + kind] += 1
+    if state[S_ROOM] + state[S_ROOM + 1] + state[S_ROOM + 2] + state[S_ROOM + 3] != public[H_ROOM]:
+        return -1
+    # ---- Work and Reprimand cards: past weeks' (order immaterial: the days CL-3 discarded
+    # first, in both piles, so that they stay paired), this week's, later weeks' shuffled
+    week = public[H_WEEK]
+    for which in range(2):
+        owner = WORK_OWNER if which == 0 else REPR_OWNER
+        order = S_WORK_ORDER if which == 0 else S_REPR_ORDER
+        current = WEEK_WORK if which == 0 else WEEK_REPR
+        pos = 0
+        for i in range(N_WORK):
+            if public[owner + i] == DISCARDED:
+                state[order + pos] = i
+                pos += 1
+        for i in range(N_WORK):
+            if public[owner + i] >= 0:
+                state[order + pos] = i
+                pos += 1
+        if pos != DAYS * week:
+            return -1
+        if week < WEEKS:
+            for d in range(DAYS):
+                state[order + pos] = public[current + d]
+                pos += 1
+            later = pos
+            for i in range(N_WORK):
+                if public[owner + i] == -1:
+                    this_week = False
+                    for d in range(DAYS):
+                        if public[current + d] == i:
+                            this_week = True
+                    if not this_week:
+                        state[order + pos] = i
+                        pos += 1
+            if pos != N_WORK:
+                return -1
+            shuffle(rng, state, order + later, N_WORK - later)
+    return hidden
 
 
 @njit(cache=True)
