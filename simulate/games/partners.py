@@ -103,6 +103,29 @@ State layout (int32, ``STATE_SIZE`` long)::
       LEAD_HIST[HIST_WORDS]  the leading team at the end of each deal, 2 bits a deal: deal d
                      (1-based) at word (d - 1) // 15, bits 2 * ((d - 1) % 15) and up; the code
                      is leader + 1 (0 level or not played yet, 1 team 0, 2 team 1)
+
+Determinization (the search's sampler, issue 12): ``determinize(public, private, state, rng)``
+fills ``state`` with a complete state consistent with what the seat to move knows from its
+views, every hidden part drawn uniformly from what is still possible with ``rng`` only:
+
+- Known and copied: the public part (board, hand sizes, pile size, which cards were played or
+  discarded since the last reshuffle: ``CARD_PUB``), the seat's own private part. The card the
+  seat gave its partner (``PV_GIVEN``) stays in the partner's hand while ``CARD_PUB`` shows it
+  unplayed (cards are unique, so the giver can tell whether the partner has played it); the card
+  it received is in its own hand or played. The partner's exchange slots are the mirror of its own.
+- Drawn: the unseen cards (not in ``CARD_PUB``, not the seat's hand, not its held given card)
+  are shuffled uniformly (one Fisher-Yates over them) and split, in seat order after the seat,
+  over the other hands (their public sizes), in the exchange the cards set aside by the seats
+  that gave before this one, and the pile (its order too: the next deals of this dealer come
+  from it). So each hidden card lands in each place in proportion to its free slots. The
+  already dealt part of the deck (``DECK[0, S_DECK_POS)``) holds every other card ascending.
+- In play, the opponents' exchange (the card q received from its partner, its ``PV_RECEIVED``
+  and the partner's ``PV_GIVEN``) is one of the 4 cards q held after the exchange: with
+  probability size/4 a uniform card of q's drawn hand, else a uniform card among those played
+  or discarded since the reshuffle (who played which card is not in the views; the kernel
+  never reads these slots after the exchange and no heuristic reads another seat's slots).
+- Not drawn: the work tables, the hash table and the deal history ``LEAD_HIST`` are zeroed
+  (the history only feeds the ``leader_at_two_thirds`` result column, not the score).
 """
 from __future__ import annotations
 
@@ -112,7 +135,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernel
-from ..seeding import shuffle
+from ..seeding import below, shuffle
 from .spec import GameSpec, RuleOption
 
 NAME = "partners"
@@ -1144,6 +1167,131 @@ def result(state, score, rank, extra):
         extra[p, 6] = lead
     for p in range(4):  # team ranks: 1 + teams with a higher score (partners share)
         rank[p] = 2 if score[p ^ 1] > score[p] else 1
+
+
+@njit(cache=True)
+def determinize(public, private, state, rng):
+    """Fill ``state`` (STATE_SIZE) with a complete game state consistent with what the seat to
+    move (``public[H_TO_MOVE]``) knows from its views ``public`` (PUBLIC_SIZE) and ``private``
+    (PRIVATE_SIZE): see "Determinization" in the module docstring. Draws from ``rng``
+    (uint64[4], advanced) only; allocates nothing (the deck area of ``state`` holds the unseen
+    cards while drawing). ``state`` may be the very array the views are slices of. Returns the
+    number of hidden cards drawn, or -1 if no seat is to move or the views are inconsistent (the
+    unseen cards do not fill the hidden places exactly)."""
+    for i in range(PUBLIC_SIZE):
+        state[i] = public[i]
+    seat = state[H_TO_MOVE]
+    if seat < 0:
+        return -1
+    mine = PRIVATE + seat * PRIVATE_SIZE
+    for i in range(PRIVATE_SIZE):
+        state[mine + i] = private[i]
+    n = state[H_N_CARDS]
+    phase = state[H_PHASE]
+    partner = seat ^ 2
+    # the card this seat gave, still in the partner's hand (PA-8: the giver knows where it is)
+    held = -1
+    if phase == PHASE_PLAY:
+        g = state[mine + PV_GIVEN]
+        if g >= 0 and state[CARD_PUB + g] == CP_UNSEEN:
+            held = g
+    own = np.int64(0)
+    for j in range(state[mine + PV_SIZE]):
+        own |= np.int64(1) << np.int64(state[mine + PV_HAND + j])
+    if held >= 0:
+        own |= np.int64(1) << np.int64(held)
+    # the hidden places: the other hands (their public sizes, one slot less in the partner's
+    # for the held card), the cards given this exchange and not delivered yet (the seats before
+    # this one in the exchange order), the pile
+    pending = state[H_EXCHANGED] if phase == PHASE_EXCHANGE else 0
+    u = state[H_PILE] + pending - (held >= 0)
+    for d in range(1, 4):
+        u += state[HAND_COUNT + ((seat + d) & 3)]
+    start = n - u
+    if start < 0:
+        return -1
+    # the unseen cards ascending into DECK[start, n), every other card into DECK[0, start)
+    k_known = 0
+    k_pool = start
+    for c in range(n):
+        if state[CARD_PUB + c] == CP_UNSEEN and ((own >> np.int64(c)) & 1) == 0:
+            if k_pool >= n:
+                return -1
+            state[DECK + k_pool] = c
+            k_pool += 1
+        else:
+            if k_known >= start:
+                return -1
+            state[DECK + k_known] = c
+            k_known += 1
+    if k_pool != n:
+        return -1
+    for i in range(DECK + n, STATE_SIZE):  # work tables, deal history, hash table: as new
+        state[i] = 0
+    shuffle(rng, state, DECK + start, u)  # a uniform order: the pile's, and who holds what
+    pos = n - state[H_PILE]
+    state[S_DECK_POS] = pos  # the pile is DECK[pos, n), drawn from its start
+    k = start
+    dealer = state[H_DEALER]
+    for d in range(1, 4):
+        p = (seat + d) & 3
+        base = PRIVATE + p * PRIVATE_SIZE
+        size = state[HAND_COUNT + p]
+        state[base + PV_SIZE] = size
+        j0 = 0
+        if p == partner and held >= 0:
+            state[base + PV_HAND] = held
+            j0 = 1
+        for j in range(j0, size):
+            state[base + PV_HAND + j] = state[DECK + k]
+            k += 1
+        for i in range(base + PV_HAND + 1, base + PV_HAND + size):  # ascending
+            v = state[i]
+            y = i - 1
+            while y >= base + PV_HAND and state[y] > v:
+                state[y + 1] = state[y]
+                y -= 1
+            state[y + 1] = v
+        for j in range(size, HAND_SIZE):
+            state[base + PV_HAND + j] = -1
+        state[base + PV_GIVEN] = -1
+        state[base + PV_RECEIVED] = -1
+        for j in range(PV_RECEIVED + 1, PRIVATE_SIZE):
+            state[base + j] = -1
+        if phase == PHASE_EXCHANGE:
+            if ((p - dealer - 1) & 3) < pending:  # gave before this seat: a card set aside
+                state[base + PV_GIVEN] = state[DECK + k]
+                k += 1
+        elif phase == PHASE_PLAY and p == partner:
+            state[base + PV_GIVEN] = state[mine + PV_RECEIVED]
+            state[base + PV_RECEIVED] = state[mine + PV_GIVEN]
+    if k != pos:
+        return -1
+    if phase == PHASE_PLAY:
+        # the opponents' exchange: the card q received is one of the 4 cards q held after it,
+        # now in q's hand or played (or discarded) since; who played which card is not in the
+        # views, so a played one is drawn among all cards played or discarded so far
+        gone = 0
+        for c in range(n):
+            gone += state[CARD_PUB + c] != CP_UNSEEN
+        for q in (seat ^ 1, seat ^ 3):
+            base = PRIVATE + q * PRIVATE_SIZE
+            j = below(rng, HAND_SIZE)
+            if j < state[base + PV_SIZE] or gone == 0:
+                r = state[base + PV_HAND + min(j, state[base + PV_SIZE] - 1)]
+            else:
+                m = below(rng, gone)
+                r = 0
+                while True:
+                    if state[CARD_PUB + r] != CP_UNSEEN:
+                        if m == 0:
+                            break
+                        m -= 1
+                    r += 1
+            state[base + PV_RECEIVED] = r
+            state[PRIVATE + (q ^ 2) * PRIVATE_SIZE + PV_GIVEN] = r
+    return u
+
 
 
 @njit(cache=True)
