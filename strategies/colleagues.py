@@ -23,8 +23,10 @@ extreme cards, 2); ``hider`` adds ``extreme_from`` (hide extreme cards, 20).
 import numpy as np
 from numba import njit
 
+from tourney_sim.simulate import search
 from tourney_sim.simulate.games import colleagues as cl
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
 from .common import random_move
@@ -426,6 +428,32 @@ def hider(public, private, moves, n_moves, rng, params):
     return 0
 
 
+ROLLOUT_POLICIES = ("random", "middle", "dodger", "dumper", "hider")
+ROLLOUT_ROWS = search.policy_defaults((MIDDLE_PARAMS, DODGER_PARAMS, DUMPER_PARAMS, HIDER_PARAMS))
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+
+
+@njit(cache=True, inline="always")
+def rollout(policy, public, private, moves, n_moves, rng, rows):
+    """One play-out decision of the search: random, or a heuristic at its default setting."""
+    if policy == 1:
+        return middle(public, private, moves, n_moves, rng, rows[1])
+    if policy == 2:
+        return dodger(public, private, moves, n_moves, rng, rows[2])
+    if policy == 3:
+        return dumper(public, private, moves, n_moves, rng, rows[3])
+    if policy == 4:
+        return hider(public, private, moves, n_moves, rng, rows[4])
+    return below(rng, n_moves)
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(cl.determinize, cl.to_move, cl.legal_moves, cl.apply_move, cl.result,
+                         cl.public_view, cl.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
+                         0, cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
+
+
 STRATEGIES = [
     Strategy("colleagues", "random", "uniformly random legal move", random_move),
     Strategy("colleagues", "middle",
@@ -441,4 +469,7 @@ STRATEGIES = [
     Strategy("colleagues", "hider",
              "plays like middle but hides extreme cards face down with MEETING", hider,
              params=HIDER_PARAMS),
+    Strategy("colleagues", "ismcts",
+             "information-set Monte Carlo tree search over sampled hands, face-down cards and tokens "
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
 ]

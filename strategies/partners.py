@@ -20,8 +20,10 @@ when choosing the card to give).
 import numpy as np
 from numba import njit
 
+from tourney_sim.simulate import search
 from tourney_sim.simulate.games import partners as pa
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
 from .common import random_move
@@ -323,6 +325,32 @@ def teamwork(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, True)
 
 
+ROLLOUT_POLICIES = ("random", "race", "hunter", "guardian", "teamwork")
+ROLLOUT_ROWS = search.policy_defaults((RACE_PARAMS, HUNTER_PARAMS, GUARDIAN_PARAMS, TEAMWORK_PARAMS))
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+
+
+@njit(cache=True, inline="always")
+def rollout(policy, public, private, moves, n_moves, rng, rows):
+    """One play-out decision of the search: random, or a heuristic at its default setting."""
+    if policy == 1:
+        return race(public, private, moves, n_moves, rng, rows[1])
+    if policy == 2:
+        return hunter(public, private, moves, n_moves, rng, rows[2])
+    if policy == 3:
+        return guardian(public, private, moves, n_moves, rng, rows[3])
+    if policy == 4:
+        return teamwork(public, private, moves, n_moves, rng, rows[4])
+    return below(rng, n_moves)
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(pa.determinize, pa.to_move, pa.legal_moves, pa.apply_move, pa.result,
+                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
+                         0, pa.STATE_SIZE, pa.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+
+
 STRATEGIES = [
     Strategy("partners", "random", "uniformly random legal move and card to give", random_move),
     Strategy("partners", "race",
@@ -337,4 +365,7 @@ STRATEGIES = [
     Strategy("partners", "teamwork",
              "plays for the team's progress and gives the partner the card the partner can "
              "use best", teamwork, params=TEAMWORK_PARAMS),
+    Strategy("partners", "ismcts",
+             "information-set Monte Carlo tree search over sampled hands, exchanges and piles "
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
 ]

@@ -995,7 +995,7 @@ def hide(state, seat, rng):
 def test_no_peeking(players):
     params = cl.make_params(players, {})
     changed = harness.check_no_peeking(SPEC, params, seed=2, games=40, hide=hide,
-                                       strategies=available("colleagues").values())
+                                       strategies=harness.heuristics("colleagues"))
     assert changed > 40 * 50
 
 

@@ -732,7 +732,7 @@ def hide_cards(state, seat, rng):
 
 def test_pa9_no_peeking_hands_pile_and_the_card_given():
     changed = harness.check_no_peeking(SPEC, pa.make_params(4, {}), seed=2, games=25,
-                                       hide=hide_cards, strategies=available("partners").values())
+                                       hide=hide_cards, strategies=harness.heuristics("partners"))
     assert changed > 2000
 
 

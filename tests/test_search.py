@@ -13,9 +13,12 @@ from tourney_sim.strategies import resolve
 from .harness import PyStream
 from .test_cardavia import redeal_other_hands as redeal_cardavia
 from .test_cli import invoke
+from .test_colleagues import hide as hide_colleagues
 from .test_companeros import redeal_other_hands as redeal_companeros
+from .test_partners import hide_cards as hide_partners
 
-GAMES = {"cardavia": (4, redeal_cardavia), "companeros": (4, redeal_companeros)}
+GAMES = {"cardavia": (4, redeal_cardavia), "companeros": (4, redeal_companeros), "colleagues": (3, hide_colleagues),
+         "partners": (4, hide_partners)}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -48,14 +51,15 @@ def test_the_search_does_not_peek(game):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_search_games_are_reproducible_and_replay(game, tmp_path):
     players, _ = GAMES[game]
+    games = 3 if game == "partners" else 24  # a Partners game is some 400 decisions
     args = ["run", game, "--players", players, "--strategy", "ismcts:iterations=30", "--strategy", "random",
-            "--games", 24, "--seed", 8, "--quiet"]
+            "--games", games, "--seed", 8, "--quiet"]
     assert invoke(*args, "--workers", 1, "--out", tmp_path / "a").exit_code == 0
-    assert invoke(*args, "--workers", 2, "--chunk-size", 5, "--out", tmp_path / "b").exit_code == 0
+    assert invoke(*args, "--workers", 2, "--chunk-size", 2, "--out", tmp_path / "b").exit_code == 0
     import pyarrow.parquet as pq
     a, b = (pq.read_table(tmp_path / d).to_pandas() for d in ("a", "b"))
     assert a.equals(b)
-    r = invoke("replay", tmp_path / "a", "--game", 13)
+    r = invoke("replay", tmp_path / "a", "--game", games - 1)
     assert r.exit_code == 0 and "ismcts" in r.output
 
 
