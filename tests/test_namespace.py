@@ -53,7 +53,7 @@ def test_python_dash_m_runs_the_cli(tmp_path):
     assert out.stdout.startswith("companeros")
 
 
-OLD_IMPORT = re.compile(r"^\s*(from|import)\s+(simulate|strategies|reports)\b|python -m simulate\b", re.M)
+OLD_IMPORT = re.compile(r"^\s*(from|import)\s+(simulate|strategies|reports)\b|python -m (simulate)\b", re.M)
 
 
 def test_no_old_imports_in_code_tests_or_docs():
