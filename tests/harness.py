@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.games.spec import GameSpec
-from tourney_sim.simulate.seeding import PyStream, seed_stream, below
+from tourney_sim.simulate.seeding import PyStream, below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 PICK_STREAM = 1000  # the test's own stream for choosing random moves
@@ -117,3 +117,14 @@ def check_no_peeking(spec: GameSpec, params, seed: int, games: int, hide, strate
             moves = k.legal_moves()
             k.apply(moves[pick.below(len(moves))])
     return checked
+
+
+def check_determinize_in_place(module, real: np.ndarray) -> None:
+    """``determinize`` may write into the very array its views are slices of (as the search's
+    own state does): the sample equals one written into a fresh array with the same stream."""
+    seat = module.to_move(real)
+    a = real.copy()
+    module.determinize(module.public_view(a), module.private_view(a, seat), a, new_stream(1, 0, 0))
+    b = np.zeros(module.STATE_SIZE, np.int32)
+    module.determinize(module.public_view(real), module.private_view(real, seat), b, new_stream(1, 0, 0))
+    assert np.array_equal(a, b)

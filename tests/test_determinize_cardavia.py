@@ -291,31 +291,3 @@ def test_no_leak_permuted_hidden_hands_give_the_same_sample(deals, games):
             k.apply(moves[pick.below(len(moves))])
             step += 1
     assert changed > 0.8 * games * deals * ca.TURNS  # the hidden hands really were permuted
-
-
-# ------------------------------------------------------------------ speed
-@njit
-def determinize_many(public, private, n, rng):
-    sample = np.zeros(ca.STATE_SIZE, np.int32)
-    total = 0
-    for _ in range(n):
-        total += ca.determinize(public, private, sample, rng)
-    return total
-
-
-@pytest.mark.parametrize("turns", [0, 24])
-def test_speed_determinizations_per_second(turns):
-    """Measured, not a benchmark: the search calls determinize once per iteration. The floor is
-    far below the measured rate (millions a second) so that a busy machine does not fail it."""
-    state = position({}, 21, 4, turns)
-    seat = ca.to_move(state)
-    pub, priv = ca.public_view(state), ca.private_view(state, seat)
-    rng = new_stream(1, 0, DET_STREAM)
-    determinize_many(pub, priv, 10, rng)  # compile
-    n = 500_000
-    t0 = time.perf_counter()
-    total = determinize_many(pub, priv, n, rng)
-    rate = n / (time.perf_counter() - t0)
-    assert total == n * (36 - 3 * (turns // 4))
-    print(f"\nturn {turns}: {rate:,.0f} determinizations/s ({total // n} hidden cards each)")
-    assert rate > 100_000

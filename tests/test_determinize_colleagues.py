@@ -15,6 +15,7 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
+from . import harness
 from .test_colleagues import hide as hide_hidden
 from .test_colleagues import invariant
 
@@ -513,36 +514,4 @@ def test_determinize_does_not_depend_on_the_real_hidden_information(players, opt
 def test_determinize_in_place():
     """``state`` may be the array the views are slices of: the views and the sample agree."""
     real = _find(*FINDERS["2p-grey"][:3], FINDERS["2p-grey"][3])
-    seat = cl.to_move(real)
-    a = real.copy()
-    cl.determinize(cl.public_view(a), cl.private_view(a, seat), a, new_stream(1, 0, 0))
-    b = np.zeros(cl.STATE_SIZE, np.int32)
-    cl.determinize(cl.public_view(real), cl.private_view(real, seat), b, new_stream(1, 0, 0))
-    assert np.array_equal(a, b)
-
-
-# ------------------------------------------------------------------ speed
-@njit
-def _many(real, n):
-    seat = cl.to_move(real)
-    rng = np.zeros(4, np.uint64)
-    seed_stream(rng, 1, 0, DET_STREAM)
-    sample = np.zeros(cl.STATE_SIZE, np.int32)
-    total = 0
-    for _ in range(n):
-        total += cl.determinize(cl.public_view(real), cl.private_view(real, seat), sample, rng)
-    return total
-
-
-@pytest.mark.parametrize("players,steps", [(2, 0), (2, 20), (3, 0), (4, 0), (4, 40)])
-def test_determinize_speed(players, steps):
-    """Report determinizations per second (steps 0: the first decision, the most hidden cards)."""
-    real = position(players, 41, 0, steps)
-    _many(real, 10)
-    n = 300_000
-    started = time.perf_counter()
-    assert _many(real, n) > 0
-    rate = n / (time.perf_counter() - started)
-    print(f"\n  {players}p after {steps} decisions, {len(hidden_places(real)[1])} hidden cards: "
-          f"{rate:,.0f} determinizations/s")
-    assert rate > 50_000
+    harness.check_determinize_in_place(cl, real)

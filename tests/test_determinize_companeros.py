@@ -14,6 +14,7 @@ from tourney_sim.simulate.seeding import below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
 
+from . import harness
 from .test_companeros import invariant, redeal_other_hands
 
 SPEC = get_game("companeros")
@@ -324,36 +325,4 @@ def test_determinize_does_not_depend_on_the_real_hidden_cards(players, match_gam
 def test_determinize_in_place():
     """``state`` may be the array the views are slices of: the views and the sample agree."""
     real = position(4, 1, 41, 3, 14)
-    seat = co.to_move(real)
-    a = real.copy()
-    co.determinize(co.public_view(a), co.private_view(a, seat), a, new_stream(1, 0, 0))
-    b = np.zeros(co.STATE_SIZE, np.int32)
-    co.determinize(co.public_view(real), co.private_view(real, seat), b, new_stream(1, 0, 0))
-    assert np.array_equal(a, b)
-
-
-# ------------------------------------------------------------------ speed
-@njit
-def _many(real, n):
-    seat = co.to_move(real)
-    rng = np.zeros(4, np.uint64)
-    seed_stream(rng, 1, 0, DET_STREAM)
-    sample = np.zeros(co.STATE_SIZE, np.int32)
-    total = 0
-    for _ in range(n):
-        total += co.determinize(co.public_view(real), co.private_view(real, seat), sample, rng)
-    return total
-
-
-@pytest.mark.parametrize("players", [3, 4, 6])
-def test_determinize_speed(players):
-    """Report determinizations per second at the first decision (the most hidden cards)."""
-    real = position(players, 1, 41, 0, 1)
-    _many(real, 10)
-    n = 1_000_000
-    started = time.perf_counter()
-    assert _many(real, n) > 0
-    rate = n / (time.perf_counter() - started)
-    print(f"\n  {players}p, {hidden_cards_and_places(real)[0].__len__()} hidden cards: "
-          f"{rate:,.0f} determinizations/s")
-    assert rate > 100_000
+    harness.check_determinize_in_place(co, real)

@@ -16,6 +16,7 @@ from tourney_sim.simulate.games import partners as pa
 from tourney_sim.simulate.seeding import below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
+from . import harness
 from .test_partners import invariant
 
 SPEC = get_game("partners")
@@ -371,38 +372,4 @@ def test_determinize_does_not_depend_on_the_real_hidden_cards(overshoot):
 def test_determinize_in_place():
     """``state`` may be the array the views are slices of: the same sample as into a new array."""
     real = find_position("illegal", 41, 3, play_with_held_card, 2)
-    seat = pa.to_move(real)
-    a = real.copy()
-    pa.determinize(pa.public_view(a), pa.private_view(a, seat), a, new_stream(1, 0, 0))
-    b = np.zeros(pa.STATE_SIZE, np.int32)
-    pa.determinize(pa.public_view(real), pa.private_view(real, seat), b, new_stream(1, 0, 0))
-    assert np.array_equal(a, b)
-
-
-# ------------------------------------------------------------------ speed
-@njit
-def _many(real, n):
-    seat = pa.to_move(real)
-    rng = np.zeros(4, np.uint64)
-    seed_stream(rng, 1, 0, DET_STREAM)
-    sample = np.zeros(pa.STATE_SIZE, np.int32)
-    total = 0
-    for _ in range(n):
-        total += pa.determinize(pa.public_view(real), pa.private_view(real, seat), sample, rng)
-    return total
-
-
-@pytest.mark.parametrize("where", ["first-exchange", "play-held-card"])
-def test_determinize_speed(where):
-    """Report determinizations per second (the first decision has the most hidden cards)."""
-    if where == "first-exchange":
-        real = KernelGame(SPEC, params_of("illegal"), 41, 0).state.copy()
-    else:
-        real = find_position("illegal", 41, 3, play_with_held_card, 2)
-    _many(real, 10)
-    n = 200_000
-    started = time.perf_counter()
-    assert _many(real, n) > 0
-    rate = n / (time.perf_counter() - started)
-    print(f"\n  {where}, {len(hidden_places(real)[0])} hidden cards: {rate:,.0f} determinizations/s")
-    assert rate > 50_000
+    harness.check_determinize_in_place(pa, real)
