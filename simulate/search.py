@@ -8,24 +8,34 @@ the deciding seat's information set. Each iteration
    random (see each game module's "Determinization");
 2. *selects* down the tree, among the children whose move is legal in this determinization, the
    one with the highest UCB value ``reward / visits + c * sqrt(ln(availability) / visits)``, where
-   a child's *availability* counts the visits to its parent in which its move was legal;
+   a child's *availability* counts the visits to its parent in which its move was legal; the tree
+   stops growing ``tree_depth`` moves below the root (0: no limit);
 3. *expands* one untried legal move (drawn at random) into a new node;
 4. *plays out* the game from there with a rollout policy (random, or one of the game's
-   heuristics at its default setting) to its end (the core also supports a depth cut with a
-   per-game evaluation, ``depth`` and ``evaluate``; no game provides an evaluation yet, so every
-   game plays out to the end);
+   heuristics at its default setting), to its end or, where the game has a position evaluation
+   (``evaluate``), for at most ``depth`` decisions;
 5. *backs up* the result: every node on the path gets, for the seat that made its move, that
    seat's reward: a blend (``score_weight``) of its rank (1 for the best rank, 0 for the worst,
-   linear between) and its score (1 for the best score at the table, 0 for the worst); in team
-   games a seat's rank and score are its team's, so partners share their reward.
+   linear between) and its score lead over the table's mean (0.5 + lead / (2 ``score_scale``),
+   clipped to [0, 1]); in team games a seat's rank and score are its team's, so partners share.
 
-The decision is the most visited root child among the real legal moves. The budget is a number of
-iterations, never time: a search is a pure function of its views and its random stream, so a run
-is reproducible on any machine, with any number of workers. Its future chance (reshuffles, draws)
-comes from a stream seeded from the same random stream.
+The root has two modes. ``ucb``: as above; the decision is the most visited root child.
+``paired``: the iterations come in rounds, one per sampled deal; a round plays every root move
+once on that deal with the same chance and play-out streams (common random numbers), so moves
+are compared on equal deals, and the decision is the best mean reward. With ``tree_depth=1`` this
+is flat Monte Carlo over common deals with heuristic play-outs ("rollout policy improvement"),
+which measured stronger against the heuristics than a deeper tree at the budgets tried (see
+docs/search.md): below the root, each determinization shows the opponents other hands, so their
+nodes are rarely revisited and are expanded by random moves.
 
-Memory: the tree is ``iterations + 1`` nodes at most (one new node per iteration), in arrays
-allocated once per decision; nothing grows with the number of games.
+The budget is a number of iterations, never time: a search is a pure function of its views and
+its random stream, so a run is reproducible on any machine, with any number of workers. Its
+future chance (reshuffles, draws) and its play-outs' choices come from streams seeded from that
+random stream, per iteration (``ucb``) or per round (``paired``).
+
+Memory: the tree is ``iterations + 1`` nodes at most (one new node per iteration; ``paired``
+rounds the iterations up to whole rounds), in arrays allocated once per decision; nothing grows
+with the number of games.
 
 :func:`ismcts` is ``inline="always"`` and takes the game's functions as arguments, like the kernel
 loop, so that each game's module-level ``ismcts`` strategy (a few lines in ``strategies/GAME.py``)
@@ -63,18 +73,39 @@ P_ITERATIONS = 0
 P_EXPLORATION = 1
 P_ROLLOUT = 2
 P_SCORE_WEIGHT = 3
+P_TREE_DEPTH = 4
+P_SCORE_SCALE = 5
+P_ROOT = 6
+P_DEPTH = 7
 
 
 def search_params(policies: tuple[str, ...], iterations: int = 300, exploration: float = 0.7,
-                  rollout: str = "random", score_weight: float = 0.5) -> tuple:
+                  rollout: str = "random", score_weight: float = 1.0, tree_depth: int = 1,
+                  score_scale: float = 10.0, root: str = "halving", depth: int = 0,
+                  evaluation: bool = False) -> tuple:
     """The ``ismcts`` strategy's parameters for a game whose rollout policies are ``policies``
-    (index 0 is ``random``; the others the game's heuristics, at their default settings)."""
+    (index 0 is ``random``; the others the game's heuristics, at their default settings);
+    ``evaluation``: the game evaluates positions, so play-outs may stop after ``depth`` decisions
+    (without one, ``depth`` can only be 0)."""
     return (
         Param.int("iterations", iterations, 1, 100_000, "search iterations per decision (the budget; never time)"),
         Param.real("exploration", exploration, 0.0, 4.0, "UCB exploration constant c"),
         Param.choice("rollout", rollout, policies, "policy that plays the games out from the tree"),
         Param.real("score_weight", score_weight, 0.0, 1.0,
                    "share of a play-out's reward from the final score (the rest from the rank)"),
+        Param.int("tree_depth", tree_depth, 0, 1000,
+                  "moves below the root that the tree grows to (0: no limit; 1: flat search over the root's moves)"),
+        Param.real("score_scale", score_scale, 0.01, 10_000.0,
+                   "score lead over the table's mean that counts as a full score reward (0.5 + lead / (2 scale), "
+                   "clipped to [0, 1])"),
+        Param.choice("root", root, ("ucb", "paired", "halving"),
+                     "how the root's moves share the budget: UCB; paired (each sampled deal plays every "
+                     "root move once on the same deal and random streams; the best mean wins); halving "
+                     "(paired, dropping the worse half of the moves in each of log2(moves) phases; the "
+                     "rollout policy's own choice is never dropped)"),
+        Param.int("depth", depth, 0, 100_000 if evaluation else 0,
+                  "play-out decisions before the game's position evaluation takes over (0: play to the end)"
+                  if evaluation else "play-outs go to the end of the game (this game has no position evaluation)"),
     )
 
 
@@ -99,24 +130,54 @@ def _find_child(first, nxt, move, node, m):
 
 
 @njit(inline="always")
+def _halve(cand, n_cand, mean, better, keep, first, nxt, move, reward, visits, moves):
+    """Sequential halving at the root: keep the better half of the ``n_cand`` candidates
+    ``cand[:n_cand]`` by mean reward (the first of equals), ranking ``keep`` (an index into moves,
+    or -1: none) above all; the survivors keep their order. Returns their number."""
+    for j in range(n_cand):
+        c = _find_child(first, nxt, move, 0, moves[cand[j]])
+        mean[j] = reward[c] / visits[c] if c >= 0 and visits[c] > 0 else -1.0
+    for j in range(n_cand):
+        better[j] = 0
+        if cand[j] == keep:
+            continue
+        for k in range(n_cand):
+            if cand[k] == keep or mean[k] > mean[j] or (mean[k] == mean[j] and k < j):
+                better[j] += 1
+    half = (n_cand + 1) // 2
+    kept = 0
+    for j in range(n_cand):
+        if better[j] < half:
+            cand[kept] = cand[j]
+            kept += 1
+    return kept
+
+
+@njit(inline="always")
 def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, private_view, rollout,
-           policy_rows, evaluate, depth, state_size, max_moves, lower_is_better, public, private, moves,
+           policy_rows, evaluate, state_size, max_moves, lower_is_better, public, private, moves,
            n_moves, rng, params):
     """The index into ``moves[:n_moves]`` that the search chooses (see the module docstring).
 
     ``rollout(policy, public, private, moves, n, rng, rows) -> index`` plays one rollout decision
     (``rows[policy]``: that policy's parameter values, a copy of ``policy_rows``);
-    ``evaluate(state, reward)`` writes each result seat's reward in [0, 1] for a position cut
-    off after ``depth`` rollout decisions (``depth`` 0: games are played out to the end);
+    ``evaluate(state, scale, reward)`` writes each seat's reward in [0, 1] for a position cut
+    off after ``params[P_DEPTH]`` play-out decisions (0: games are played out to the end), with
+    ``scale`` the ``score_scale`` parameter;
     ``lower_is_better``: the game's lowest score wins.
     """
     iterations = np.int64(params[P_ITERATIONS])
     exploration = params[P_EXPLORATION]
     policy = np.int64(params[P_ROLLOUT])
     score_weight = params[P_SCORE_WEIGHT]
+    tree_depth = np.int64(params[P_TREE_DEPTH])
+    score_scale = params[P_SCORE_SCALE]
+    root_mode = np.int64(params[P_ROOT])  # 0 ucb, 1 paired, 2 halving
+    rounds = root_mode >= 1  # the budget goes in rounds over the root's candidate moves
+    depth = np.int64(params[P_DEPTH])
     if n_moves == 1 or iterations < 1:
         return 0
-    size = iterations + 1
+    size = iterations + n_moves + 1  # a round may overrun the budget by fewer than n_moves
     move = np.empty(size, np.int64)
     parent = np.empty(size, np.int32)
     first = np.empty(size, np.int32)
@@ -126,6 +187,10 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     avail = np.zeros(size, np.float64)
     reward = np.zeros(size, np.float64)
     state = np.empty(state_size, np.int32)
+    world = np.empty(state_size, np.int32)
+    world_chance = np.empty(4, np.uint64)
+    world_play = np.empty(4, np.uint64)
+    play = np.empty(4, np.uint64)
     mv = np.empty(max_moves, np.int64)
     untried = np.empty(max_moves, np.int64)
     chance = np.empty(4, np.uint64)
@@ -134,23 +199,79 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     extra = np.empty((MAX_SEATS, MAX_COLUMNS), np.int32)
     seat_reward = np.empty(MAX_SEATS, np.float64)
     rows = policy_rows.copy()  # the heuristics take a mutable float64[::1] row
+    cand = np.empty(n_moves, np.int64)  # the root's candidate moves (indices into moves)
+    cand_mean = np.empty(n_moves, np.float64)
+    better = np.empty(n_moves, np.int64)
+    for i in range(n_moves):
+        cand[i] = i
+    n_cand = n_moves
+    keep = -1  # halving: the rollout policy's own choice is never dropped
+    phases = 0  # halving: halvings still to come, and the budget of the current phase
+    n = 1
+    while n < n_moves:
+        phases += 1
+        n *= 2
+    phase_budget = iterations // phases
+    if root_mode == 2 and policy != 0:
+        for w in range(4):
+            play[w] = next_u64(rng)
+        keep = rollout(policy, public, private, moves, n_moves, play, rows)
+    spent = 0
+    pos = 0
     parent[0] = -1
     first[0] = -1
     nxt[0] = -1
     seat_of[0] = -1
     move[0] = -1
     nodes = 1
-    for _ in range(iterations):
-        determinize(public, private, state, rng)
-        for w in range(4):
-            chance[w] = next_u64(rng)
+    it = 0
+    while True:
+        forced = -1
+        if rounds:
+            if pos == 0:  # a new round
+                if it >= iterations:
+                    break
+                if root_mode == 2 and spent > 0 and spent + n_cand > phase_budget:
+                    n_cand = _halve(cand, n_cand, cand_mean, better, keep, first, nxt, move, reward, visits, moves)
+                    if n_cand == 1:
+                        break
+                    phases -= 1
+                    phase_budget = (iterations - it) // max(phases, 1)
+                    spent = 0
+                determinize(public, private, world, rng)
+                for w in range(4):
+                    world_chance[w] = next_u64(rng)
+                    world_play[w] = next_u64(rng)
+            state[:] = world
+            chance[:] = world_chance
+            play[:] = world_play
+            forced = moves[cand[pos]]
+            pos += 1
+            if pos == n_cand:
+                pos = 0
+            spent += 1
+        else:
+            if it >= iterations:
+                break
+            determinize(public, private, state, rng)
+            for w in range(4):
+                chance[w] = next_u64(rng)
+                play[w] = next_u64(rng)
+        it += 1
         node = 0
+        level = 0
         # selection and expansion
         while True:
             seat = to_move(state)
-            if seat < 0:
+            if seat < 0 or (tree_depth > 0 and level >= tree_depth):
                 break
-            n = legal_moves(state, mv)
+            level += 1
+            if forced >= 0:  # paired root: this round's move is the only one on offer
+                mv[0] = forced
+                n = 1
+                forced = -1
+            else:
+                n = legal_moves(state, mv)
             n_untried = 0
             best = -1
             best_value = -1.0
@@ -161,12 +282,11 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
                     n_untried += 1
                 else:
                     avail[c] += 1.0
-                    if n_untried == 0:
-                        value = reward[c] / visits[c] + exploration * math.sqrt(math.log(avail[c]) / visits[c])
-                        if value > best_value:
-                            best, best_value = c, value
+                    value = reward[c] / visits[c] + exploration * math.sqrt(math.log(avail[c]) / visits[c])
+                    if value > best_value:
+                        best, best_value = c, value
             if n_untried > 0:
-                m = untried[below(rng, n_untried)]
+                m = untried[0] if n_untried == 1 else untried[below(rng, n_untried)]
                 c = nodes
                 nodes += 1
                 move[c] = m
@@ -186,28 +306,30 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
         while to_move(state) >= 0 and (depth == 0 or steps < depth):
             seat = to_move(state)
             n = legal_moves(state, mv)
-            i = rollout(policy, public_view(state), private_view(state, seat), mv, n, rng, rows)
+            i = rollout(policy, public_view(state), private_view(state, seat), mv, n, play, rows)
             apply_move(state, mv[i], chance)
             steps += 1
         if to_move(state) >= 0:
-            evaluate(state, seat_reward)
+            evaluate(state, score_scale, seat_reward)
         else:
             for s in range(MAX_SEATS):
                 rank[s] = 0  # seats the game does not have stay 0
             result(state, score, rank, extra)
             worst = 1
-            low = np.int64(1) << 40
-            high = -low
+            seats = 0
+            total = 0.0
             for s in range(MAX_SEATS):
                 if rank[s] > 0:
                     worst = max(worst, np.int64(rank[s]))
-                    low = min(low, np.int64(score[s]))
-                    high = max(high, np.int64(score[s]))
+                    seats += 1
+                    total += score[s]
+            mean = total / max(seats, 1)
             for s in range(MAX_SEATS):
                 by_rank = 1.0 if worst == 1 or rank[s] == 0 else (worst - rank[s]) / (worst - 1.0)
-                by_score = 0.5 if high == low or rank[s] == 0 else (score[s] - low) / (high - low)
+                lead = score[s] - mean
                 if lower_is_better:
-                    by_score = 1.0 - by_score
+                    lead = -lead
+                by_score = min(1.0, max(0.0, 0.5 + lead / (2.0 * score_scale)))
                 seat_reward[s] = (1.0 - score_weight) * by_rank + score_weight * by_score
         # back-up
         c = node
@@ -216,18 +338,22 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             reward[c] += seat_reward[seat_of[c]]
             c = parent[c]
         visits[0] += 1.0
-    # the most visited root child among the real legal moves
+    # the most visited root child among the real legal moves (rounds: the candidate with the best
+    # mean reward, the first of equals)
     choice = 0
     most = -1.0
-    for i in range(n_moves):
+    for j in range(n_cand):
+        i = cand[j]
         c = _find_child(first, nxt, move, 0, moves[i])
-        if c >= 0 and visits[c] > most:
-            choice, most = i, visits[c]
+        if c >= 0:
+            value = reward[c] / visits[c] if rounds else visits[c]
+            if value > most:
+                choice, most = i, value
     return choice
 
 
 @njit(cache=True)
-def no_evaluation(state, reward):
+def no_evaluation(state, scale, reward):
     """For games without a position evaluation (never called with ``depth`` 0)."""
     for s in range(reward.shape[0]):
         reward[s] = 0.5

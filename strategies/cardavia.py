@@ -281,7 +281,7 @@ def swords(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "capture-max", "guard", "swords")
 ROLLOUT_ROWS = search.policy_defaults((CAPTURE_MAX_PARAMS, GUARD_PARAMS, SWORDS_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=420, rollout="guard", score_scale=8.0)
 
 
 @njit(cache=True, inline="always")
@@ -300,7 +300,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(ca.determinize, ca.to_move, ca.legal_moves, ca.apply_move, ca.result,
                          ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         0, ca.STATE_SIZE, ca.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+                         ca.STATE_SIZE, ca.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [

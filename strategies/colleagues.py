@@ -430,7 +430,8 @@ def hider(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "middle", "dodger", "dumper", "hider")
 ROLLOUT_ROWS = search.policy_defaults((MIDDLE_PARAMS, DODGER_PARAMS, DUMPER_PARAMS, HIDER_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=200, rollout="dodger", score_weight=0.0,
+                                     score_scale=6.0)  # rank only: a dismissed seat ranks last, see docs/search.md
 
 
 @njit(cache=True, inline="always")
@@ -451,7 +452,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(cl.determinize, cl.to_move, cl.legal_moves, cl.apply_move, cl.result,
                          cl.public_view, cl.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         0, cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
+                         cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [

@@ -161,7 +161,7 @@ def greedy(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "high", "follower", "greedy")
 ROLLOUT_ROWS = search.policy_defaults((HIGH_PARAMS, FOLLOWER_PARAMS, GREEDY_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=300, rollout="greedy", score_scale=20.0)
 
 
 @njit(cache=True, inline="always")
@@ -180,7 +180,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(co.determinize, co.to_move, co.legal_moves, co.apply_move, co.result,
                          co.public_view, co.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         0, co.STATE_SIZE, co.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+                         co.STATE_SIZE, co.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [

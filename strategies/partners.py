@@ -327,7 +327,29 @@ def teamwork(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "race", "hunter", "guardian", "teamwork")
 ROLLOUT_ROWS = search.policy_defaults((RACE_PARAMS, HUNTER_PARAMS, GUARDIAN_PARAMS, TEAMWORK_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="guardian", score_weight=0.0,
+                                     score_scale=60.0, depth=40, evaluation=True)
+
+
+@njit(cache=True)
+def evaluate(state, scale, reward):
+    """The search's evaluation of a Partners position cut off before the end: the teams' race
+    progress, each the sum of its eight pieces' values (the heuristics' ``pval``: 0 outside the
+    board, the track code on the ring, RING + 24 + the house space in the house), as
+    0.5 + (own team - other team) / (2 scale), clipped to [0, 1]."""
+    ring = state[pa.H_RING]
+    even = 0.0  # team 0: colours 0 and 2
+    odd = 0.0
+    for c in range(4):
+        for i in range(pa.PIECES):
+            v = pval(state[pa.PIECE + 4 * c + i], ring, 0.0, 24.0)
+            if c & 1:
+                odd += v
+            else:
+                even += v
+    for p in range(4):
+        lead = even - odd if p & 1 == 0 else odd - even
+        reward[p] = min(1.0, max(0.0, 0.5 + lead / (2.0 * scale)))
 
 
 @njit(cache=True, inline="always")
@@ -347,8 +369,8 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 @njit(STRATEGY_SIGNATURE, cache=True)
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(pa.determinize, pa.to_move, pa.legal_moves, pa.apply_move, pa.result,
-                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         0, pa.STATE_SIZE, pa.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, evaluate,
+                         pa.STATE_SIZE, pa.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [
