@@ -170,7 +170,6 @@ def test_depth_is_refused_where_the_game_has_no_evaluation_and_partners_evaluate
         resolve("cardavia", ["ismcts:depth=5"])
     from tourney_sim.strategies.partners import evaluate
     spec = get_game("partners")
-    m = spec.module
     k = KernelGame(spec, spec.make_params(4, spec.resolve_options([])), 5, 0)
     reward = np.zeros(8)
     evaluate(k.state, 50.0, reward)
