@@ -281,7 +281,7 @@ def swords(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "capture-max", "guard", "swords")
 ROLLOUT_ROWS = search.policy_defaults((CAPTURE_MAX_PARAMS, GUARD_PARAMS, SWORDS_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=420, rollout="guard", score_scale=8.0)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="guard", score_scale=8.0)
 
 
 @njit(cache=True, inline="always")
