@@ -25,7 +25,7 @@ from numba import njit
 
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games import colleagues as cl
-from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
@@ -45,61 +45,67 @@ NONE_KNOWN_HIGH = -(1 << 30)
 NONE_KNOWN_LOW = 1 << 30
 
 
+# Speed (these heuristics also play the search's rollouts, thousands of decisions per real one):
+# nothing here allocates, sorts or loops over the 60 cards per candidate move. The seat's view of
+# a decision is a 60-bit mask of the cards it has not seen; with the default values (card c worth
+# c + 1, checked once per decision) "how many unseen cards are worth less than v" is a popcount of
+# that mask below v - 1, with any other table one pass over the 60 cards. Each column is summarised
+# once per decision (a few scalars, branch-free), and every cost is the same arithmetic, in the
+# same order, as the formula in the module docstring, so every choice stays the same. The
+# strategies compile with ``_nrt=False``: they own no array, and without the runtime numba emits
+# no reference counting for the arrays the inlined helpers are handed (a call per helper and
+# array, inside the loops too).
+ALL_COMMIT = (1 << cl.N_COMMIT) - 1
+
+
 @njit(cache=True, inline="always")
 def seen_mask(public, private):
     """Bit c set for every Commitment card the seat can see (hand, rows, Grey cards it knows)."""
     mask = np.int64(0)
     for j in range(private[cl.P_HAND_N]):
         mask |= np.int64(1) << private[cl.P_HAND + j]
+    # branch-free: an empty (-1) or face-down (-2) cell sets no bit
     for c in range(cl.COLS):
-        if private[cl.P_CARD + c] >= 0:
-            mask |= np.int64(1) << private[cl.P_CARD + c]
+        card = np.int64(private[cl.P_CARD + c])
+        mask |= np.int64(card >= 0) << (card & 63)
     for i in range(cl.SEATS * cl.COLS):
-        if public[cl.ROW_CARD + i] >= 0:
-            mask |= np.int64(1) << public[cl.ROW_CARD + i]
+        card = np.int64(public[cl.ROW_CARD + i])
+        mask |= np.int64(card >= 0) << (card & 63)
     for d in range(cl.DAYS):
-        if private[cl.P_SEEN + d] >= 0:
-            mask |= np.int64(1) << private[cl.P_SEEN + d]
+        card = np.int64(private[cl.P_SEEN + d])
+        mask |= np.int64(card >= 0) << (card & 63)
     return mask
 
 
 @njit(cache=True, inline="always")
-def unseen_values(public, seen, buf):
-    """Write the values of the cards the seat has not seen to ``buf``, ascending; their count."""
+def default_values(public):
+    """Whether every Commitment card c is worth c + 1 (the default component table)."""
+    diff = 0
+    for c in range(cl.N_COMMIT):
+        diff |= public[cl.C_VALUE + c] ^ (c + 1)
+    return diff == 0
+
+
+@njit(cache=True, inline="always")
+def unseen_below(public, unseen, default, v):
+    """How many of the cards in the mask ``unseen`` are worth < v (``default``: see
+    :func:`default_values`)."""
+    if default:  # the cards worth < v are those below id v - 1
+        k = min(max(np.int64(v) - 1, 0), cl.N_COMMIT)
+        return popcount(unseen & ((np.int64(1) << k) - 1))
     count = 0
     for c in range(cl.N_COMMIT):
-        if (seen >> c) & 1:
-            continue
-        x = public[cl.C_VALUE + c]
-        j = count  # insertion: linear for the default table, whose values ascend with the id
-        while j > 0 and buf[j - 1] > x:
-            buf[j] = buf[j - 1]
-            j -= 1
-        buf[j] = x
-        count += 1
+        count += ((unseen >> c) & 1) & np.int64(public[cl.C_VALUE + c] < v)
     return count
 
 
 @njit(cache=True, inline="always")
-def count_below(buf, count, v):
-    """How many of the ascending ``buf[:count]`` are < v (binary search)."""
-    lo, hi = 0, count
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if buf[mid] < v:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@njit(cache=True, inline="always")
-def unseen_fractions(buf, count, v):
-    """(fraction of unseen cards below v, fraction above v)."""
+def unseen_fractions(public, unseen, count, default, v):
+    """(fraction of unseen cards below v, fraction above v); ``count`` unseen cards."""
     if count == 0:
         return 0.5, 0.5
-    return (count_below(buf, count, v) / count,
-            (count - count_below(buf, count, v + 1)) / count)
+    return (unseen_below(public, unseen, default, v) / count,
+            (count - unseen_below(public, unseen, default, v + 1)) / count)
 
 
 @njit(cache=True, inline="always")
@@ -111,32 +117,55 @@ def ipow(x, k):
 
 
 @njit(cache=True, inline="always")
+def ipow_flat(x, k):
+    """ipow(x, k), the same products, without a data-dependent branch for k <= 4 (the most
+    unknown cards a column can have)."""
+    p1 = 1.0 * x
+    p2 = p1 * x
+    p3 = p2 * x
+    p4 = p3 * x
+    out = 1.0 if k <= 0 else p1
+    out = out if k <= 1 else p2
+    out = out if k <= 2 else p3
+    out = out if k <= 3 else p4
+    if k > 4:
+        out = ipow(x, k)
+    return out
+
+
+@njit(cache=True, inline="always")
+def pick(day, x0, x1, x2, x3, x4):
+    """(x0, x1, x2, x3, x4)[day] as conditional moves (a tuple indexed at run time branches)."""
+    out = x0 if day == 0 else x1
+    out = out if day <= 1 else x2
+    out = out if day <= 2 else x3
+    return out if day <= 3 else x4
+
+
+@njit(cache=True, inline="always")
 def others_on(public, private, me, col):
     """(lowest known value, highest known value, number of unknown cards) of the other cards that
     will take part in column ``col`` (ILL cards left out)."""
     n = public[cl.H_PLAYERS]
-    lo, hi, unknown = NONE_KNOWN_LOW, NONE_KNOWN_HIGH, 0
-    for s in range(n):
-        if s == me:
-            continue
+    lo, hi, unknown = np.int64(NONE_KNOWN_LOW), np.int64(NONE_KNOWN_HIGH), np.int64(0)
+    for s in range(n):  # branch-free: the seat's own cell and ILL cards change nothing
         cell = s * cl.COLS + col
         card = public[cl.ROW_CARD + cell]
-        if card >= 0:
-            if public[cl.ROW_ILL + cell] > 0:
-                continue
-            v = public[cl.C_VALUE + card] + cl.TOKEN_STEP * (
-                public[cl.ROW_PLUS + cell] - public[cl.ROW_MINUS + cell])
-            lo = min(lo, v)
-            hi = max(hi, v)
-        else:
-            unknown += 1
+        other = s != me
+        known = other & (card >= 0) & (public[cl.ROW_ILL + cell] <= 0)
+        # (an empty or face-down cell reads a header entry here, never used)
+        v = np.int64(public[cl.C_VALUE + card]) + cl.TOKEN_STEP * (
+            public[cl.ROW_PLUS + cell] - public[cl.ROW_MINUS + cell])
+        lo = min(lo, v if known else NONE_KNOWN_LOW)
+        hi = max(hi, v if known else NONE_KNOWN_HIGH)
+        unknown += np.int64(other & (card < 0))
     grey = public[cl.H_GREY]
     if grey >= 0 and col < cl.DAYS:
         card = public[cl.ROW_CARD + grey * cl.COLS + col]
         if card < 0:
             card = private[cl.P_SEEN + col]
         if card >= 0:
-            v = public[cl.C_VALUE + card]
+            v = np.int64(public[cl.C_VALUE + card])
             lo = min(lo, v)
             hi = max(hi, v)
         else:
@@ -157,47 +186,38 @@ def column_stakes(public, col, reprimand_weight):
             reprimand_weight * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
 
 
-# What a heuristic looks at, gathered once per decision into one float64 array ("view"):
-# [0, count) the values of the cards the seat has not seen, ascending; then per column
-# (VIEW_COLS + 5 * column): lowest / highest known other value, unknown others, cost of the top,
-# cost of the bottom.
-VIEW_COLS = cl.N_COMMIT
-VIEW_SIZE = VIEW_COLS + 5 * cl.COLS
+@njit(cache=True, inline="always")
+def column_view(public, private, me, col, reprimand_weight, needed):
+    """What a heuristic needs of column ``col``: (lowest / highest known other value, unknown
+    others, cost of the top, cost of the bottom); placeholders when not ``needed``."""
+    if not needed:
+        return np.int64(NONE_KNOWN_LOW), np.int64(NONE_KNOWN_HIGH), np.int64(0), 0.0, 0.0
+    lo, hi, unknown = others_on(public, private, me, col)
+    top, bottom = column_stakes(public, col, reprimand_weight)
+    return lo, hi, unknown, top, bottom
 
 
 @njit(cache=True, inline="always")
-def look(public, private, view, reprimand_weight):
-    """Fill ``view`` (float64[VIEW_SIZE]); returns the number of unseen cards."""
-    count = unseen_values(public, seen_mask(public, private), view)
-    me = public[cl.H_TO_MOVE]
-    for col in range(cl.COLS):
-        lo, hi, unknown = others_on(public, private, me, col)
-        top, bottom = column_stakes(public, col, reprimand_weight)
-        b = VIEW_COLS + 5 * col
-        view[b] = lo
-        view[b + 1] = hi
-        view[b + 2] = unknown
-        view[b + 3] = top
-        view[b + 4] = bottom
-    return count
+def cost_given(lo, hi, unknown, top, bottom, v, below, above):
+    """:func:`day_cost` of a column summarised by :func:`column_view`, with the unseen fractions
+    below / above v already counted."""
+    p_top = ipow_flat(below, unknown)
+    p_bottom = ipow_flat(above, unknown)
+    p_top = p_top if hi < v else 0.0
+    p_bottom = p_bottom if lo > v else 0.0
+    return p_top * top + p_bottom * bottom
 
 
 @njit(cache=True, inline="always")
-def cost_given(view, col, v, below, above):
-    """:func:`day_cost` with the unseen fractions below / above v already counted."""
-    b = VIEW_COLS + 5 * col
-    unknown = int(view[b + 2])
-    p_top = ipow(below, unknown) if view[b + 1] < v else 0.0
-    p_bottom = ipow(above, unknown) if view[b] > v else 0.0
-    return p_top * view[b + 3] + p_bottom * view[b + 4]
-
-
-@njit(cache=True, inline="always")
-def day_cost(view, count, col, v):
-    """Expected cost of a card of value ``v`` in column ``col`` (see the module docstring),
-    from a filled :func:`look` view."""
-    below, above = unseen_fractions(view, count, v)
-    return cost_given(view, col, v, below, above)
+def day_cost(public, private, col, v, reprimand_weight):
+    """Expected cost of a card of value ``v`` in column ``col`` (see the module docstring) for
+    the seat to move: the reference the strategies follow (they share the counts and the column
+    summaries between candidate moves, with the same arithmetic)."""
+    unseen = ~seen_mask(public, private) & ALL_COMMIT
+    below, above = unseen_fractions(public, unseen, popcount(unseen), default_values(public), v)
+    lo, hi, unknown, top, bottom = column_view(public, private, public[cl.H_TO_MOVE], col,
+                                               reprimand_weight, True)
+    return cost_given(lo, hi, unknown, top, bottom, v, below, above)
 
 
 @njit(cache=True, inline="always")
@@ -230,8 +250,16 @@ def play_parts(move):
 def cheapest_play(public, private, moves, n_moves, only_card, reprimand_weight):
     """Index of the face-up play with the least expected cost (of ``only_card`` if >= 0), never
     the card reserved for Overtime while another card can go."""
-    view = np.empty(VIEW_SIZE, np.float64)
-    count = look(public, private, view, reprimand_weight)
+    unseen = ~seen_mask(public, private) & ALL_COMMIT
+    count = popcount(unseen)
+    default = default_values(public)
+    me = public[cl.H_TO_MOVE]
+    # the weekdays still empty in the seat's row (the only ones a play can go to)
+    l0, h0, u0, t0, b0 = column_view(public, private, me, 0, reprimand_weight, private[cl.P_CARD + 0] < 0)
+    l1, h1, u1, t1, b1 = column_view(public, private, me, 1, reprimand_weight, private[cl.P_CARD + 1] < 0)
+    l2, h2, u2, t2, b2 = column_view(public, private, me, 2, reprimand_weight, private[cl.P_CARD + 2] < 0)
+    l3, h3, u3, t3, b3 = column_view(public, private, me, 3, reprimand_weight, private[cl.P_CARD + 3] < 0)
+    l4, h4, u4, t4, b4 = column_view(public, private, me, 4, reprimand_weight, private[cl.P_CARD + 4] < 0)
     keep = reserved_card(public, private)
     best, best_cost = -1, 1e18
     counted, below, above = -1, 0.5, 0.5
@@ -241,9 +269,11 @@ def cheapest_play(public, private, moves, n_moves, only_card, reprimand_weight):
             continue
         v = public[cl.C_VALUE + card]
         if card != counted:  # the moves come card by card: count the unseen cards once a card
-            below, above = unseen_fractions(view, count, v)
+            below, above = unseen_fractions(public, unseen, count, default, v)
             counted = card
-        cost = cost_given(view, day, v, below, above)
+        cost = cost_given(pick(day, l0, l1, l2, l3, l4), pick(day, h0, h1, h2, h3, h4),
+                          pick(day, u0, u1, u2, u3, u4), pick(day, t0, t1, t2, t3, t4),
+                          pick(day, b0, b1, b2, b3, b4), v, below, above)
         if cost < best_cost:
             best, best_cost = i, cost
     return best if best >= 0 else 0
@@ -304,7 +334,7 @@ H_REPRIMAND_WEIGHT, H_EXTREME_FROM = 0, 1
 
 
 # ----------------------------------------------------------------------------- the strategies
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def middle(public, private, moves, n_moves, rng, params):
     """Play each card where it is least likely to be the top or the bottom of what is shown;
     keep the lowest for Overtime; keep the hand on Monday (a token); hoard tokens; reveal the
@@ -320,7 +350,7 @@ def middle(public, private, moves, n_moves, rng, params):
     return token_none_index(moves, n_moves)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def dodger(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``; spends a +10, -10 or ILLNESS token on one of its cards when that
     lowers the card's expected cost by more than ``token_threshold`` (a token is worth 1 point)."""
@@ -330,21 +360,36 @@ def dodger(public, private, moves, n_moves, rng, params):
     if decision == cl.DEC_PLAY:
         return cheapest_play(public, private, moves, n_moves, -1, reprimand_weight)
     if decision == cl.DEC_TOKEN:
-        view = np.empty(VIEW_SIZE, np.float64)
-        count = look(public, private, view, reprimand_weight)
+        me = public[cl.H_TO_MOVE]
+        unseen = ~seen_mask(public, private) & ALL_COMMIT
+        count = popcount(unseen)
+        default = default_values(public)
         best, best_gain = 0, token_threshold
-        counted, now, up, down = -1, 0.0, 0.0, 0.0
+        counted, hopeless, now, up, down = -1, False, 0.0, 0.0, 0.0
         for i in range(1, n_moves):
             rel = moves[i] - cl.MOVE_TOKEN
             col, kind = rel >> 2, rel & 3
             if private[cl.P_ILL + col] > 0:
                 continue  # already out of the comparison
             if col != counted:  # the moves come column by column: cost each column once
-                v = own_value(public, private, col)
-                now = day_cost(view, count, col, v)
-                up = day_cost(view, count, col, v + cl.TOKEN_STEP)
-                down = day_cost(view, count, col, v - cl.TOKEN_STEP)
                 counted = col
+                v = own_value(public, private, col)
+                lo, hi, unknown, top, bottom = column_view(public, private, me, col,
+                                                           reprimand_weight, True)
+                below, above = unseen_fractions(public, unseen, count, default, v)
+                now = cost_given(lo, hi, unknown, top, bottom, v, below, above)
+                # no token can save more than now - (least possible cost): when that is not
+                # above the best saving so far, none of this column's moves is taken (exact in
+                # floating point too: every cost is >= min(top, 0) + min(bottom, 0), rounded)
+                hopeless = now - (min(top, 0.0) + min(bottom, 0.0)) <= best_gain
+                if hopeless:
+                    continue
+                below, above = unseen_fractions(public, unseen, count, default, v + cl.TOKEN_STEP)
+                up = cost_given(lo, hi, unknown, top, bottom, v + cl.TOKEN_STEP, below, above)
+                below, above = unseen_fractions(public, unseen, count, default, v - cl.TOKEN_STEP)
+                down = cost_given(lo, hi, unknown, top, bottom, v - cl.TOKEN_STEP, below, above)
+            elif hopeless:
+                continue
             if kind == cl.ILLNESS:
                 after = 0.0
             elif kind == cl.PLUS:
@@ -360,21 +405,21 @@ def dodger(public, private, moves, n_moves, rng, params):
 
 
 @njit(cache=True, inline="always")
-def extremeness(public, card):
+def extremeness(public, card, default):
     """Distance of a card's value from the middle of all Commitment values, in cards: how many
-    cards lie between it and the median (0 = middle)."""
+    cards lie between it and the median (0 = middle). ``default``: :func:`default_values`."""
+    if default:  # card c is worth c + 1: c cards below it, 59 - c above
+        return abs(card - (cl.N_COMMIT - 1 - card)) // 2
     v = public[cl.C_VALUE + card]
     below, above = 0, 0
     for c in range(cl.N_COMMIT):
         x = public[cl.C_VALUE + c]
-        if x < v:
-            below += 1
-        elif x > v:
-            above += 1
+        below += x < v
+        above += x > v
     return abs(below - above) // 2
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def dumper(public, private, moves, n_moves, rng, params):
     """Mulligans its extreme cards toward middle ones; plays its most extreme card first, on the
     day where it is cheapest (a day already lost to someone further out); hoards tokens."""
@@ -383,29 +428,31 @@ def dumper(public, private, moves, n_moves, rng, params):
     mulligan_min = np.int64(params[U_MULLIGAN_MIN])
     decision = public[cl.H_DECISION]
     if decision == cl.DEC_MULLIGAN:
+        default = default_values(public)
         mask, count = 0, 0
         for j in range(private[cl.P_HAND_N]):
-            if extremeness(public, private[cl.P_HAND + j]) >= extreme_from:
+            if extremeness(public, private[cl.P_HAND + j], default) >= extreme_from:
                 mask |= 1 << j
                 count += 1
         if count >= mulligan_min:
             return mask  # move code MOVE_MULLIGAN + mask sits at index mask
         return keep_index(moves, n_moves)
     if decision == cl.DEC_PLAY:
+        default = default_values(public)
         keep = reserved_card(public, private)
         target, far = -1, -1
         for j in range(private[cl.P_HAND_N]):
             c = private[cl.P_HAND + j]
             if c == keep:
                 continue
-            e = extremeness(public, c)
+            e = extremeness(public, c, default)
             if e > far:
                 target, far = c, e
         return cheapest_play(public, private, moves, n_moves, target, reprimand_weight)
     return 0  # no token, leave the Grey Entity alone
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def hider(public, private, moves, n_moves, rng, params):
     """Plays like ``middle``, but plays a card face down (MEETING) when it is likely to end at
     the top or bottom of its day (at least ``extreme_from`` cards from the median value), so the
@@ -417,7 +464,7 @@ def hider(public, private, moves, n_moves, rng, params):
         i = cheapest_play(public, private, moves, n_moves, -1, reprimand_weight)
         card, day, face = play_parts(moves[i])
         if private[cl.P_TOK + cl.MEETING] > 0 and day < cl.DAYS:
-            if extremeness(public, card) >= extreme_from:
+            if extremeness(public, card, default_values(public)) >= extreme_from:
                 down = moves[i] + 1
                 for j in range(i + 1, n_moves):
                     if moves[j] == down:
