@@ -128,3 +128,41 @@ def check_determinize_in_place(module, real: np.ndarray) -> None:
     b = np.zeros(module.STATE_SIZE, np.int32)
     module.determinize(module.public_view(real), module.private_view(real, seat), b, new_stream(1, 0, 0))
     assert np.array_equal(a, b)
+
+
+def random_stepper(module):
+    """``step(state, moves, pick, chance)``, compiled for ``module``'s kernel: one uniformly random
+    legal move (one call site of the inlined kernel, so a test compiles it once); returns the
+    number of legal moves, 0 if there were none."""
+    legal_moves, apply_move = module.legal_moves, module.apply_move
+
+    @njit
+    def step(state, moves, pick, chance):
+        k = legal_moves(state, moves)
+        if k > 0:
+            apply_move(state, moves[below(pick, k)], chance)
+        return k
+    return step
+
+
+def view_checker(module):
+    """``check(real, sample, seat)``, compiled for ``module``: 0 if ``seat`` is to move in
+    ``sample`` and its public view and ``seat``'s private view equal ``real``'s; else 101 (another
+    seat to move), 102 (public views differ) or 103 (private views differ)."""
+    to_move, public_view, private_view = module.to_move, module.public_view, module.private_view
+    public_size, private_size = module.PUBLIC_SIZE, module.PRIVATE_SIZE
+
+    @njit
+    def check(real, sample, seat):
+        if to_move(sample) != seat:
+            return 101
+        pub_s, pub_r = public_view(sample), public_view(real)
+        for i in range(public_size):
+            if pub_s[i] != pub_r[i]:
+                return 102
+        priv_s, priv_r = private_view(sample, seat), private_view(real, seat)
+        for i in range(private_size):
+            if priv_s[i] != priv_r[i]:
+                return 103
+        return 0
+    return check

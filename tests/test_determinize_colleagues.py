@@ -12,7 +12,7 @@ from scipy.stats import chisquare
 
 from tourney_sim.simulate.games import colleagues as cl
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.seeding import below, new_stream, seed_stream
+from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
@@ -85,14 +85,8 @@ def memory_invariant(state):
 
 
 # ------------------------------------------------------------------ 1. consistency
-@njit
-def _random_step(state, moves, pick, chance):
-    """One uniformly random legal move (one call site of the inlined kernel, so the tests
-    compile it once); returns the number of legal moves, 0 if there were none."""
-    k = cl.legal_moves(state, moves)
-    if k > 0:
-        cl.apply_move(state, moves[below(pick, k)], chance)
-    return k
+_random_step = harness.random_stepper(cl)
+_views_agree = harness.view_checker(cl)
 
 
 @njit
@@ -100,16 +94,9 @@ def _check_sample(real, sample, seat):
     """0 if ``sample`` agrees with ``real`` in everything ``seat`` knows and is a valid state;
     -1 if it is valid and every hidden Commitment card lies where it really is; else a code."""
     n = real[cl.H_PLAYERS]
-    if cl.to_move(sample) != seat:
-        return 101
-    pub_s, pub_r = cl.public_view(sample), cl.public_view(real)
-    for i in range(cl.PUBLIC_SIZE):
-        if pub_s[i] != pub_r[i]:
-            return 102
-    priv_s, priv_r = cl.private_view(sample, seat), cl.private_view(real, seat)
-    for i in range(cl.PRIVATE_SIZE):
-        if priv_s[i] != priv_r[i]:
-            return 103
+    code = _views_agree(real, sample, seat)
+    if code != 0:
+        return code
     code = invariant(sample)
     if code != 0:
         return code

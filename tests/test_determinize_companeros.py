@@ -10,7 +10,7 @@ from numba import njit
 from scipy.stats import chisquare
 
 from tourney_sim.simulate.games import companeros as co
-from tourney_sim.simulate.seeding import below, new_stream, seed_stream
+from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
 
@@ -56,14 +56,8 @@ def match_invariant(state, buf):
     return invariant(buf)
 
 
-@njit
-def _random_step(state, moves, pick, chance):
-    """One uniformly random legal move (one call site of the inlined kernel, so the tests
-    compile it once); returns the number of legal moves, 0 if there were none."""
-    k = co.legal_moves(state, moves)
-    if k > 0:
-        co.apply_move(state, moves[below(pick, k)], chance)
-    return k
+_random_step = harness.random_stepper(co)
+_views_agree = harness.view_checker(co)
 
 
 @njit
@@ -71,16 +65,9 @@ def _check_sample(real, sample, seat, buf):
     """0 if ``sample`` agrees with ``real`` in everything ``seat`` knows and is a valid state;
     -1 if it is valid and equals ``real`` exactly (nothing drawn differently); else a code."""
     n = real[co.H_PLAYERS]
-    if co.to_move(sample) != seat:
-        return 101
-    pub_s, pub_r = co.public_view(sample), co.public_view(real)
-    for i in range(co.PUBLIC_SIZE):
-        if pub_s[i] != pub_r[i]:
-            return 102
-    priv_s, priv_r = co.private_view(sample, seat), co.private_view(real, seat)
-    for i in range(co.PRIVATE_SIZE):
-        if priv_s[i] != priv_r[i]:
-            return 103
+    code = _views_agree(real, sample, seat)
+    if code != 0:
+        return code
     code = match_invariant(sample, buf)
     if code != 0:
         return code

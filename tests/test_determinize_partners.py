@@ -13,7 +13,7 @@ from scipy.stats import chisquare
 
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.games import partners as pa
-from tourney_sim.simulate.seeding import below, new_stream, seed_stream
+from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
@@ -31,14 +31,8 @@ def params_of(overshoot):
 
 
 # ------------------------------------------------------------------ 1. consistency
-@njit
-def _random_step(state, moves, pick, chance):
-    """One uniformly random legal move (one call site of the inlined kernel); returns the number
-    of legal moves, 0 if there were none."""
-    k = pa.legal_moves(state, moves)
-    if k > 0:
-        pa.apply_move(state, moves[below(pick, k)], chance)
-    return k
+_random_step = harness.random_stepper(pa)
+_views_agree = harness.view_checker(pa)
 
 
 @njit
@@ -54,16 +48,9 @@ def _in_hand(state, p, card):
 def _check_sample(real, sample, seat):
     """0 if ``sample`` agrees with ``real`` in everything ``seat`` knows and is a valid state;
     -1 if valid and every hand equals the real one (nothing drawn differently); else a code."""
-    if pa.to_move(sample) != seat:
-        return 101
-    pub_s, pub_r = pa.public_view(sample), pa.public_view(real)
-    for i in range(pa.PUBLIC_SIZE):
-        if pub_s[i] != pub_r[i]:
-            return 102
-    priv_s, priv_r = pa.private_view(sample, seat), pa.private_view(real, seat)
-    for i in range(pa.PRIVATE_SIZE):
-        if priv_s[i] != priv_r[i]:
-            return 103
+    code = _views_agree(real, sample, seat)
+    if code != 0:
+        return code
     code = invariant(sample)
     if code != 0:
         return code
