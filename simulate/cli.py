@@ -209,7 +209,7 @@ def _tournament_errors():
 
 def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, workers, chunk_size,
                      overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None,
-                     resume=False) -> None:
+                     resume=False, design="all") -> None:
     errors, run_error = _tournament_errors()
     from tourney_sim.reports.render import build, to_text, write
     from tourney_sim.simulate.tournament import run_tournament
@@ -234,7 +234,8 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
         result = run_tournament(game, players, list(strategy or []), games, seed, out, rules=list(rule or []),
                                 sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                                 progress=not quiet, command=command, until_decided=until_decided,
-                                alpha=alpha, margin=margin, scheduler=scheduler, resume=resume)
+                                alpha=alpha, margin=margin, scheduler=scheduler, resume=resume,
+                                design=design)
     except errors as exc:
         fail(str(exc))
     except run_error as exc:
@@ -287,6 +288,7 @@ def tournament(
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
     margin: float = typer.Option(0.02, "--margin", help="--until-decided: win-rate differences below this count as equal."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+    seatings: str = typer.Option("all", "--seatings", help="Which seatings: all (every assignment of the strategies to the seats) or field (one strategy alone among copies of another, in every seat; team games: a whole team against a whole team). field costs far fewer games per deal at large tables."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). Default: the built-in local runner."),
 ) -> None:
     """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
@@ -294,9 +296,13 @@ def tournament(
 
     Example: tourney tournament companeros --players 4 --strategy greedy --strategy random
     --strategy high --games 20000 --seed 7 --out runs/t1
+
+    A strong, slow strategy against a heuristic at a large table: --seatings field, e.g.
+    tourney tournament companeros --players 6 --strategy ismcts --strategy greedy --seatings field
+    --games 2000 --seed 1
     """
     _play_tournament(game, players, strategy, games, seed, rule, None, out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "tournament", scheduler, resume)
+                     quiet, until_decided, alpha, margin, report, "tournament", scheduler, resume, seatings)
 
 
 @app.command()
@@ -317,6 +323,7 @@ def sweep(
     alpha: float = typer.Option(0.05, "--alpha", help="--until-decided: chance that any conclusion is wrong."),
     margin: float = typer.Option(0.02, "--margin", help="--until-decided: seat-gap differences below this count as equal."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
+    seatings: str = typer.Option("all", "--seatings", help="Which seatings: all (every assignment of the strategies to the seats) or field (one strategy alone among copies of another, in every seat; team games: a whole team against a whole team). field costs far fewer games per deal at large tables."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). Default: the built-in local runner."),
 ) -> None:
     """The same deals and matchups under each rule variant, then the variants' balance side by side.
@@ -327,7 +334,7 @@ def sweep(
     if not rule:
         fail("give the rule to vary, e.g. --rule key=v1,v2")
     _play_tournament(game, players, strategy, games, seed, [], list(rule), out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "sweep", scheduler, resume)
+                     quiet, until_decided, alpha, margin, report, "sweep", scheduler, resume, seatings)
 
 
 @app.command()

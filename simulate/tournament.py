@@ -8,6 +8,13 @@ over the seats (team games: which composition sits at the even seats, and the or
 team). Over all matchups, the seatings are all ``k ** n`` assignments of k strategies to n seats
 except those that are not a contest (one strategy everywhere; in team games, both teams alike).
 
+That is the ``all`` design. The ``field`` design keeps only the seatings where one strategy faces
+a field of another: it sits alone at the table among copies of the other, in every seat (team
+games: a whole team of one strategy against a whole team of the other, at the even seats and at
+the odd ones). It asks "does X beat a table of Y?" with far fewer games per deal when the table
+is large (6 players, 2 strategies: 12 seatings instead of 62), which matters when a strategy is
+expensive (the search player); with two players, or three and two strategies, it is ``all``.
+
 Every seating is one dataset (a sub-directory with its own manifest, ``rotate`` false, its seats
 recorded) played on the *same seed*: deal i (seed, game i) is identical in every seating, and
 each seat draws its decisions from the same stream (seed, i, 1 + seat) whoever sits there. So a
@@ -51,6 +58,7 @@ from .runner import ResumeError, chunk_plan, default_workers, make_manifest, rec
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
 MAX_SEATINGS = 2000
+DESIGNS = ("all", "field")
 FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches grow by half
 
 
@@ -82,9 +90,13 @@ def matchup_label(seats: tuple[str, ...], team_game: bool) -> str:
     return ", ".join(f"{name} x{c}" if c > 1 else name for name, c in sorted(counts.items()))
 
 
-def plan_matchups(names: list[str], n_players: int, team_game: bool) -> list[tuple[str, list[tuple[str, ...]]]]:
+def plan_matchups(names: list[str], n_players: int, team_game: bool,
+                  design: str = "all") -> list[tuple[str, list[tuple[str, ...]]]]:
     """[(matchup label, [seating, ...]), ...]: every matchup of ``names`` that fills the table,
-    with all of its distinct seatings (see the module docstring)."""
+    with all of its distinct seatings; ``design`` "field" keeps only one strategy against a field
+    of another (see the module docstring)."""
+    if design not in DESIGNS:
+        raise TournamentError(f"unknown seating design {design!r}: use {' or '.join(DESIGNS)}")
     if len(names) < 2:
         raise TournamentError("a tournament needs at least two different strategies")
     dupes = [n for n, c in Counter(names).items() if c > 1]
@@ -101,10 +113,14 @@ def plan_matchups(names: list[str], n_players: int, team_game: bool) -> list[tup
             teams = tuple(sorted(tuple(sorted(seats[s] for s in g)) for g in _team_seats(n_players)))
             if teams[0] == teams[1]:
                 continue
+            if design == "field" and any(len(set(t)) > 1 for t in teams):
+                continue  # a mixed team is not one strategy's field
             key = teams
         else:
             if len(set(seats)) < 2:
                 continue
+            if design == "field" and (len(set(seats)) > 2 or min(Counter(seats).values()) > 1):
+                continue  # not one strategy alone among copies of another
             key = tuple(sorted(seats))
         groups.setdefault(key, []).append(seats)
         labels[key] = matchup_label(seats, team_game)
@@ -157,7 +173,7 @@ def _seating_dir(seats: tuple[str, ...], index: int) -> str:
 
 
 def build(game: str, n_players: int | None, strategies: list[str], seed: int,
-          variants: list[tuple[str | None, list[str]]]) -> tuple[object, int, list[Seating]]:
+          variants: list[tuple[str | None, list[str]]], design: str = "all") -> tuple[object, int, list[Seating]]:
     """Validate everything and build every seating's matchup (nothing is written)."""
     spec = get_game(game)
     if n_players is None:
@@ -167,7 +183,7 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
         raise TournamentError("give the strategies with --strategy (at least two)")
     # settings by their labels: guard@best.toml and guard:risk=0.7 name the same strategy
     strategies = [s.label for s in resolve(game, list(strategies))]
-    plan = plan_matchups(list(strategies), n_players, spec.team_game)
+    plan = plan_matchups(list(strategies), n_players, spec.team_game, design)
     seatings = []
     for v, (label, rules) in enumerate(variants):
         i = 0
@@ -225,7 +241,7 @@ def plan_batches(games: int, chunk_size: int, sequential: bool) -> list[list[tup
 
 #: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
 RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
-               "rules", "sweep", "sequential")
+               "rules", "sweep", "sequential", "design")
 
 
 def _resumable_tournament(out: Path) -> dict | None:
@@ -243,6 +259,7 @@ def _resumable_tournament(out: Path) -> dict | None:
     if old.get("format") != TOURNAMENT_FORMAT:
         raise ResumeError(f"cannot resume {out}: it was written in format {old.get('format')!r}, "
                           f"this tourney writes {TOURNAMENT_FORMAT!r}")
+    old.setdefault("design", "all")  # written before the field design existed
     return old
 
 
@@ -294,7 +311,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                    out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
-                   margin: float = 0.02, scheduler: str | None = None, resume: bool = False) -> TournamentReport:
+                   margin: float = 0.02, scheduler: str | None = None, resume: bool = False,
+                   design: str = "all") -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
@@ -305,6 +323,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     input is checked before anything is written; errors are RuleError, StrategyError,
     TournamentError, OutputError or BackendError with one-line messages. ``scheduler`` as for
     :func:`tourney_sim.simulate.runner.run` (None: the local runner with ``workers`` processes).
+    ``design``: which seatings are played, "all" or "field" (see the module docstring).
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
@@ -322,7 +341,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         variants = [(label, fixed + a) for label, a in variants]
     else:
         variants = [(None, list(rules))]
-    spec, n_players, seatings = build(game, n_players, strategies, seed, variants)
+    spec, n_players, seatings = build(game, n_players, strategies, seed, variants, design)
     backend = open_backend(workers or default_workers(), scheduler)
     try:
         for label, _ in variants:  # the workers can play every variant (checked before writing)
@@ -346,7 +365,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         "variants": [{"label": label, "rules": r, "dir": (f"v{i}" if len(variants) > 1 else ".")}
                      for i, (label, r) in enumerate(variants)],
         "matchups": sorted({s.matchup for s in seatings}),
-        "seatings": len(seatings) // len(variants),
+        "design": design, "seatings": len(seatings) // len(variants),
         "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
                      for s in seatings],
         "command": command, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),

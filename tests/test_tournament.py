@@ -42,6 +42,46 @@ def test_plan_team_games_pairs_team_compositions():
     assert sum(len(g) for g in plan.values()) == 2 ** 4 - 6  # all but a+a v a+a, b+b v b+b, a+b v a+b
 
 
+def test_plan_field_design_one_strategy_against_a_field_of_another():
+    plan = dict(plan_matchups(["a", "b", "c"], 6, team_game=False, design="field"))
+    assert len(plan) == 6  # every ordered pair (lone, field)
+    for label, group in plan.items():
+        (lone, _), (field, _) = sorted(Counter(group[0]).items(), key=lambda kv: kv[1])
+        assert f"{field} x5" in label
+        # the lone strategy sits once in every seat, the field fills the other five
+        assert sorted(s.index(lone) for s in group) == list(range(6))
+        assert all(Counter(s) == {lone: 1, field: 5} for s in group)
+    assert sum(len(g) for g in plan.values()) == 3 * 2 * 6
+    # two players, or three with two strategies: field is every seating
+    for n in (2, 3):
+        assert plan_matchups(["a", "b"], n, False, "field") == plan_matchups(["a", "b"], n, False)
+    # team games: a whole team of one strategy against a whole team of the other, both ways round
+    teams = dict(plan_matchups(["a", "b"], 4, team_game=True, design="field"))
+    assert teams == {"a+a v b+b": [("a", "b", "a", "b"), ("b", "a", "b", "a")]}
+    with pytest.raises(TournamentError, match="unknown seating design 'some'"):
+        plan_matchups(["a", "b"], 4, False, "some")
+
+
+def test_field_tournament_pairs_the_lone_seat_with_the_field(tmp_path):
+    out = tmp_path / "f"
+    r = invoke("tournament", "companeros", "--players", 5, "--strategy", "greedy", "--strategy", "random",
+               "--seatings", "field", "--games", 300, "--seed", 4, "--out", out, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "10 seatings x 300 deals" in r.output and "greedy − random" in r.output
+    t = json.loads((out / "_tournament.json").read_text())
+    assert t["design"] == "field" and t["seatings"] == 10
+    assert sorted(tuple(d["seats"]).count("greedy") for d in t["datasets"]) == [1] * 5 + [4] * 5
+    rep = render.build([out], rating_sample=500)
+    row = rep.configs[0].pairwise.iloc[0]
+    assert row.deals == 300 and row.games == 3000 and row.significant and row["diff"] > 0.2
+    # resuming under the other design is refused, and nothing is changed
+    before = part_bytes(out)
+    r = invoke("tournament", "companeros", "--players", 5, "--strategy", "greedy", "--strategy", "random",
+               "--games", 300, "--seed", 4, "--out", out, "--workers", 1, "--resume", "--quiet")
+    assert r.exit_code == 2 and "design" in r.output, r.output
+    assert part_bytes(out) == before
+
+
 def test_plan_refusals():
     with pytest.raises(TournamentError, match="at least two different strategies"):
         plan_matchups(["a"], 4, False)
@@ -145,6 +185,7 @@ def test_sweep_until_decided_says_when_the_cap_comes_first(tmp_path):
     (["tournament", "companeros", "--strategy", "greedy", "--strategy", "nobody"], "unknown strategy 'nobody'"),
     (["tournament", "chess", "--strategy", "a", "--strategy", "b"], "unknown game 'chess'"),
     (["tournament", "companeros", "--strategy", "greedy", "--strategy", "random", "--games", 0], "--games must be a positive number"),
+    (["tournament", "companeros", "--strategy", "greedy", "--strategy", "random", "--seatings", "half"], "unknown seating design 'half': use all or field"),
     (["tournament", "companeros", "--strategy", "greedy", "--strategy", "random", "--players", 9], "played by 3 to 6 players"),
     (["tournament", "companeros", "--strategy", "greedy", "--strategy", "random", "--until-decided", "--alpha", 2], "--alpha must be between"),
     (["sweep", "companeros", "--strategy", "greedy", "--strategy", "random"], "give the rule to vary"),

@@ -100,30 +100,34 @@ def tournament(game: str, strategies: Sequence[str], *, players: int | None = No
                out: str | Path | None = None, workers: int | None = None,
                chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
                until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
-               scheduler: str | None = None, progress: bool = False) -> Result:
-    """A duplicate tournament (as ``tourney tournament``): every matchup, every seating, the
-    same ``games`` deals each. Returns the tournament directory and its summary."""
+               scheduler: str | None = None, progress: bool = False, seatings: str = "all") -> Result:
+    """A duplicate tournament (as ``tourney tournament``): every matchup, every seating (or with
+    ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
+    Returns the tournament directory and its summary."""
     return _tournament(game, strategies, players, games, seed, list(rules), None, out, workers,
                        chunk_size, overwrite, resume, until_decided, alpha, margin, scheduler,
-                       progress, "tournament")
+                       progress, "tournament", seatings)
 
 
 def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players: int | None = None,
           games: int = 10_000, seed: int = 0, out: str | Path | None = None,
           workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
           resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
-          margin: float = 0.02, scheduler: str | None = None, progress: bool = False) -> Result:
+          margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
+          seatings: str = "all") -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
-    ``"key=v1,v2"`` strings (the variants are every combination)."""
+    ``"key=v1,v2"`` strings (the variants are every combination); ``seatings`` as for
+    :func:`tournament`."""
     if not vary:
         raise ValueError("give the rule to vary, e.g. vary=['key=v1,v2']")
     return _tournament(game, strategies, players, games, seed, [], list(vary), out, workers,
                        chunk_size, overwrite, resume, until_decided, alpha, margin, scheduler,
-                       progress, "sweep")
+                       progress, "sweep", seatings)
 
 
 def _tournament(game, strategies, players, games, seed, rules, vary, out, workers, chunk_size,
-                overwrite, resume, until_decided, alpha, margin, scheduler, progress, kind) -> Result:
+                overwrite, resume, until_decided, alpha, margin, scheduler, progress, kind,
+                seatings="all") -> Result:
     from tourney_sim.simulate.games import get_game
     from tourney_sim.simulate.tournament import run_tournament
     if games < 1:
@@ -137,7 +141,7 @@ def _tournament(game, strategies, players, games, seed, rules, vary, out, worker
                             sweep=vary, workers=workers, chunk_size=chunk_size,
                             overwrite=overwrite, progress=progress, command=None,
                             until_decided=until_decided, alpha=alpha, margin=margin,
-                            scheduler=scheduler, resume=resume)
+                            scheduler=scheduler, resume=resume, design=seatings)
     if result.interrupted:
         raise KeyboardInterrupt(f"interrupted: finished parts kept in {path} (resume=True continues)")
     return Result(path, _tournament_summary(path), result.manifest)
