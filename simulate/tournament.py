@@ -46,7 +46,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from tourney_sim.strategies import resolve
+from tourney_sim.strategies import SEARCH_STRATEGIES, resolve
 
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
@@ -353,8 +353,13 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     if chunk_size is None and old is not None:
         chunk_size = old.get("chunk_size")
     if chunk_size is None:
-        # the seatings give the parallelism: one part per seating up to 50,000 deals
-        chunk_size = min(50_000, max(1_000, games))
+        if any(s.partition(":")[0].partition("@")[0].strip() in SEARCH_STRATEGIES for s in strategies):
+            # a search plays some games per second: about 20 parts per seating, so the progress
+            # bar moves and the work spreads over the workers even when there are few seatings
+            chunk_size = max(10, -(-games // 20))
+        else:
+            # the seatings give the parallelism: one part per seating up to 50,000 deals
+            chunk_size = min(50_000, max(1_000, games))
 
     question = "balance" if sweep is not None else "strength"
     manifest = {

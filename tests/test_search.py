@@ -184,3 +184,18 @@ def test_depth_is_refused_where_the_game_has_no_evaluation_and_partners_evaluate
         assert reward[0] == reward[2] and reward[1] == reward[3] and abs(reward[0] + reward[1] - 1.0) < 1e-12
         leads += reward[0] != 0.5
     assert leads > 10
+
+
+def test_a_search_tournament_plays_in_small_parts(tmp_path):
+    """A search plays a few games per second: its tournaments cut each seating into about 20
+    parts (the progress bar moves, the work spreads over workers even with few seatings)."""
+    import json
+    out = tmp_path / "t"
+    r = invoke("tournament", "companeros", "--players", 4, "--strategy", "ismcts:iterations=5", "--strategy",
+               "random", "--seatings", "field", "--games", 40, "--seed", 2, "--workers", 1, "--quiet",
+               "--out", out)
+    assert r.exit_code == 0, r.output
+    t = json.loads((out / "_tournament.json").read_text())
+    assert t["chunk_size"] == 10 and t["seatings"] == 8
+    for d in t["datasets"]:
+        assert len(json.loads((out / d["dir"] / "_manifest.json").read_text())["parts"]) == 4
