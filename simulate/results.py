@@ -387,6 +387,22 @@ def _unreadable_part(directory: Path, f: Path, exc: Exception) -> DatasetError:
                         f"whole dataset")
 
 
+def rows_digest(directory: Path) -> str:
+    """SHA-256 of a dataset's rows (every column, in the schema's order, rows by game and seat):
+    the same for the same games whatever the chunking, the number of workers or the pyarrow
+    version (file bytes are not: Parquet records its writer's version). Strategies are hashed
+    by name."""
+    table = read_table(Path(directory)).sort_by([("game", "ascending"), ("seat", "ascending")])
+    h = hashlib.sha256()
+    for name, column in zip(table.column_names, table.columns):
+        h.update(f"{name}:{column.type}\n".encode())
+        if pa.types.is_dictionary(column.type):
+            h.update("\0".join(str(x) for x in column.to_pylist()).encode())
+        else:
+            h.update(np.ascontiguousarray(numpy_array(column)).tobytes())
+    return h.hexdigest()
+
+
 def read_table(directory: Path, columns=None, filter=None) -> pa.Table:
     """The dataset's rows (all parts) as one Arrow table, optionally a column subset / filter."""
     import pyarrow.dataset as ds
