@@ -26,7 +26,8 @@ def test_docs_api_example_runs(tmp_path, monkeypatch):
     assert len(blocks) >= 2
     monkeypatch.chdir(tmp_path)
     # the examples run as one module, as a user's file would: numba's disk cache (the strategy
-    # example says cache=True) finds a cached function's module by name when it loads it again
+    # example says cache=True, and the kernels compiled for it are cached too) finds the module
+    # by name when it loads them again; exec'd into a bare dict they record no module at all
     module = types.ModuleType("tourney_docs_api_example")
     monkeypatch.setitem(sys.modules, module.__name__, module)
     namespace = module.__dict__
