@@ -8,7 +8,6 @@ and 100,000 invariant games per player count) are::
 """
 import json
 import os
-import time
 
 import numpy as np
 import pytest
@@ -647,6 +646,11 @@ def test_cl11_grey_dismissal_exclude_and_shield():
     totals = [(4, 0, 3, 0, 1, 2, 0), (2, 0, 9, 0, 1, 5, 0), (6, 0, 9, 0, 4, 4, 0)]
     assert cl.dismissed_mask(end_state(2, totals, {"grey_dismissal": "shield"})) == 0
     assert cl.dismissed_mask(end_state(2, totals)) == 0b010
+    # ... and the same number: still tied, CL-5 dismisses all of them, the Grey Entity with them,
+    # so under the shield nobody is
+    totals = [(4, 0, 3, 0, 1, 2, 0), (2, 0, 9, 0, 1, 4, 0), (6, 0, 9, 0, 4, 4, 0)]
+    assert cl.dismissed_mask(end_state(2, totals, {"grey_dismissal": "shield"})) == 0
+    assert cl.dismissed_mask(end_state(2, totals)) == 0b010
     with pytest.raises(RuleError):
         SPEC.resolve_options(["grey_dismissal=maybe"])
 
@@ -1051,25 +1055,3 @@ def test_describe_and_json():
         assert SPEC.describe_move(k.state, move)
         k.apply(move)
     assert {"play", "mulligan"} <= texts
-
-
-# ------------------------------------------------------------------ speed
-def test_kernel_at_least_100x_faster_than_the_reference():
-    """Random play, 3 players, one core: compiled games/s over reference-engine games/s."""
-    params = cl.make_params(3, {})
-    m = make_matchup("colleagues", 3, ["random"], seed=1)
-    play_block(m, 0, 100)  # compiled already; warm up
-    t = time.process_time()
-    play_block(m, 0, 20_000)
-    kernel_rate = 20_000 / (time.process_time() - t)
-    t = time.process_time()
-    games = 40
-    for g in range(games):
-        r = ref.Game(params, PyStream(1, g, 0))
-        pick = PyStream(1, g, 1)
-        while r.to_move() >= 0:
-            moves = r.legal_moves()
-            r.apply(moves[pick.below(len(moves))])
-        r.result()
-    ref_rate = games / (time.process_time() - t)
-    assert kernel_rate / ref_rate > 100, (kernel_rate, ref_rate)
