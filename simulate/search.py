@@ -28,6 +28,15 @@ which measured stronger against the heuristics than a deeper tree at the budgets
 docs/search.md): below the root, each determinization shows the opponents other hands, so their
 nodes are rarely revisited and are expanded by random moves.
 
+Three refinements for games with many moves and long play-outs (Colleagues uses all three):
+``candidates`` k limits the rounds to the rollout policy's k favourite moves (its choice, then its
+choice among the moves left, and so on), so the budget is spent on a few; ``margin`` z lets a move
+replace the policy's own choice only when its reward leads it, round by round on the same deals,
+by more than z standard errors of the mean lead (noise rarely makes the search play worse than
+its policy); ``horizon`` h stops each play-out once h more of the game's stages (Colleagues: weeks)
+are over and scores it as if the game ended there, which makes play-outs shorter and their
+outcomes less noisy.
+
 The budget is a number of iterations, never time: a search is a pure function of its views and
 its random stream, so a run is reproducible on any machine, with any number of workers. Its
 future chance (reshuffles, draws) and its play-outs' choices come from streams seeded from that
@@ -77,16 +86,21 @@ P_TREE_DEPTH = 4
 P_SCORE_SCALE = 5
 P_ROOT = 6
 P_DEPTH = 7
+P_CANDIDATES = 8
+P_MARGIN = 9
+P_HORIZON = 10
 
 
 def search_params(policies: tuple[str, ...], iterations: int = 300, exploration: float = 0.7,
                   rollout: str = "random", score_weight: float = 1.0, tree_depth: int = 1,
                   score_scale: float = 10.0, root: str = "halving", depth: int = 0,
-                  evaluation: bool = False) -> tuple:
+                  candidates: int = 0, margin: float = 0.0, horizon: int = 0, evaluation: bool = False,
+                  stages: str = "") -> tuple:
     """The ``ismcts`` strategy's parameters for a game whose rollout policies are ``policies``
     (index 0 is ``random``; the others the game's heuristics, at their default settings);
     ``evaluation``: the game evaluates positions, so play-outs may stop after ``depth`` decisions
-    (without one, ``depth`` can only be 0)."""
+    (without one, ``depth`` can only be 0); ``stages``: what the game's ``stage`` counts (e.g.
+    "weeks"), so play-outs may stop ``horizon`` stages ahead (without, ``horizon`` can only be 0)."""
     return (
         Param.int("iterations", iterations, 1, 100_000, "search iterations per decision (the budget; never time)"),
         Param.real("exploration", exploration, 0.0, 4.0, "UCB exploration constant c"),
@@ -106,6 +120,19 @@ def search_params(policies: tuple[str, ...], iterations: int = 300, exploration:
         Param.int("depth", depth, 0, 100_000 if evaluation else 0,
                   "play-out decisions before the game's position evaluation takes over (0: play to the end)"
                   if evaluation else "play-outs go to the end of the game (this game has no position evaluation)"),
+        Param.int("candidates", candidates, 0, 1000,
+                  "root moves the search compares (paired and halving roots, heuristic play-outs): the rollout "
+                  "policy's favourites, found by asking it again with its earlier picks taken away "
+                  "(0: every legal move)"),
+        Param.real("margin", margin, 0.0, 100.0,
+                   "halving root, heuristic play-outs: another move replaces the rollout policy's own choice only "
+                   "when its mean reward on the same deals leads by at least this many standard errors "
+                   "(0: the best mean wins)"),
+        Param.int("horizon", horizon, 0, 1000 if stages else 0,
+                  f"play-outs stop once this many more {stages} are over (1: at the end of the current one) and are "
+                  f"scored as if the game ended there "
+                  f"(0: play to the end)" if stages else
+                  "play-outs go to the end of the game (this game has no stages to stop at)"),
     )
 
 
@@ -155,7 +182,7 @@ def _halve(cand, n_cand, mean, better, keep, first, nxt, move, reward, visits, m
 
 @njit(inline="always")
 def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, private_view, rollout,
-           policy_rows, evaluate, state_size, max_moves, lower_is_better, public, private, moves,
+           policy_rows, evaluate, stage, state_size, max_moves, lower_is_better, public, private, moves,
            n_moves, rng, params):
     """The index into ``moves[:n_moves]`` that the search chooses (see the module docstring).
 
@@ -164,6 +191,8 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     ``evaluate(state, scale, reward)`` writes each seat's reward in [0, 1] for a position cut
     off after ``params[P_DEPTH]`` play-out decisions (0: games are played out to the end), with
     ``scale`` the ``score_scale`` parameter;
+    ``stage(state)`` counts the game's stages so far (Colleagues: weeks over; a game without
+    stages returns 0), for the ``horizon`` parameter;
     ``lower_is_better``: the game's lowest score wins.
     """
     iterations = np.int64(params[P_ITERATIONS])
@@ -175,6 +204,9 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     root_mode = np.int64(params[P_ROOT])  # 0 ucb, 1 paired, 2 halving
     rounds = root_mode >= 1  # the budget goes in rounds over the root's candidate moves
     depth = np.int64(params[P_DEPTH])
+    n_candidates = np.int64(params[P_CANDIDATES])
+    margin = params[P_MARGIN]
+    horizon = np.int64(params[P_HORIZON])
     if n_moves == 1 or iterations < 1:
         return 0
     size = iterations + n_moves + 1  # a round may overrun the budget by fewer than n_moves
@@ -202,20 +234,47 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     cand = np.empty(n_moves, np.int64)  # the root's candidate moves (indices into moves)
     cand_mean = np.empty(n_moves, np.float64)
     better = np.empty(n_moves, np.int64)
+    # margin: each round's root rewards (by slot), and per move (index into moves) the sum, the
+    # sum of squares and the number of its paired differences from the kept move's reward
+    round_reward = np.empty(n_moves, np.float64)
+    lead_sum = np.zeros(n_moves, np.float64)
+    lead_squares = np.zeros(n_moves, np.float64)
+    leads = np.zeros(n_moves, np.float64)
     for i in range(n_moves):
         cand[i] = i
     n_cand = n_moves
     keep = -1  # halving: the rollout policy's own choice is never dropped
-    phases = 0  # halving: halvings still to come, and the budget of the current phase
-    n = 1
-    while n < n_moves:
-        phases += 1
-        n *= 2
-    phase_budget = iterations // phases
-    if root_mode == 2 and policy != 0:
+    if rounds and policy != 0 and 0 < n_candidates < n_moves:
+        # only the rollout policy's n_candidates favourite moves: ask it, take its pick away
+        # (the others keep their order), ask again
+        for w in range(4):
+            play[w] = next_u64(rng)
+        left = n_moves
+        for i in range(n_moves):
+            mv[i] = moves[i]
+            untried[i] = i  # the index into moves of mv[i]
+        for k in range(n_candidates):
+            j = rollout(policy, public, private, mv, left, play, rows)
+            cand[k] = untried[j]
+            for i in range(j, left - 1):
+                mv[i] = mv[i + 1]
+                untried[i] = untried[i + 1]
+            left -= 1
+        n_cand = n_candidates
+        if n_cand == 1:
+            return cand[0]
+        if root_mode == 2:
+            keep = cand[0]
+    elif root_mode == 2 and policy != 0:
         for w in range(4):
             play[w] = next_u64(rng)
         keep = rollout(policy, public, private, moves, n_moves, play, rows)
+    phases = 0  # halving: halvings still to come, and the budget of the current phase
+    n = 1
+    while n < n_cand:
+        phases += 1
+        n *= 2
+    phase_budget = iterations // phases
     spent = 0
     pos = 0
     parent[0] = -1
@@ -225,6 +284,8 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     move[0] = -1
     nodes = 1
     it = 0
+    root_seat = -1
+    slot = -1
     while True:
         forced = -1
         if rounds:
@@ -246,6 +307,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             chance[:] = world_chance
             play[:] = world_play
             forced = moves[cand[pos]]
+            slot = pos
             pos += 1
             if pos == n_cand:
                 pos = 0
@@ -260,11 +322,14 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
         it += 1
         node = 0
         level = 0
+        last_stage = stage(state) + horizon  # play-outs stop when it is reached (horizon > 0)
         # selection and expansion
         while True:
             seat = to_move(state)
             if seat < 0 or (tree_depth > 0 and level >= tree_depth):
                 break
+            if level == 0:
+                root_seat = seat
             level += 1
             if forced >= 0:  # paired root: this round's move is the only one on offer
                 mv[0] = forced
@@ -303,13 +368,13 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             node = best
         # play-out
         steps = 0
-        while to_move(state) >= 0 and (depth == 0 or steps < depth):
+        while to_move(state) >= 0 and (depth == 0 or steps < depth) and (horizon == 0 or stage(state) < last_stage):
             seat = to_move(state)
             n = legal_moves(state, mv)
             i = rollout(policy, public_view(state), private_view(state, seat), mv, n, play, rows)
             apply_move(state, mv[i], chance)
             steps += 1
-        if to_move(state) >= 0:
+        if to_move(state) >= 0 and depth > 0 and steps >= depth:
             evaluate(state, score_scale, seat_reward)
         else:
             for s in range(MAX_SEATS):
@@ -338,6 +403,18 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             reward[c] += seat_reward[seat_of[c]]
             c = parent[c]
         visits[0] += 1.0
+        if rounds and keep >= 0 and margin > 0.0:
+            round_reward[slot] = seat_reward[root_seat]
+            if pos == 0:  # the round is complete: each candidate's lead over the kept move on it
+                kept = 0
+                for j in range(n_cand):
+                    if cand[j] == keep:
+                        kept = j
+                for j in range(n_cand):
+                    d = round_reward[j] - round_reward[kept]
+                    lead_sum[cand[j]] += d
+                    lead_squares[cand[j]] += d * d
+                    leads[cand[j]] += 1.0
     # the most visited root child among the real legal moves (rounds: the candidate with the best
     # mean reward, the first of equals)
     choice = 0
@@ -349,7 +426,20 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             value = reward[c] / visits[c] if rounds else visits[c]
             if value > most:
                 choice, most = i, value
+    if rounds and keep >= 0 and margin > 0.0 and choice != keep:
+        k = leads[choice]
+        mean_lead = lead_sum[choice] / k if k > 0 else 0.0
+        spread = math.sqrt(max(lead_squares[choice] - k * mean_lead * mean_lead, 0.0) / (k * (k - 1))) \
+            if k > 1 else math.inf
+        if mean_lead <= margin * spread:
+            choice = keep
     return choice
+
+
+@njit(cache=True)
+def no_stages(state):
+    """For games without stages (``horizon`` is 0 there)."""
+    return 0
 
 
 @njit(cache=True)

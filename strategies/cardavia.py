@@ -299,7 +299,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 @njit(STRATEGY_SIGNATURE, cache=True)
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(ca.determinize, ca.to_move, ca.legal_moves, ca.apply_move, ca.result,
-                         ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
+                         ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages,
                          ca.STATE_SIZE, ca.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
 
 

@@ -477,8 +477,10 @@ def hider(public, private, moves, n_moves, rng, params):
 
 ROLLOUT_POLICIES = ("random", "middle", "dodger", "dumper", "hider")
 ROLLOUT_ROWS = search.policy_defaults((MIDDLE_PARAMS, DODGER_PARAMS, DUMPER_PARAMS, HIDER_PARAMS))
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=200, rollout="dodger", score_weight=0.0,
-                                     score_scale=6.0)  # rank only: a dismissed seat ranks last, see docs/search.md
+# rank only: a dismissed seat ranks last; play-outs to the end of the week, among dodger's 8
+# favourite moves, leaving dodger's own only on a clear lead (docs/search.md)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="dodger", score_weight=0.0,
+                                     score_scale=6.0, candidates=8, margin=1.0, horizon=1, stages="weeks")
 
 
 @njit(cache=True, inline="always")
@@ -499,7 +501,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(cl.determinize, cl.to_move, cl.legal_moves, cl.apply_move, cl.result,
                          cl.public_view, cl.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
+                         cl.weeks_over, cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [

@@ -371,7 +371,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
 @njit(STRATEGY_SIGNATURE, cache=True)
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(pa.determinize, pa.to_move, pa.legal_moves, pa.apply_move, pa.result,
-                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, evaluate,
+                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, evaluate, search.no_stages,
                          pa.STATE_SIZE, pa.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
 
 

@@ -73,15 +73,20 @@ def test_the_search_beats_random():
     assert wins[block.strategy == 0].mean() > wins[block.strategy == 1].mean() + 0.25
 
 
-def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iterations, scale, halving):
+def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iterations, scale, halving, candidates=0,
+                       margin=0.0):
     """The readable twin of ``ismcts:tree_depth=1,score_weight=1`` with ``root=paired`` or
-    ``root=halving``. Rounds: each samples a deal, on which every candidate root move is played
+    ``root=halving``. Candidates: every legal move, or (``candidates`` k < n) the heuristic's k
+    favourites: its choice, then its choice among the moves left, and so on (one play-out stream
+    for all k questions). Rounds: each samples a deal, on which every candidate root move is played
     out by ``heuristic`` with the same random streams; a round is started while fewer than
     ``iterations`` play-outs were made. Halving: the heuristic's own choice is set aside first;
     before a round that would overrun the phase's budget (``iterations`` over log2(n) phases, the
     rest spread again after each halving), the worse half of the candidates by mean reward is
     dropped (never the heuristic's choice). Reward: 0.5 + lead over the table's mean / (2 scale),
-    clipped. The candidate with the best mean wins, the first of equals."""
+    clipped. The candidate with the best mean wins, the first of equals; with a ``margin`` (halving)
+    it replaces the heuristic's choice only if its mean lead over it, round by round, is more than
+    ``margin`` standard errors of that mean."""
     from tourney_sim.simulate.seeding import next_u64
     spec = get_game(game)
     m = spec.module
@@ -89,13 +94,23 @@ def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iteratio
     totals, plays = np.zeros(n), np.zeros(n)
     buf = np.zeros(spec.max_moves, np.int64)
     cand = list(range(n))
-    phases = int(np.ceil(np.log2(n)))
-    phase_budget = iterations // phases
     keep = -1
-    if halving:
+    if 0 < candidates < n:
+        play = np.array([next_u64(rng) for _ in range(4)], np.uint64)
+        left, cand = list(range(n)), []
+        for _ in range(candidates):
+            j = heuristic.fn(public, private, moves[left].copy(), len(left), play, heuristic.param_row())
+            cand.append(left.pop(j))
+        if len(cand) == 1:
+            return cand[0]
+        keep = cand[0] if halving else -1
+    elif halving:
         play = np.array([next_u64(rng) for _ in range(4)], np.uint64)
         keep = heuristic.fn(public, private, moves, n, play, heuristic.param_row())
+    phases = int(np.ceil(np.log2(len(cand))))
+    phase_budget = iterations // phases
     made = spent = 0
+    lead_over_kept = {i: [] for i in range(n)}  # per round, the candidate's reward minus the kept move's
     while made < iterations:
         if halving and spent > 0 and spent + len(cand) > phase_budget:
             means = [totals[i] / plays[i] for i in cand]
@@ -113,6 +128,7 @@ def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iteratio
         for w in range(4):
             world_chance[w] = next_u64(rng)
             world_play[w] = next_u64(rng)
+        rewards = {}
         for i in cand:
             st, chance, play = world.copy(), world_chance.copy(), world_play.copy()
             m.apply_move(st, moves[i], chance)
@@ -123,20 +139,30 @@ def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iteratio
             score, rank, extra = np.zeros(8, np.int32), np.zeros(8, np.int8), np.zeros((8, 32), np.int32)
             m.result(st, score, rank, extra)
             lead = score[seat] - score[rank > 0].mean()
-            totals[i] += min(1.0, max(0.0, 0.5 + lead / (2.0 * scale)))
+            rewards[i] = min(1.0, max(0.0, 0.5 + lead / (2.0 * scale)))
+            totals[i] += rewards[i]
             plays[i] += 1
             made += 1
             spent += 1
+        if keep >= 0:
+            for i in cand:
+                lead_over_kept[i].append(rewards[i] - rewards[keep])
     means = [totals[i] / plays[i] for i in cand]
-    return cand[int(np.argmax(means))]
+    best = cand[int(np.argmax(means))]
+    if margin > 0 and keep >= 0 and best != keep:
+        d = np.array(lead_over_kept[best])
+        if len(d) < 2 or d.mean() <= margin * d.std(ddof=1) / np.sqrt(len(d)):
+            return keep
+    return best
 
 
 @pytest.mark.parametrize("game, heuristic", [("cardavia", "guard"), ("companeros", "greedy")])
-@pytest.mark.parametrize("root", ["paired", "halving"])
-def test_the_flat_search_is_flat_monte_carlo_on_common_deals(game, heuristic, root):
+@pytest.mark.parametrize("root, candidates, margin", [("paired", 0, 0), ("halving", 0, 0), ("paired", 3, 0),
+                                                      ("halving", 2, 0), ("halving", 0, 0.5)])
+def test_the_flat_search_is_flat_monte_carlo_on_common_deals(game, heuristic, root, candidates, margin):
     """With ``tree_depth=1`` and a paired or halving root the search is flat Monte Carlo over
-    common sampled deals: the compiled search chooses what its readable twin above chooses,
-    position by position."""
+    common sampled deals (over every legal move, or the heuristic's ``candidates`` favourites):
+    the compiled search chooses what its readable twin above chooses, position by position."""
     spec = get_game(game)
     m = spec.module
     (h,) = resolve(game, [heuristic])
@@ -150,12 +176,12 @@ def test_the_flat_search_is_flat_monte_carlo_on_common_deals(game, heuristic, ro
             if n > 1 and pick.below(3) == 0:
                 iterations = 3 * n - 1 if root == "paired" else 4 * n
                 setting = f"ismcts:root={root},tree_depth=1,score_weight=1,score_scale=7,rollout={heuristic}," \
-                          f"iterations={iterations}"
+                          f"iterations={iterations},candidates={candidates},margin={margin}"
                 (search,) = resolve(game, [setting])
                 pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
                 got = search.fn(pub, priv, moves, n, new_stream(2, g, seat), search.param_row())
                 want = flat_rounds_choice(game, h, pub, priv, moves, n, new_stream(2, g, seat), iterations, 7.0,
-                                          root == "halving")
+                                          root == "halving", candidates, margin)
                 assert got == want
                 compared += 1
                 disagree_with_heuristic += got != h.fn(pub, priv, moves, n, new_stream(2, g, seat), h.param_row())
@@ -199,3 +225,45 @@ def test_a_search_tournament_plays_in_small_parts(tmp_path):
     assert t["chunk_size"] == 10 and t["seatings"] == 8
     for d in t["datasets"]:
         assert len(json.loads((out / d["dir"] / "_manifest.json").read_text())["parts"]) == 4
+
+
+def test_one_candidate_plays_the_rollout_policy_itself():
+    """``candidates=1`` leaves the search only the rollout policy's own choice: the games are
+    the heuristic's games, move for move (4-player Colleagues, where the root has up to 64
+    moves; with 3 the search decides among dodger's three favourites and plays other games)."""
+    def block(setting):
+        return play_block(make_matchup("colleagues", 4, [setting, "dodger"], seed=6), 0, 12)
+
+    same, pruned, heuristic = block("ismcts:candidates=1"), block("ismcts:candidates=3,iterations=30"), block("dodger")
+    assert np.array_equal(same.score, heuristic.score) and np.array_equal(same.extra, heuristic.extra)
+    assert not np.array_equal(pruned.extra, heuristic.extra)
+
+
+def test_the_horizon_stops_play_outs_at_the_end_of_a_week():
+    """Colleagues has three weeks: a horizon of 3 weeks is the whole game (the same decisions as
+    playing out to the end), a horizon of 1 scores each play-out at the end of the week (other
+    decisions); where the game has no stages, a horizon is refused."""
+    from tourney_sim.strategies import StrategyError
+    with pytest.raises(StrategyError, match="horizon"):
+        resolve("cardavia", ["ismcts:horizon=1"])
+    spec = get_game("colleagues")
+    m = spec.module
+    assert m.WEEKS == 3
+    whole, three, one = resolve("colleagues", ["ismcts:iterations=24,horizon=0", "ismcts:iterations=24,horizon=3",
+                                               "ismcts:iterations=24,horizon=1"])
+    compared = differ = 0
+    for g in range(4):
+        k = KernelGame(spec, spec.make_params(4, spec.resolve_options([])), 9, g)
+        pick = PyStream(9, g, 1)
+        while (seat := k.to_move()) >= 0:
+            moves = np.zeros(spec.max_moves, np.int64)
+            n = m.legal_moves(k.state, moves)
+            if n > 1 and pick.below(4) == 0:
+                pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
+                a, b, c = (s.fn(pub, priv, moves, n, new_stream(4, g, seat), s.param_row()) for s in (whole, three, one))
+                assert a == b
+                compared += 1
+                differ += a != c
+            legal = k.legal_moves()
+            k.apply(legal[pick.below(len(legal))])
+    assert compared >= 40 and differ > 0

@@ -471,6 +471,12 @@ def public_view(state):
 
 
 @njit(cache=True, inline="always")
+def weeks_over(state):
+    """Weeks finished so far (the search's ``horizon`` counts them)."""
+    return state[H_WEEK]
+
+
+@njit(cache=True, inline="always")
 def private_view(state, seat):
     base = PRIVATE + seat * PRIVATE_SIZE
     return state[base:base + PRIVATE_SIZE]
