@@ -427,7 +427,8 @@ def tune(
         fail("--trials and --deals must be positive")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    name = strategy.split("@")[0].split(":")[0]
+    from tourney_sim.strategies import setting_name
+    name = setting_name(strategy)
     out = out or Path("runs") / f"tune-{game}-{name}-seed{seed}"
     command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     try:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
+from .games import get_game
 from .matchup import from_description
 from .results import DatasetError, read_manifest, read_table
 from .stepper import KernelGame
@@ -36,6 +37,11 @@ def trace(directory: Path, game_index: int) -> dict:
     games = manifest.get("games", 0)
     if not (0 <= game_index < games):
         raise DatasetError(f"game {game_index} is not in this run (games 0 to {games - 1})")
+    spec = get_game(manifest["game"])
+    if manifest.get("rules_version") != spec.rules_version:
+        raise DatasetError(f"cannot replay {directory}: its games were played under {spec.name} rules "
+                           f"v{manifest.get('rules_version')}, and this tourney plays v{spec.rules_version} "
+                           f"(other games)")
     m = from_description({"game": manifest["game"], "players": manifest["players"],
                           "options": manifest["options"], "seats": manifest["seats"],
                           "seed": manifest["seed"], "rotate": manifest["rotate"]})

@@ -266,7 +266,10 @@ def resume_differences(old: dict, new: dict, keys=RESUME_KEYS) -> list[str]:
     for k in keys:
         a = old.get(k)
         b = json.loads(json.dumps(new.get(k)))
-        if a != b and k == "sources":
+        if a != b and k == "rules_version":
+            diffs.append(f"the rules of {old.get('game')} changed since it started (rules v{a}, now v{b}): "
+                         f"its games would not be the same games")
+        elif a != b and k == "sources":
             diffs.append(f"tourney's code changed since the run started (sources {a}, now {b})")
         elif a != b:
             diffs.append(f"{k} {json.dumps(a)} (now {json.dumps(b)})")

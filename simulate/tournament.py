@@ -46,7 +46,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from tourney_sim.strategies import SEARCH_STRATEGIES, resolve
+from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name
 
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
@@ -353,7 +353,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     if chunk_size is None and old is not None:
         chunk_size = old.get("chunk_size")
     if chunk_size is None:
-        if any(s.partition(":")[0].partition("@")[0].strip() in SEARCH_STRATEGIES for s in strategies):
+        if any(setting_name(s) in SEARCH_STRATEGIES for s in strategies):
             # a search plays some games per second: about 20 parts per seating, so the progress
             # bar moves and the work spreads over the workers even when there are few seatings
             chunk_size = max(10, -(-games // 20))

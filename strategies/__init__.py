@@ -177,14 +177,19 @@ def heuristics(game: str) -> list[str]:
     return [name for name in available(game) if name not in SEARCH_STRATEGIES]
 
 
+def setting_name(text: str) -> str:
+    """The strategy name a setting starts with: ``NAME`` of ``NAME``, ``NAME:key=value,...`` or
+    ``NAME@file.toml`` (not checked against the strategies there are)."""
+    text = text.strip()
+    return (text.partition("@") if "@" in text else text.partition(":"))[0].strip()
+
+
 def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
     """``NAME``, ``NAME:key=value,...`` or ``NAME@file.toml`` -> the strategy with those values."""
     text = text.strip()
-    if "@" in text:
-        name, _, path = text.partition("@")
-    else:
-        name, _, assignments = text.partition(":")
-    name = name.strip()
+    name = setting_name(text)
+    path = text.partition("@")[2]
+    assignments = text.partition(":")[2]
     if name not in table:
         raise StrategyError(
             f"unknown strategy {name!r} for {game} (strategies: {', '.join(table) or 'none'})")

@@ -95,6 +95,29 @@ def test_replay_errors(tmp_path):
     assert r.exit_code == 2 and "game 100 is not in this run (games 0 to 99)" in r.output
 
 
+def test_replay_and_resume_refuse_a_dataset_of_other_rules(tmp_path):
+    """A dataset made under another rules version (issue 14: a rules change bumps the game's
+    version) is neither replayed nor resumed: its games would be other games. One line, exit 2,
+    nothing written."""
+    import json
+    out = tmp_path / "d"
+    args = ["run", "colleagues", "--players", 3, "--games", 40, "--chunk-size", 20, "--out", out, "--workers", 1]
+    assert invoke(*args, "--quiet").exit_code == 0
+    manifest = json.loads((out / "_manifest.json").read_text())
+    now = manifest["rules_version"]
+    manifest["rules_version"] = before_version = now - 1
+    (out / "_manifest.json").write_text(json.dumps(manifest))
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    r = invoke("replay", out, "--game", 3)
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and f"played under colleagues rules v{before_version}" in lines[0]
+    r = invoke(*args, "--resume")
+    lines = r.output.strip().splitlines()
+    changed = f"the rules of colleagues changed since it started (rules v{before_version}, now v{now})"
+    assert r.exit_code == 2 and len(lines) == 1 and changed in lines[0]
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+
+
 def test_python_m_simulate_is_the_same_cli():
     import subprocess
     import sys

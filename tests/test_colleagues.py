@@ -596,6 +596,28 @@ def test_cl9_grey_entity_setup_and_reveal_or_peek():
     assert cl.MOVE_REVEAL + THU not in legal_after_play(state, chance)
 
 
+def test_cl9_a_card_looked_at_may_be_looked_at_again():
+    """CL-9 (rules version 2): a repeat look is legal and spends its token all the same; what the
+    seat knows does not change, and everyone sees the token go (``PEEK_N``)."""
+    state, chance = fresh(2)
+    lay_out(state, hands={0: [30, 31, 32, 33, 34, 35], 1: list(range(1, 7))},
+            held={0: [1, 1, 0, 0], 1: [0, 0, 0, 1]}, grey=[40, 41, 42, 43, 44])
+    at(state, cl.STAGE_MIDWEEK, decision=cl.DEC_GREY)
+    apply(state, chance, cl.MOVE_PEEK + 4 * WED + PLUS)
+    for move in (play(30, MON), cl.MOVE_GREY_NONE, play(1, MON)):
+        apply(state, chance, move)
+        if state[cl.H_DECISION] == cl.DEC_TOKEN:
+            apply(state, chance, cl.MOVE_TOKEN_NONE)  # no token on the card just played
+    assert cl.to_move(state) == 0 and state[cl.H_DECISION] == cl.DEC_GREY
+    assert cl.MOVE_PEEK + 4 * WED + MINUS in legal(state)  # Wednesday again, with the -10
+    apply(state, chance, cl.MOVE_PEEK + 4 * WED + MINUS)
+    assert state[priv(0) + cl.P_SEEN + WED] == 41 and state[cl.PEEKS + 0] == 1 << WED
+    assert state[cl.PEEK_N + 0] == 2 and state[cl.TOKENS_HELD + 0] == 0
+    assert list(state[priv(0) + cl.P_SPENT:priv(0) + cl.P_SPENT + 4]) == [1, 1, 0, 0]
+    assert state[cl.S_SPENT + PLUS] == 1 and state[cl.S_SPENT + MINUS] == 1
+    assert SPEC.rules_version == 2
+
+
 def legal_after_play(state, chance):
     apply(state, chance, play(1, MON))
     return legal(state) if state[cl.H_DECISION] == cl.DEC_GREY else []

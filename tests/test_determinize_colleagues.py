@@ -37,8 +37,9 @@ def params_of(players, options):
 def memory_invariant(state):
     """The fields added for the determinization agree with the rest of the state: each seat's
     ``P_DISC`` (ascending, ``DISC_N`` of them) are discard-pile cards and together make it up,
-    ``P_SPENT`` counts one token per peek (``PEEKS`` bit) and is part of ``S_SPENT``, what a
-    seat looked at is the Grey Entity card there. 0 if all hold, else a code."""
+    ``P_SPENT`` counts the tokens spent on peeks (``PEEK_N``, at least one per ``PEEKS`` bit: a
+    card may be looked at again, CL-9) and is part of ``S_SPENT``, what a seat looked at is the
+    Grey Entity card there. 0 if all hold, else a code."""
     n = state[cl.H_PLAYERS]
     total = 0
     spent = np.zeros(cl.N_KINDS, np.int64)
@@ -71,7 +72,7 @@ def memory_invariant(state):
         for k in range(cl.N_KINDS):
             used += state[b + cl.P_SPENT + k]
             spent[k] += state[b + cl.P_SPENT + k]
-        if used != peeks:
+        if used != state[cl.PEEK_N + p] or used < peeks:
             return 45
     if total != state[cl.S_DISCARD_N]:
         return 46
@@ -408,7 +409,7 @@ def test_determinize_each_hidden_token_kind_lands_in_proportion_to_free_slots(na
     if grey >= 0:
         sizes[5] = int(real[cl.TOKENS_HELD + grey])
     sizes[6] = int(real[cl.H_ROOM])
-    peeks = sum(bin(int(real[cl.PEEKS + p])).count("1") for p in range(n) if p != seat)
+    peeks = sum(int(real[cl.PEEK_N + p]) for p in range(n) if p != seat)
     faces = sum(int(real[cl.ROW_NTOK + i]) for i in range(n * 6)
                 if i // 6 != seat and real[cl.ROW_CARD + i] == cl.FACE_DOWN)
     b = cl.PRIVATE + seat * cl.PRIVATE_SIZE

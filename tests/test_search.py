@@ -260,7 +260,8 @@ def test_the_horizon_stops_play_outs_at_the_end_of_a_week():
             n = m.legal_moves(k.state, moves)
             if n > 1 and pick.below(4) == 0:
                 pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
-                a, b, c = (s.fn(pub, priv, moves, n, new_stream(4, g, seat), s.param_row()) for s in (whole, three, one))
+                a, b, c = (s.fn(pub, priv, moves, n, new_stream(4, g, seat), s.param_row())
+                           for s in (whole, three, one))
                 assert a == b
                 compared += 1
                 differ += a != c

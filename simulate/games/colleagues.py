@@ -55,7 +55,9 @@ branch-free and may leave junk in ``moves[n:MAX_MOVES]``:
   the lowest takes the Reprimand card and draws its icons (a sole participant takes both); nobody
   -> both cards discarded (CL-3, owner ``DISCARDED``).
 - Clean-up: tokens on cards and spent tokens go back to the room; Commitment cards go back.
-- Grey Entity peeks: a player may only peek at a face-down card they have not looked at.
+- Grey Entity peeks: a player may look at any face-down Grey Entity card, one it has already
+  looked at too (CL-9: the rulebook forbids it nowhere; the token is spent all the same).
+  Rules version 2 (version 1 listed no peek at a card the player had looked at).
 
 Result (better = low): score = Work values + Overtime values - tokens held, for every result
 seat (the Grey Entity is seat 2 of the 2-player game). Dismissal (CL-5, CL-11): among the real
@@ -89,7 +91,7 @@ everything else uniformly from what is still possible with ``rng`` only:
 - Tokens: the kinds not accounted for (the mix less the seat's own held / placed / spent tokens,
   tokens on face-up cards, one MEETING per face-down card) are dealt uniformly over the others'
   face-down cards (``ROW_NTOK`` each; +10, -10 or ILLNESS only, so these are drawn first), the
-  others' held tokens (``TOKENS_HELD``), the tokens they spent on peeks (one per ``PEEKS`` bit),
+  others' held tokens (``TOKENS_HELD``), the tokens they spent on peeks (``PEEK_N``),
   the Grey Entity's tokens; the rest is the Coffee Room (``H_ROOM``).
 - Work and Reprimand cards of later weeks: shuffled (past weeks' are put in a fixed order, with
   the days CL-3 discarded first in both piles; nothing reads their order again).
@@ -119,6 +121,8 @@ Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 
       ROW_NTOK[30]  tokens on the card (also on face-down cards)
       DISC_N[5]     Commitment cards each seat discarded at this week's Monday briefing
                     (appended for the determinization: a mulligan is seen by everyone)
+      PEEK_N[5]     tokens each seat spent on Grey Entity peeks this week (a look at a card
+                    looked at before spends one too, CL-9; everyone sees the token go)
     private part of seat p [PRIVATE + p * PRIVATE_SIZE, ...)   (real players only)
       P_HAND_N, P_HAND[6] ids ascending (-1 beyond), P_TOK[4] tokens held per kind,
       P_CARD[6] own row (ids, -1 empty, face-down cards too), P_PLUS[6] P_MINUS[6] P_ILL[6],
@@ -144,8 +148,9 @@ from ..seeding import below, shuffle
 from .spec import GameSpec, RuleError, RuleOption
 
 NAME = "colleagues"
-#: bumped whenever the behaviour of the rules (and so any result) changes
-RULES_VERSION = 1
+#: bumped whenever the behaviour of the rules (and so any result) changes; 2: CL-9, a Grey Entity
+#: card looked at before may be looked at again (2-player games only)
+RULES_VERSION = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 SEATS = 5
 N_COMMIT, N_WORK, N_REPR, N_OT, N_KINDS = 60, 15, 15, 3, 4
@@ -205,7 +210,8 @@ ROW_MINUS = ROW_PLUS + SEATS * COLS
 ROW_ILL = ROW_MINUS + SEATS * COLS
 ROW_NTOK = ROW_ILL + SEATS * COLS
 DISC_N = ROW_NTOK + SEATS * COLS
-PUBLIC_SIZE = DISC_N + SEATS
+PEEK_N = DISC_N + SEATS
+PUBLIC_SIZE = PEEK_N + SEATS
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
 
 PRIVATE = PUBLIC_SIZE
@@ -460,7 +466,7 @@ def legal_moves(state_, moves_):
                 moves[k + 1] = code + k1
                 moves[k + 2] = code + k2
                 moves[k + 3] = code + k3
-                k += nk * ((state[grey_row + d] == FACE_DOWN) & (state[base + P_SEEN + d] < 0))
+                k += nk * (state[grey_row + d] == FACE_DOWN)  # looked at before or not (CL-9)
         return k
     return 0
 
@@ -573,6 +579,7 @@ def _clean_up(state):
             state[base + P_SPENT + k] = 0
     for s in range(SEATS):
         state[PEEKS + s] = 0
+        state[PEEK_N + s] = 0
         state[DISC_N + s] = 0
     for i in range(SEATS * COLS):
         state[ROW_CARD + i] = EMPTY
@@ -715,6 +722,7 @@ def apply_move(state_, move, chance_):
             state[base + P_SPENT + kind] += 1
             state[base + P_SEEN + day] = state[S_GREY + day]
             state[PEEKS + seat] |= 1 << day
+            state[PEEK_N + seat] += 1
         elif move >= MOVE_REVEAL:
             day = move - MOVE_REVEAL
             state[ROW_CARD + state[H_GREY] * COLS + day] = state[S_GREY + day]
@@ -1035,12 +1043,7 @@ def determinize(public, private, state, rng):
             continue
         b = PRIVATE + holder * PRIVATE_SIZE
         take = public[TOKENS_HELD + holder]
-        peeks = 0
-        if holder != grey:
-            bits = public[PEEKS + holder]
-            while bits:
-                peeks += bits & 1
-                bits >>= 1
+        peeks = public[PEEK_N + holder] if holder != grey else 0
         for t in range(take + peeks):
             total = state[S_ROOM] + state[S_ROOM + 1] + state[S_ROOM + 2] + state[S_ROOM + 3]
             if total <= 0:

@@ -286,8 +286,8 @@ class Game:
         if kind == "grey":
             hidden = [d for d in range(DAYS) if d not in self.grey_revealed]
             moves = [GREY_NONE] + [GREY_REVEAL + d for d in hidden]
-            moves += [GREY_PEEK + 4 * d + k for d in hidden if d not in desk.seen
-                      for k in range(4) if desk.tokens[k] > 0]
+            # a card looked at before may be looked at again (CL-9), spending another token
+            moves += [GREY_PEEK + 4 * d + k for d in hidden for k in range(4) if desk.tokens[k] > 0]
             return moves
         if kind == "play":
             free = [d for d in range(DAYS) if d not in desk.row]
