@@ -12,8 +12,8 @@ the deciding seat's information set. Each iteration
    stops growing ``tree_depth`` moves below the root (0: no limit);
 3. *expands* one untried legal move (drawn at random) into a new node;
 4. *plays out* the game from there with a rollout policy (random, or one of the game's
-   heuristics at its default setting), to its end or, where the game has a position evaluation
-   (``evaluate``), for at most ``depth`` decisions;
+   heuristics at its default or shipped tuned setting), to its end or, where the game has a
+   position evaluation (``evaluate``), for at most ``depth`` decisions;
 5. *backs up* the result: every node on the path gets, for the seat that made its move, that
    seat's reward: a blend (``score_weight``) of its rank (1 for the best rank, 0 for the worst,
    linear between) and its score lead over the table's mean (0.5 + lead / (2 ``score_scale``),
@@ -136,14 +136,37 @@ def search_params(policies: tuple[str, ...], iterations: int = 300, exploration:
     )
 
 
-def policy_defaults(declarations) -> np.ndarray:
-    """float64[1 + len(declarations), MAX_PARAMS]: row k + 1 holds the default values of the k-th
-    rollout heuristic's parameters (row 0, random play, has none)."""
-    rows = np.zeros((1 + len(declarations), MAX_PARAMS), np.float64)
-    for k, params in enumerate(declarations):
-        for i, p in enumerate(params):
-            rows[k + 1, i] = p.number(p.default)
-    return rows
+def rollout_policies(game: str, heuristics: dict) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """A game's play-out policies: ``random``, each of ``heuristics`` (name -> parameter
+    declarations, in the order of the game's ``rollout`` dispatch) at its default setting, then
+    each heuristic's tuned setting shipped as ``strategies/tuned/GAME-NAME.toml`` (``NAME-tuned``,
+    the same values as the built-in strategy of that name).
+
+    Returns (names, rows, kinds): ``rows[p]`` (float64[MAX_PARAMS]) are policy p's parameter
+    values, ``kinds[p]`` which heuristic plays it (0: random; k: the k-th of ``heuristics``)."""
+    from pathlib import Path
+
+    from tourney_sim.strategies import params as param_module
+
+    def row(declarations, values):
+        out = np.zeros(MAX_PARAMS, np.float64)
+        for i, p in enumerate(declarations):
+            out[i] = p.number(values.get(p.name, p.default))
+        return out
+
+    names, rows, kinds = ["random"], [np.zeros(MAX_PARAMS, np.float64)], [0]
+    for k, (name, declarations) in enumerate(heuristics.items(), 1):
+        names.append(name)
+        rows.append(row(declarations, {}))
+        kinds.append(k)
+    tuned = Path(param_module.__file__).parent / "tuned"
+    for k, (name, declarations) in enumerate(heuristics.items(), 1):
+        path = tuned / f"{game}-{name}.toml"
+        if path.exists():
+            names.append(f"{name}-tuned")
+            rows.append(row(declarations, param_module.read_toml(str(path), name, f"{name}-tuned")))
+            kinds.append(k)
+    return tuple(names), np.array(rows), np.array(kinds, np.int64)
 
 
 @njit(inline="always")

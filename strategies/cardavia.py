@@ -279,20 +279,23 @@ def swords(public, private, moves, n_moves, rng, params):
                      place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
-ROLLOUT_POLICIES = ("random", "capture-max", "guard", "swords")
-ROLLOUT_ROWS = search.policy_defaults((CAPTURE_MAX_PARAMS, GUARD_PARAMS, SWORDS_PARAMS))
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
+    "cardavia", {"capture-max": CAPTURE_MAX_PARAMS, "guard": GUARD_PARAMS, "swords": SWORDS_PARAMS})
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="guard", score_scale=8.0)
 
 
 @njit(cache=True, inline="always")
 def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic at its default setting."""
-    if policy == 1:
-        return capture_max(public, private, moves, n_moves, rng, rows[1])
-    if policy == 2:
-        return guard(public, private, moves, n_moves, rng, rows[2])
-    if policy == 3:
-        return swords(public, private, moves, n_moves, rng, rows[3])
+    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
+    policy ``policy``'s parameter values (its default or tuned setting)."""
+    kind = ROLLOUT_KINDS[policy]
+    if kind == 1:
+        return capture_max(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 2:
+        return guard(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 3:
+        return swords(public, private, moves, n_moves, rng, rows[policy])
     return below(rng, n_moves)
 
 

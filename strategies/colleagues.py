@@ -475,8 +475,10 @@ def hider(public, private, moves, n_moves, rng, params):
     return 0
 
 
-ROLLOUT_POLICIES = ("random", "middle", "dodger", "dumper", "hider")
-ROLLOUT_ROWS = search.policy_defaults((MIDDLE_PARAMS, DODGER_PARAMS, DUMPER_PARAMS, HIDER_PARAMS))
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
+    "colleagues", {"middle": MIDDLE_PARAMS, "dodger": DODGER_PARAMS, "dumper": DUMPER_PARAMS,
+                   "hider": HIDER_PARAMS})
 # rank only: a dismissed seat ranks last; play-outs to the end of the week, among dodger's 8
 # favourite moves, leaving dodger's own only on a clear lead (docs/search.md)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="dodger", score_weight=0.0,
@@ -485,15 +487,17 @@ ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="
 
 @njit(cache=True, inline="always")
 def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic at its default setting."""
-    if policy == 1:
-        return middle(public, private, moves, n_moves, rng, rows[1])
-    if policy == 2:
-        return dodger(public, private, moves, n_moves, rng, rows[2])
-    if policy == 3:
-        return dumper(public, private, moves, n_moves, rng, rows[3])
-    if policy == 4:
-        return hider(public, private, moves, n_moves, rng, rows[4])
+    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
+    policy ``policy``'s parameter values (its default or tuned setting)."""
+    kind = ROLLOUT_KINDS[policy]
+    if kind == 1:
+        return middle(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 2:
+        return dodger(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 3:
+        return dumper(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 4:
+        return hider(public, private, moves, n_moves, rng, rows[policy])
     return below(rng, n_moves)
 
 

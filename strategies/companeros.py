@@ -159,8 +159,9 @@ def greedy(public, private, moves, n_moves, rng, params):
     return lowest
 
 
-ROLLOUT_POLICIES = ("random", "high", "follower", "greedy")
-ROLLOUT_ROWS = search.policy_defaults((HIGH_PARAMS, FOLLOWER_PARAMS, GREEDY_PARAMS))
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
+    "companeros", {"high": HIGH_PARAMS, "follower": FOLLOWER_PARAMS, "greedy": GREEDY_PARAMS})
 # 150 iterations: a 2,000-deal tournament against greedy at 6 players (--seatings field) fits in
 # 15 minutes on 2 cores; halving measured no stronger than paired here (docs/search.md)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=150, rollout="greedy", score_scale=20.0,
@@ -169,13 +170,15 @@ ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=150, rollout="
 
 @njit(cache=True, inline="always")
 def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic at its default setting."""
-    if policy == 1:
-        return play_high(public, private, moves, n_moves, rng, rows[1])
-    if policy == 2:
-        return follower(public, private, moves, n_moves, rng, rows[2])
-    if policy == 3:
-        return greedy(public, private, moves, n_moves, rng, rows[3])
+    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
+    policy ``policy``'s parameter values (its default or tuned setting)."""
+    kind = ROLLOUT_KINDS[policy]
+    if kind == 1:
+        return play_high(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 2:
+        return follower(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 3:
+        return greedy(public, private, moves, n_moves, rng, rows[policy])
     return below(rng, n_moves)
 
 

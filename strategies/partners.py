@@ -325,8 +325,10 @@ def teamwork(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, True)
 
 
-ROLLOUT_POLICIES = ("random", "race", "hunter", "guardian", "teamwork")
-ROLLOUT_ROWS = search.policy_defaults((RACE_PARAMS, HUNTER_PARAMS, GUARDIAN_PARAMS, TEAMWORK_PARAMS))
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
+    "partners", {"race": RACE_PARAMS, "hunter": HUNTER_PARAMS, "guardian": GUARDIAN_PARAMS,
+                 "teamwork": TEAMWORK_PARAMS})
 # 40 iterations: a 2,000-deal team-against-team tournament against guardian fits in 15 minutes
 # on 2 cores (docs/search.md)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=40, rollout="guardian", score_weight=0.0,
@@ -356,15 +358,17 @@ def evaluate(state, scale, reward):
 
 @njit(cache=True, inline="always")
 def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic at its default setting."""
-    if policy == 1:
-        return race(public, private, moves, n_moves, rng, rows[1])
-    if policy == 2:
-        return hunter(public, private, moves, n_moves, rng, rows[2])
-    if policy == 3:
-        return guardian(public, private, moves, n_moves, rng, rows[3])
-    if policy == 4:
-        return teamwork(public, private, moves, n_moves, rng, rows[4])
+    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
+    policy ``policy``'s parameter values (its default or tuned setting)."""
+    kind = ROLLOUT_KINDS[policy]
+    if kind == 1:
+        return race(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 2:
+        return hunter(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 3:
+        return guardian(public, private, moves, n_moves, rng, rows[policy])
+    if kind == 4:
+        return teamwork(public, private, moves, n_moves, rng, rows[policy])
     return below(rng, n_moves)
 
 

@@ -156,6 +156,23 @@ def flat_rounds_choice(game, heuristic, public, private, moves, n, rng, iteratio
     return best
 
 
+def positions(game, players, seed, games, every):
+    """About one in ``every`` of the decisions with two or more legal moves in seeded random
+    games: (game index, the kernel game, seat, moves, their number); each game goes on with a
+    random move (do not change its state)."""
+    spec = get_game(game)
+    for g in range(games):
+        k = KernelGame(spec, spec.make_params(players, spec.resolve_options([])), seed, g)
+        pick = PyStream(seed, g, 1)
+        while (seat := k.to_move()) >= 0:
+            moves = np.zeros(spec.max_moves, np.int64)
+            n = spec.module.legal_moves(k.state, moves)
+            if n > 1 and pick.below(every) == 0:
+                yield g, k, seat, moves, n
+            legal = k.legal_moves()
+            k.apply(legal[pick.below(len(legal))])
+
+
 @pytest.mark.parametrize("game, heuristic", [("cardavia", "guard"), ("companeros", "greedy")])
 @pytest.mark.parametrize("root, candidates, margin", [("paired", 0, 0), ("halving", 0, 0), ("paired", 3, 0),
                                                       ("halving", 2, 0), ("halving", 0, 0.5)])
@@ -167,26 +184,18 @@ def test_the_flat_search_is_flat_monte_carlo_on_common_deals(game, heuristic, ro
     m = spec.module
     (h,) = resolve(game, [heuristic])
     compared = disagree_with_heuristic = 0
-    for g in range(3):
-        k = KernelGame(spec, spec.make_params(4, spec.resolve_options([])), 11, g)
-        pick = PyStream(11, g, 1)
-        while (seat := k.to_move()) >= 0:
-            moves = np.zeros(spec.max_moves, np.int64)
-            n = m.legal_moves(k.state, moves)
-            if n > 1 and pick.below(3) == 0:
-                iterations = 3 * n - 1 if root == "paired" else 4 * n
-                setting = f"ismcts:root={root},tree_depth=1,score_weight=1,score_scale=7,rollout={heuristic}," \
-                          f"iterations={iterations},candidates={candidates},margin={margin}"
-                (search,) = resolve(game, [setting])
-                pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
-                got = search.fn(pub, priv, moves, n, new_stream(2, g, seat), search.param_row())
-                want = flat_rounds_choice(game, h, pub, priv, moves, n, new_stream(2, g, seat), iterations, 7.0,
-                                          root == "halving", candidates, margin)
-                assert got == want
-                compared += 1
-                disagree_with_heuristic += got != h.fn(pub, priv, moves, n, new_stream(2, g, seat), h.param_row())
-            legal = k.legal_moves()
-            k.apply(legal[pick.below(len(legal))])
+    for g, k, seat, moves, n in positions(game, 4, 11, 3, every=3):
+        iterations = 3 * n - 1 if root == "paired" else 4 * n
+        setting = f"ismcts:root={root},tree_depth=1,score_weight=1,score_scale=7,rollout={heuristic}," \
+                  f"iterations={iterations},candidates={candidates},margin={margin}"
+        (search,) = resolve(game, [setting])
+        pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
+        got = search.fn(pub, priv, moves, n, new_stream(2, g, seat), search.param_row())
+        want = flat_rounds_choice(game, h, pub, priv, moves, n, new_stream(2, g, seat), iterations, 7.0,
+                                  root == "halving", candidates, margin)
+        assert got == want
+        compared += 1
+        disagree_with_heuristic += got != h.fn(pub, priv, moves, n, new_stream(2, g, seat), h.param_row())
     assert compared >= 20 and disagree_with_heuristic > 0
 
 
@@ -227,14 +236,17 @@ def test_a_search_tournament_plays_in_small_parts(tmp_path):
         assert len(json.loads((out / d["dir"] / "_manifest.json").read_text())["parts"]) == 4
 
 
-def test_one_candidate_plays_the_rollout_policy_itself():
+@pytest.mark.parametrize("policy", ["dodger", "dodger-tuned"])
+def test_one_candidate_plays_the_rollout_policy_itself(policy):
     """``candidates=1`` leaves the search only the rollout policy's own choice: the games are
-    the heuristic's games, move for move (4-player Colleagues, where the root has up to 64
-    moves; with 3 the search decides among dodger's three favourites and plays other games)."""
+    the heuristic's games, move for move, at its default setting or its shipped tuned one
+    (4-player Colleagues, where the root has up to 64 moves; with 3 candidates the search decides
+    among the policy's three favourites and plays other games)."""
     def block(setting):
         return play_block(make_matchup("colleagues", 4, [setting, "dodger"], seed=6), 0, 12)
 
-    same, pruned, heuristic = block("ismcts:candidates=1"), block("ismcts:candidates=3,iterations=30"), block("dodger")
+    same = block(f"ismcts:candidates=1,rollout={policy}")
+    pruned, heuristic = block(f"ismcts:candidates=3,iterations=30,rollout={policy}"), block(policy)
     assert np.array_equal(same.score, heuristic.score) and np.array_equal(same.extra, heuristic.extra)
     assert not np.array_equal(pruned.extra, heuristic.extra)
 
@@ -252,19 +264,10 @@ def test_the_horizon_stops_play_outs_at_the_end_of_a_week():
     whole, three, one = resolve("colleagues", ["ismcts:iterations=24,horizon=0", "ismcts:iterations=24,horizon=3",
                                                "ismcts:iterations=24,horizon=1"])
     compared = differ = 0
-    for g in range(4):
-        k = KernelGame(spec, spec.make_params(4, spec.resolve_options([])), 9, g)
-        pick = PyStream(9, g, 1)
-        while (seat := k.to_move()) >= 0:
-            moves = np.zeros(spec.max_moves, np.int64)
-            n = m.legal_moves(k.state, moves)
-            if n > 1 and pick.below(4) == 0:
-                pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
-                a, b, c = (s.fn(pub, priv, moves, n, new_stream(4, g, seat), s.param_row())
-                           for s in (whole, three, one))
-                assert a == b
-                compared += 1
-                differ += a != c
-            legal = k.legal_moves()
-            k.apply(legal[pick.below(len(legal))])
+    for g, k, seat, moves, n in positions("colleagues", 4, 9, 4, every=4):
+        pub, priv = m.public_view(k.state).copy(), m.private_view(k.state, seat).copy()
+        a, b, c = (s.fn(pub, priv, moves, n, new_stream(4, g, seat), s.param_row()) for s in (whole, three, one))
+        assert a == b
+        compared += 1
+        differ += a != c
     assert compared >= 40 and differ > 0
