@@ -257,12 +257,12 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     cand = np.empty(n_moves, np.int64)  # the root's candidate moves (indices into moves)
     cand_mean = np.empty(n_moves, np.float64)
     better = np.empty(n_moves, np.int64)
-    # margin: each round's root rewards (by slot), and per move (index into moves) the sum, the
-    # sum of squares and the number of its paired differences from the kept move's reward
+    # margin: each round's root rewards (by slot), and per move (index into moves) the sum and the
+    # sum of squares of its paired differences from the kept move's reward (one per round: their
+    # number is its root child's visits)
     round_reward = np.empty(n_moves, np.float64)
     lead_sum = np.zeros(n_moves, np.float64)
     lead_squares = np.zeros(n_moves, np.float64)
-    leads = np.zeros(n_moves, np.float64)
     for i in range(n_moves):
         cand[i] = i
     n_cand = n_moves
@@ -437,7 +437,6 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
                     d = round_reward[j] - round_reward[kept]
                     lead_sum[cand[j]] += d
                     lead_squares[cand[j]] += d * d
-                    leads[cand[j]] += 1.0
     # the most visited root child among the real legal moves (rounds: the candidate with the best
     # mean reward, the first of equals)
     choice = 0
@@ -450,7 +449,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
             if value > most:
                 choice, most = i, value
     if rounds and keep >= 0 and margin > 0.0 and choice != keep:
-        k = leads[choice]
+        k = visits[_find_child(first, nxt, move, 0, moves[choice])]  # its rounds: its paired differences
         mean_lead = lead_sum[choice] / k if k > 0 else 0.0
         spread = math.sqrt(max(lead_squares[choice] - k * mean_lead * mean_lead, 0.0) / (k * (k - 1))) \
             if k > 1 else math.inf
