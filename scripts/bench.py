@@ -55,7 +55,7 @@ def end_to_end(m, games, workers, repeats, tmp):
 
 
 def reference_rate(game, m, games):
-    ref = importlib.import_module(f"tourney_sim.simulate.reference.{game}")
+    ref = importlib.import_module(f"tourney_sim.simulate.games.{game}.reference")
     t = time.perf_counter()
     for g in range(games):
         r = ref.Game(m.params, PyStream(1, g, 0))

@@ -18,7 +18,7 @@ import numpy as np
 
 from numba import njit  # noqa: E402
 
-from tourney_sim.simulate.games import companeros as co  # noqa: E402
+from tourney_sim.simulate.games.companeros import rules as co  # noqa: E402
 from tourney_sim.simulate.kernel import borrow, keep_alive  # noqa: E402
 from tourney_sim.simulate.matchup import make_matchup, play_block  # noqa: E402
 from tourney_sim.simulate.seeding import below, seed_stream  # noqa: E402

@@ -159,18 +159,69 @@ def summary(directory: Path = typer.Argument(..., help="A dataset directory writ
 def replay(
     directory: Path = typer.Argument(..., help="A dataset directory written by `tourney run`."),
     game: int = typer.Option(..., "--game", "-g", help="Game index within the run."),
-    format: str = typer.Option("text", "--format", "-f", help="text (readable) or json (a trace another program can re-check)."),
+    format: str = typer.Option("text", "--format", "-f", help="text (readable) or json (a complete "
+                               "trace, tourney-trace/2, that `tourney check` and other programs re-check)."),
+    legal: bool = typer.Option(False, "--legal", help="Add each decision's full list of legal moves, spelled out."),
 ) -> None:
-    """Replay one game of a dataset move by move, exactly as it was played."""
+    """Replay one game of a dataset move by move, exactly as it was played, with its chance events
+    (deals, reshuffles, draws) in order: the trace alone, with the rules, determines the game."""
     errors, _ = _user_errors()
     from tourney_sim.simulate.replay import format_text, trace
     if format not in ("text", "json"):
         fail(f"--format must be text or json, got {format!r}")
     try:
-        t = trace(directory, game)
+        t = trace(directory, game, legal=legal)
     except errors as exc:
         fail(str(exc))
-    typer.echo(json.dumps(t, indent=1) if format == "json" else format_text(t))
+    typer.echo(json.dumps(t, indent=1, ensure_ascii=False) if format == "json" else format_text(t))
+
+
+@app.command()
+def check(trace_file: Path = typer.Argument(..., metavar="TRACE.json",
+                                            help="A tourney-trace/2 file: `tourney replay --format json`, "
+                                                 "written by hand, or by another program.")) -> None:
+    """Re-check a trace with the readable reference engine (not the compiled kernel).
+
+    Replays its chance events and decisions under the game's rules, checks every decision is legal
+    and the result matches. Exit 0 when it does; 1 naming the first step where the trace and the
+    rules part; 2 when the file is not a trace this tourney can check (malformed, another game's
+    rules version). Format: docs/traces.md.
+    """
+    from tourney_sim.simulate.check import TraceError, check_trace, load_trace
+    try:
+        report = check_trace(load_trace(trace_file))
+    except TraceError as exc:
+        fail(str(exc))
+    if report.ok:
+        typer.echo(report.message)
+        return
+    typer.echo(f"check failed: {report.message}", err=True)
+    raise typer.Exit(1)
+
+
+@app.command()
+def position(
+    game: str = typer.Argument(..., help="Game name (tourney games)."),
+    position_file: Path = typer.Argument(..., metavar="FILE.json",
+                                         help="A position as the game's describe_state writes it "
+                                              "(docs/traces.md; e.g. a trace's initial_state)."),
+    strategy: str = typer.Option("random", "--strategy", "-s",
+                                 help="Who to ask: any strategy of the game, with its parameters "
+                                      "(e.g. greedy, ismcts:iterations=300)."),
+    seed: int = typer.Option(0, "--seed", help="Seeds the strategy's random stream (and a search's samples)."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+) -> None:
+    """Show the legal moves of a stored position and the move a strategy would play there."""
+    errors, _ = _user_errors()
+    from tourney_sim.simulate.games import PositionError
+    from tourney_sim.simulate.position import analyse, format_text, read_position
+    if format not in ("text", "json"):
+        fail(f"--format must be text or json, got {format!r}")
+    try:
+        a = analyse(game, read_position(position_file), strategy, seed=seed)
+    except (PositionError, *errors) as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(a, indent=1, ensure_ascii=False) if format == "json" else format_text(a))
 
 
 @app.command()

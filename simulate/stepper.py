@@ -29,6 +29,21 @@ class KernelGame:
         self.moves = np.zeros(spec.max_moves, np.int64)
         self.m.init(self.state, params, self.chance)
 
+    @classmethod
+    def from_state(cls, spec: GameSpec, state: np.ndarray, n_players: int, seed: int = 0,
+                   game: int = 0) -> "KernelGame":
+        """A game going on from ``state`` (e.g. ``spec.load_state(position)``), its chance and
+        seat streams seeded as game ``game`` of a run with ``seed``."""
+        k = object.__new__(cls)
+        k.spec, k.m = spec, spec.module
+        k.params = None
+        k.n_players = n_players
+        k.state = np.asarray(state, np.int32).copy()
+        k.chance = new_stream(seed, game, CHANCE_STREAM)
+        k.seat_rng = [new_stream(seed, game, 1 + s) for s in range(n_players)]
+        k.moves = np.zeros(spec.max_moves, np.int64)
+        return k
+
     def copy(self) -> "KernelGame":
         other = object.__new__(KernelGame)
         other.__dict__.update(self.__dict__)

@@ -19,6 +19,7 @@ them at compiled speed, without editing this project.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from dataclasses import dataclass, replace
@@ -28,19 +29,16 @@ from typing import Any
 
 import numpy as np
 
+from tourney_sim.simulate.games import GAME_MODULES
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from .params import MAX_PARAMS, Param, ParamError, StrategyError, _fmt, parse_assignments, read_toml
 
 ENTRY_POINT_GROUP = "tourney.strategies"
 
-#: game name -> module with the built-in ``STRATEGIES`` list
-BUILTIN_MODULES = {
-    "companeros": "tourney_sim.strategies.companeros",
-    "partners": "tourney_sim.strategies.partners",
-    "cardavia": "tourney_sim.strategies.cardavia",
-    "colleagues": "tourney_sim.strategies.colleagues",
-}
+#: game name -> module with the built-in ``STRATEGIES`` list: ``strategies/<game>.py`` of every game
+BUILTIN_MODULES = {name: f"{__name__}.{name}" for name in GAME_MODULES
+                   if importlib.util.find_spec(f"{__name__}.{name}") is not None}
 
 
 @dataclass(frozen=True)

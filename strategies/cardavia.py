@@ -1,6 +1,6 @@
 """Built-in Cardavia strategies.
 
-Observation layout: ``tourney_sim.simulate.games.cardavia`` (``public`` holds the public state part at the same
+Observation layout: ``tourney_sim.simulate.games.cardavia.rules`` (``public`` holds the public state part at the same
 offsets; ``private`` is ``[hand size, hand cards ascending]``). A move is
 ``(card << 52) | mask of the captured card ids``; ``mask == 0`` places the card.
 
@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
-from tourney_sim.simulate.games import cardavia as ca
+from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 

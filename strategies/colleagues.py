@@ -1,6 +1,6 @@
 """Built-in Colleagues strategies.
 
-Observation layout: ``tourney_sim.simulate.games.colleagues`` (``public`` holds the public state part at the
+Observation layout: ``tourney_sim.simulate.games.colleagues.rules`` (``public`` holds the public state part at the
 same offsets; ``private`` is the deciding seat's block: ``P_HAND_N``, ``P_HAND``, ``P_TOK``,
 ``P_CARD``/``P_PLUS``/``P_MINUS``/``P_ILL`` (its own row, face-down cards included), ``P_SEEN``).
 The decision to take is ``public[H_DECISION]``; the seat deciding is ``public[H_TO_MOVE]``.
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
-from tourney_sim.simulate.games import colleagues as cl
+from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 

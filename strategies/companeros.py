@@ -2,7 +2,7 @@
 
 Every heuristic takes the richest colour when its turn to take comes (by default it never
 passes); they differ in which card they play. Observation layout:
-``tourney_sim.simulate.games.companeros`` (``public`` holds the public state part at the same
+``tourney_sim.simulate.games.companeros.rules`` (``public`` holds the public state part at the same
 offsets; ``private`` is ``[hand size, hand cards ascending, -1...]``).
 
 Parameters (``NAME:key=value``; the defaults play as the heuristics always did): every heuristic
@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
-from tourney_sim.simulate.games import companeros as co
+from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 from tourney_sim.simulate.seeding import below
 

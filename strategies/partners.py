@@ -4,7 +4,7 @@ Every heuristic scores each legal move by the change it makes to the board (deco
 move code, PA-11) and plays the best; they differ in what they value. In the exchange (PA-8)
 each gives the card it values least for itself, except ``teamwork``, which gives the card
 its partner can use best. They read only the public view (board, tables, seat to move) and
-their own private view (hand); layouts in ``tourney_sim.simulate.games.partners``.
+their own private view (hand); layouts in ``tourney_sim.simulate.games.partners.rules``.
 
 Piece values: outside ``outside_value`` (-20), the start space 0, a numbered space its track
 code (1..56 steps from the start), a house space 56 + ``home_bonus`` (24) + h.
@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
-from tourney_sim.simulate.games import partners as pa
+from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 from tourney_sim.simulate.seeding import below
 

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tourney_sim.simulate.games import cardavia as ca
+from tourney_sim.simulate.games.cardavia import rules as ca
+from tourney_sim.simulate.games.cardavia import notation as ca_text
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.reference import cardavia as ref
+from tourney_sim.simulate.games.cardavia import reference as ref
 from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
@@ -18,7 +19,7 @@ DEFAULTS = {"single_match_forced": False, "last_sweep_scores": True, "napula_bey
             "match_deals": 1}
 SW, CU, CO, CL = range(4)  # swords (spade), cups (coppe), coins (denari), clubs (bastoni)
 FANTE, CAVALLO, RE = 11, 12, 13
-STATS = [name for name, _ in ca.COLUMNS]
+STATS = [name for name, _ in SPEC.columns]
 
 
 def card(rank, suit):
@@ -128,7 +129,7 @@ def play(state, moves, check_reference=True, game=0, g=None, chance=None):
         chance = new_stream(0, game, 0)
     for m in moves:
         lm = legal(state)
-        assert m in lm, (ca.describe_move(state, m), [ca.describe_move(state, x) for x in lm])
+        assert m in lm, (ca_text.describe_move(state, m), [ca_text.describe_move(state, x) for x in lm])
         if g is not None:
             assert g.legal_moves() == lm
             g.apply(m)
@@ -170,7 +171,7 @@ def test_ca1_seat0_starts_and_play_runs_0_1_2_3():
 
 def test_deal_4_on_the_table_12_each():
     k = KernelGame(SPEC, params_of(), 1, 0)
-    d = ca.describe_state(k.state)
+    d = ca_text.describe_state(k.state)
     assert len(d["table"]) == 4 and [len(h) for h in d["hands"]] == [12] * 4
     assert d["teams"] == [[0, 2], [1, 3]]
 
@@ -182,7 +183,7 @@ def test_rule3_seven_on_7_3_4_ca2():
     state = build_state([[seven]], [t7, t3, t4])
     assert legal(state) == sorted([mv(seven), mv(seven, t7), mv(seven, t3, t4)])
     play(state, [mv(seven, t3, t4)])
-    assert ca.describe_state(state)["table"] == [{"rank": "7", "suit": "cups"}]
+    assert ca_text.describe_state(state)["table"] == [{"rank": "7", "suit": "cups"}]
     assert stats(state, 0)["cards_taken"] == 3 and bonuses(state, 0) == {}
     assert state[ca.H_LAST_CAPTURER] == 0 and state[ca.H_LAST_PLACED] == -1
 
@@ -423,9 +424,9 @@ def test_result_partners_share_team_score_rank_and_columns():
 def test_describe_and_json():
     seven, t3, t4 = card(7, SW), card(3, CO), card(4, CL)
     state = build_state([[seven]], [t3, t4])
-    assert ca.describe_move(state, mv(seven, t3, t4)) == "plays 7 of swords, takes 3 of coins + 4 of clubs (scua)"
-    assert ca.move_to_json(state, mv(seven)) == {"action": "place", "card": {"rank": "7", "suit": "swords"}}
-    j = ca.move_to_json(state, mv(seven, t3, t4))
+    assert ca_text.describe_move(state, mv(seven, t3, t4)) == "plays 7 of swords, takes 3 of coins + 4 of clubs (scua)"
+    assert ca_text.move_to_json(state, mv(seven)) == {"action": "place", "card": {"rank": "7", "suit": "swords"}}
+    j = ca_text.move_to_json(state, mv(seven, t3, t4))
     assert j["action"] == "capture" and len(j["captured"]) == 2 and j["bonuses"] == ["scua"]
 
 
@@ -451,7 +452,7 @@ def test_ca6_deal_k_is_started_by_seat_k_mod_4():
     assert len(seats) == 6
     for deal, (order, state) in enumerate(zip(seats, starts)):
         assert order == [(deal + t) % 4 for t in range(48)]
-        d = ca.describe_state(state)
+        d = ca_text.describe_state(state)
         assert (d["deal"], d["starter"], d["dealer"]) == (deal, deal % 4, (deal + 3) % 4)
         assert [len(h) for h in d["hands"]] == [12] * 4 and len(d["table"]) == 4
         assert state[ca.H_LAST_PLACED] == -1 and state[ca.H_LAST_CAPTURER] == -1
@@ -465,8 +466,8 @@ def test_ca6_every_deal_is_a_new_shuffle_and_deal_0_is_the_one_deal_game():
     tests)."""
     _, starts, _ = deal_starts(3, 7, 2)
     single = KernelGame(SPEC, params_of(), 7, 2)
-    hands = [ca.describe_state(s)["hands"] for s in starts]
-    assert hands[0] == ca.describe_state(single.state)["hands"]
+    hands = [ca_text.describe_state(s)["hands"] for s in starts]
+    assert hands[0] == ca_text.describe_state(single.state)["hands"]
     assert hands[1] != hands[0] and hands[2] != hands[1]
 
 
@@ -490,7 +491,7 @@ def test_ca6_picada_never_reaches_into_the_previous_deal():
     assert state[ca.H_DEAL_NO] == 1 and ca.to_move(state) == 1 and state[ca.H_TURN] == 0
     assert state[ca.H_LAST_PLACED] == -1  # the previous turn placed the 5 of coins, in deal 0
     capture = mv(fives[0], five_co)
-    assert "picada" not in ca.describe_move(state, capture)
+    assert "picada" not in ca_text.describe_move(state, capture)
     play(state, [capture], g=g, chance=chance)
     assert stats(state, 1)["picada"] == 0 and g.bonuses[1]["picada"] == 0
     # seat 2 places a card; seat 3 may take exactly it: within the deal that is a Picada again
@@ -522,7 +523,7 @@ def test_ca6_deals_are_scored_alone_and_add_up():
     assert [state[ca.MATCH_STATS + t * ca.N_STATS:ca.MATCH_STATS + t * ca.N_STATS + ca.STAT_LEADER].tolist()
             for t in range(2)] == [deal0[2][t][:ca.STAT_LEADER] for t in range(2)]
     assert state[ca.TEAM_SCORE:ca.TEAM_SCORE + 2].tolist() == [0, 0] and ca.to_move(state) == 1
-    end = ca.deal_end(before, mv(card(RE, CL)))
+    end = ca_text.deal_end(before, mv(card(RE, CL)))
     assert end["points"] == deal0[0][:2] and end["match"] == deal0[0][:2] and end["next_starter"] == 1
     pick = PyStream(0, 0, 1000)
     while ca.to_move(state) >= 0:
@@ -597,10 +598,12 @@ def test_ca6_replay_shows_the_deal_boundaries(tmp_path):
     ends = [line for line in lines if "| end of deal" in line]
     assert len(ends) == 2 and "end of deal 1 of 2" in ends[0] and "end of deal 2 of 2" in ends[1]
     assert "| deal 2 of 2: new shuffle, seat 0 deals, seat 1 starts" in ends[0]
-    assert " 47  seat 3 " in ends[0] and " 95  seat 0 " in ends[1]
+    # history steps: 0 the first deal, 1-48 its plays, 49 the second deal, 50-97 its plays
+    assert " 48  seat 3 " in ends[0] and " 97  seat 0 " in ends[1]
+    assert [line.split(":")[0].strip() for line in lines if "chance: deal" in line] == ["0  chance", "49  chance"]
     assert "replayed result matches the dataset" in r.output
     trace = json.loads(invoke("replay", out, "--game", 1, "--format", "json").output)
-    marks = [d["action"]["end_of_deal"] for d in trace["decisions"] if "end_of_deal" in d["action"]]
+    marks = [d["action"]["end_of_deal"] for d in trace["history"] if "seat" in d and "end_of_deal" in d["action"]]
     assert [m["deal"] for m in marks] == [0, 1] and marks[1]["next_starter"] is None
     assert marks[1]["match"] == [trace["result"][0]["score"], trace["result"][1]["score"]]
     assert trace["initial_state"]["options"]["match_deals"] == 2
@@ -608,8 +611,8 @@ def test_ca6_replay_shows_the_deal_boundaries(tmp_path):
     last = single.copy()
     while last.to_move() >= 0:
         move = last.legal_moves()[0]
-        assert "|" not in ca.describe_move(last.state, move)
-        assert "end_of_deal" not in ca.move_to_json(last.state, move)
+        assert "|" not in ca_text.describe_move(last.state, move)
+        assert "end_of_deal" not in ca_text.move_to_json(last.state, move)
         last.apply(move)
 
 

@@ -5,8 +5,6 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.simulate.cli import app
-from tourney_sim.simulate.reference import companeros as ref
-from tourney_sim.simulate.seeding import PyStream
 
 runner = CliRunner()
 
@@ -36,23 +34,31 @@ def test_run_summary_replay(tmp_path):
     assert "replayed result matches the dataset" in r.output and "plays" in r.output
     r = invoke("replay", out, "--game", 1233, "--format", "json")
     trace = json.loads(r.output)
-    assert trace["format"] == "tourney-trace/1" and trace["matches_dataset"] is True
+    assert trace["format"] == "tourney-trace/2" and trace["matches_dataset"] is True
     assert [s["strategy"] for s in trace["seats"]] == ["random", "greedy", "random", "greedy"]  # rotated
-    # another program can re-check the game from the trace: the reference engine, dealt from the
-    # seed, accepts every decision and ends with the same result
-    game = ref.Game([trace["players"], trace["options"]["match_games"]], PyStream(7, 1233, 0))
-    hands = [[{"colour": ref.COLOURS[c.colour], "value": c.value} for c in h] for h in game.hands]
-    assert hands == trace["initial_state"]["hands"]
-    for d in trace["decisions"]:
-        assert game.to_move() == d["seat"]
-        game.apply(d["move"])
-    scores, ranks, _ = game.result()
-    assert scores == [row["score"] for row in trace["result"]]
-    assert ranks == [row["rank"] for row in trace["result"]]
+    # the first entry is the deal, the one initial_state shows; then the decisions of the seats
+    assert trace["history"][0]["chance"]["deal"]["hands"] == trace["initial_state"]["hands"]
+    decisions = [e for e in trace["history"] if "seat" in e]
+    assert len(decisions) == len(trace["history"]) - 1 and decisions[0]["step"] == 1
+    # another program can re-check the game from the trace alone: the reference engine, dealt the
+    # trace's deal (not from the seed), accepts every decision and ends with the same result
+    path = tmp_path / "g1233.json"
+    path.write_text(r.output)
+    r = invoke("check", path)
+    assert r.exit_code == 0, r.output
+    assert "the trace follows the companeros rules v1: " in r.output
+    assert f"{len(decisions)} decisions, 1 chance events" in r.output
+    # --legal lists every legal move, the one played among them
+    r = invoke("replay", out, "--game", 1233, "--format", "json", "--legal")
+    full = json.loads(r.output)
+    for d in (e for e in full["history"] if "seat" in e):
+        assert d["move"] in [option["move"] for option in d["legal"]]
+        assert {"move": d["move"], "action": d["action"]} in d["legal"]
+    assert [e["move"] for e in full["history"] if "seat" in e] == [d["move"] for d in decisions]
 
 
 @pytest.mark.parametrize("args,message", [
-    (["run", "chess"], "unknown game 'chess' (games: companeros"),
+    (["run", "chess"], "unknown game 'chess' (games: cardavia, colleagues, companeros, partners)"),
     (["run", "companeros", "--strategy", "nobody"], "unknown strategy 'nobody' for companeros (strategies: random"),
     (["run", "companeros", "--players", 9], "companeros is played by 3 to 6 players, not 9"),
     (["run", "companeros", "--rule", "match_games=0"], "rule match_games expects an integer from 1 to 100, got '0'"),

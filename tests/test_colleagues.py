@@ -14,9 +14,9 @@ import pytest
 from numba import njit
 
 from tourney_sim.simulate.games import RuleError, get_game
-from tourney_sim.simulate.games import colleagues as cl
+from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.matchup import make_matchup, play_block
-from tourney_sim.simulate.reference import colleagues as ref
+from tourney_sim.simulate.games.colleagues import reference as ref
 from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available

@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tourney_sim.simulate.games import companeros as co
+from tourney_sim.simulate.games.companeros import rules as co
+from tourney_sim.simulate.games.companeros import notation as co_text
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.reference import companeros as ref
+from tourney_sim.simulate.games.companeros import reference as ref
 from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
 
@@ -58,7 +59,7 @@ def play(state, moves):
 
 
 def display_cards(state):
-    return co.display_cards(state)
+    return co_text.display_cards(state)
 
 
 # ------------------------------------------------------------------ the rulebook example (CO-6)
@@ -288,7 +289,7 @@ def redeal_other_hands(state, seat, rng):
     """Shuffle the cards of every hand but ``seat``'s among those hands (sizes kept)."""
     n = state[co.H_PLAYERS]
     others = [p for p in range(n) if p != seat]
-    pool = [c for p in others for c in co.hand_cards(state, p)]
+    pool = [c for p in others for c in co_text.hand_cards(state, p)]
     rng.shuffle(pool)
     for p in others:
         size = state[co.PRIVATE + p * co.PRIVATE_SIZE]

@@ -12,7 +12,8 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
-from tourney_sim.simulate.games import cardavia as ca
+from tourney_sim.simulate.games.cardavia import rules as ca
+from tourney_sim.simulate.games.cardavia import notation as ca_text
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import PyStream, below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
@@ -208,7 +209,7 @@ def test_uniformity_each_hidden_card_per_hand_chi_squared(options, turns):
             assert observed.sum() == SAMPLES and counts[c, seat] == 0
             expected = SAMPLES * sizes / sizes.sum()
             p = chisquare(observed, expected).pvalue
-            assert p > P_MIN, (ca.card_name(c), observed.tolist(), expected.tolist(), p)
+            assert p > P_MIN, (ca_text.card_name(c), observed.tolist(), expected.tolist(), p)
         elif c in hand(state, seat):
             assert counts[c, seat] == SAMPLES and counts[c, others].sum() == 0
         else:

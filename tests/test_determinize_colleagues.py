@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
-from tourney_sim.simulate.games import colleagues as cl
+from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame

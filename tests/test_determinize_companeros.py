@@ -9,7 +9,8 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
-from tourney_sim.simulate.games import companeros as co
+from tourney_sim.simulate.games.companeros import rules as co
+from tourney_sim.simulate.games.companeros import notation as co_text
 from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
@@ -191,7 +192,7 @@ def hidden_cards_and_places(state):
     seat = co.to_move(state)
     n = int(state[co.H_PLAYERS])
     places = [p for p in range(n) if p != seat]
-    cards = sorted(c for p in places for c in co.hand_cards(state, p))
+    cards = sorted(c for p in places for c in co_text.hand_cards(state, p))
     sizes = {p: int(state[co.PRIVATE + p * co.PRIVATE_SIZE]) for p in places}
     return cards, places, sizes
 
@@ -223,9 +224,9 @@ def test_determinize_each_hidden_card_lands_in_proportion_to_free_slots(players,
         assert p_value > 0.001, (c, observed, expected, p_value)
     # nothing else moves: the seat's own cards stay in its hand, no other card is drawn
     seat = co.to_move(real)
-    for c in co.hand_cards(real, seat):
+    for c in co_text.hand_cards(real, seat):
         assert counts[c, seat] == samples
-    assert counts.sum() == samples * (total + len(co.hand_cards(real, seat)))
+    assert counts.sum() == samples * (total + len(co_text.hand_cards(real, seat)))
     print(f"\n  {players}p: {len(cards)} hidden cards over seats {sizes}, smallest p = {worst:.4f}")
 
 

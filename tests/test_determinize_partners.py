@@ -12,7 +12,7 @@ from numba import njit
 from scipy.stats import chisquare
 
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.games import partners as pa
+from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 

@@ -87,7 +87,7 @@ def test_malformed_or_foreign_toml_files(planted, tmp_path):
 
 
 def test_two_settings_share_a_table_one_compiled_kernel_serves_both(planted, tmp_path):
-    from tourney_sim.simulate.games import companeros as co
+    from tourney_sim.simulate.games.companeros import rules as co
     m = make_matchup("companeros", 3, ["planted:x=0.3", "planted"], seed=3)
     assert [s.label for s in m.strategies] == ["planted:x=0.3", "planted"]
     before = len(co.play_chunk.signatures)

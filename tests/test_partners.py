@@ -18,9 +18,10 @@ from numba import njit
 from scipy.stats import binomtest
 
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.games import partners as pa
+from tourney_sim.simulate.games.partners import rules as pa
+from tourney_sim.simulate.games.partners import notation as pa_text
 from tourney_sim.simulate.matchup import make_matchup, play_block
-from tourney_sim.simulate.reference import partners as ref
+from tourney_sim.simulate.games.partners import reference as ref
 from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
@@ -108,7 +109,7 @@ def legal(state):
 
 
 def play(state, move):
-    assert move in legal(state), (pa.describe_move(state, move), [pa.describe_move(state, m) for m in legal(state)])
+    assert move in legal(state), (pa_text.describe_move(state, move), [pa_text.describe_move(state, m) for m in legal(state)])
     pa.apply_move(state, np.int64(move), new_stream(0, 0, 0))
 
 
@@ -629,7 +630,7 @@ def kind_is_mixed_seven(move):
     if move >> 58 != SEVEN:
         return False
     n_own = (move >> 55) & 7
-    return 0 < n_own < len(pa.split_parts(move))
+    return 0 < n_own < len(pa_text.split_parts(move))
 
 
 # ------------------------------------------------------------------ invariants

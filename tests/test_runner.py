@@ -173,7 +173,7 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
     from numba import njit
 
     from tourney_sim.simulate import kernel
-    from tourney_sim.simulate.games import companeros as co
+    from tourney_sim.simulate.games.companeros import rules as co
 
     @njit
     def init(state, params, chance):
@@ -217,7 +217,7 @@ def test_strategies_that_allocate_do_not_disturb_the_kernels_work_arrays():
     the same games stepped one by one from Python, where nothing is borrowed."""
     from numba import njit
 
-    from tourney_sim.simulate.games import companeros as co
+    from tourney_sim.simulate.games.companeros import rules as co
     from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
     from tourney_sim.simulate.stepper import KernelGame
     from tourney_sim.strategies.common import random_move

@@ -7,7 +7,8 @@ The public API (documented in ``docs/api.md``); everything else under ``tourney_
 - :func:`games`, :func:`strategies`: what can be played;
 - :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`: play, returning a
   :class:`Result` (the dataset's ``path`` and a ``summary``);
-- :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`.
+- :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`;
+- :func:`replay`, :func:`check`, :func:`position`: game records (``docs/traces.md``).
 
 Names load on first use, so ``import tourney_sim`` (and the ``tourney`` command's start) stays
 cheap: numba, pandas and pyarrow are imported only by what needs them.
@@ -35,6 +36,9 @@ _EXPORTS = {
     "sweep": "tourney_sim.api",
     "load": "tourney_sim.api",
     "report": "tourney_sim.api",
+    "replay": "tourney_sim.api",
+    "check": "tourney_sim.api",
+    "position": "tourney_sim.api",
 }
 
 __all__ = sorted(_EXPORTS)

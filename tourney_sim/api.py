@@ -231,3 +231,28 @@ def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = No
     if fmt not in ("html", "md"):
         raise ValueError(f"format must be html or md, got {fmt!r}")
     return str(write(rep, out, fmt))
+
+
+def replay(path: str | Path, game: int, *, legal: bool = False) -> dict:
+    """The complete trace (``tourney-trace/2``, ``docs/traces.md``) of game ``game`` of a dataset,
+    as ``tourney replay --format json`` prints it; ``legal`` adds every decision's legal moves."""
+    from tourney_sim.simulate.replay import trace
+    return trace(Path(path), game, legal=legal)
+
+
+def check(trace: dict | str | Path):
+    """Re-check a trace (a dict, or a JSON file) with the game's reference engine, as ``tourney
+    check``: a report with ``ok`` and ``message`` (the first step where it parts from the rules)."""
+    from tourney_sim.simulate.check import check_trace, load_trace, validate_trace
+    if isinstance(trace, dict):
+        validate_trace(trace)
+    else:
+        trace = load_trace(Path(trace))
+    return check_trace(trace)
+
+
+def position(game: str, position: dict, strategy: str = "random", *, seed: int = 0) -> dict:
+    """A position's legal moves and the move ``strategy`` plays there, as ``tourney position``
+    (``to_move``, ``legal``: index, move, action, text; ``choice``: the one chosen)."""
+    from tourney_sim.simulate.position import analyse
+    return analyse(game, position, strategy, seed=seed)

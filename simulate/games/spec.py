@@ -18,6 +18,10 @@ class RuleError(ValueError):
     """A bad rule option (unknown key, bad value); its message is one line for the user."""
 
 
+class PositionError(ValueError):
+    """A position (``notation.load_state``) that is malformed or impossible; one line for the user."""
+
+
 @dataclass(frozen=True)
 class RuleOption:
     """One ``--rule key=value`` option of a game.
@@ -102,8 +106,26 @@ class GameSpec:
 
     @property
     def module(self):
-        """The game's module (imported already: it defines this spec)."""
+        """The game's compiled rules (``games/<game>/rules.py``; imported already)."""
         return importlib.import_module(self.module_name)
+
+    def _part(self, name: str):
+        return importlib.import_module(self.module_name.rpartition(".")[0] + "." + name)
+
+    @property
+    def notation(self):
+        """The game in words and JSON (``games/<game>/notation.py``): moves, positions, ``load_state``."""
+        return self._part("notation")
+
+    @property
+    def reference(self):
+        """The game's readable pure-Python reference engine (``games/<game>/reference.py``)."""
+        return self._part("reference")
+
+    def load_state(self, position: dict) -> np.ndarray:
+        """The kernel state of a position written as ``describe_state`` writes it; a malformed or
+        impossible position raises :class:`PositionError` with one line."""
+        return self.notation.load_state(position)
 
     def team_of(self, seat: int, n_players: int) -> int:
         """Team number of a seat: partners opposite (seat % 2) in team games, else the seat."""

@@ -54,8 +54,8 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-6) over the Danish ruleb
   (summed over the deals of a match).
 - Replay text (``describe_move``): with K > 1 the last play of each deal also tells the deal's
   end: where the table went, the deal's points, the match score and who starts the next deal
-  (``move_to_json`` adds the same as ``end_of_deal``); ``describe_state`` names the deal, its
-  dealer and its starter.
+  (``move_to_json`` adds the same as ``end_of_deal``, and as ``end_of_game`` on the last play of a
+  one-deal game); ``describe_state`` writes the complete position (``notation.py``).
 
 State layout (int32, ``STATE_SIZE`` long)::
 
@@ -125,10 +125,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .. import kernel
-from ..kernel import popcount, remove_sorted
-from ..seeding import below, new_stream, shuffle
-from .spec import GameSpec, RuleOption
+from ... import kernel
+from ...kernel import popcount, remove_sorted
+from ...seeding import below, shuffle
 
 NAME = "cardavia"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -675,181 +674,9 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
         out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
 
 
-# ----------------------------------------------------------------------------- Python side
-SUIT_NAMES = ("swords", "cups", "coins", "clubs")
-RANK_NAMES = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
-
-
-def card_name(card: int) -> str:
-    return f"{RANK_NAMES[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
-
-
-def _card_json(card: int) -> dict:
-    return {"rank": RANK_NAMES[rank_of(card)], "suit": SUIT_NAMES[suit_of(card)]}
-
-
-def decode_move(move: int) -> tuple[int, list[int]]:
-    """(played card, captured card ids ascending) of a move code."""
-    move = int(move)
-    mask = move & MASK52
-    return move >> MOVE_SHIFT, [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-def move_bonuses(state: np.ndarray, move: int) -> list[str]:
-    """The capture bonuses ``move`` earns when played in ``state``."""
-    card, taken = decode_move(move)
-    if not taken:
-        return []
-    bonuses = []
-    if len(taken) == int(state[H_TABLE_N]) and (state[H_LAST_SWEEP] or state[H_TURN] != TURNS - 1):
-        bonuses.append("scua")
-    if taken == [int(state[H_LAST_PLACED])]:
-        bonuses.append("picada")
-    if all(suit_of(c) == suit_of(card) for c in taken):
-        bonuses.append("simili")
-    if len(taken) >= 3:
-        bonuses.append("quadriglia")
-    return bonuses
-
-
+# ----------------------------------------------------------------------------- rule parameters
 def make_params(n_players: int, options: dict) -> np.ndarray:
     # match_deals defaults to the rulebook's one deal for callers that name only the CA-5 options
     return np.array([n_players, int(bool(options["single_match_forced"])),
                      int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"])),
                      int(options.get("match_deals", 1))], dtype=np.int32)
-
-
-TEAM_NAMES = ("{0,2}", "{1,3}")
-
-
-def deal_end(state: np.ndarray, move: int) -> dict | None:
-    """What the end of the deal brings when ``move`` is its last play in a match of K > 1 deals
-    (CA-6), else None: ``deal`` (0-based, CA-6's k), ``table_to`` (the team the cards left on the
-    table go to, None if nobody captured in the deal or none are left) and ``table_cards``, the
-    deal's ``points`` and the ``match`` score after it per team, and ``next_starter`` (None after
-    the last deal). The points are worked out by playing the move on a copy of the state."""
-    k = int(state[H_MATCH_DEALS])
-    if k <= 1 or int(state[H_TURN]) != TURNS - 1:
-        return None
-    card, taken = decode_move(move)
-    capturer = int(state[H_TO_MOVE]) & 1 if taken else int(state[H_LAST_CAPTURER])
-    left = int(state[H_TABLE_N]) - len(taken) if taken else int(state[H_TABLE_N]) + 1
-    after = state.copy()
-    # a throwaway stream for the copy's next deal: only the match score is read from it
-    apply_move(after, np.int64(move), new_stream(0, 0, 0))
-    deal = int(state[H_DEAL_NO])
-    claimed = capturer >= 0 and left > 0
-    return {"deal": deal, "table_to": capturer if claimed else None, "table_cards": left if claimed else 0,
-            "points": [int(after[MATCH_SCORE + t] - state[MATCH_SCORE + t]) for t in range(2)],
-            "match": [int(after[MATCH_SCORE + t]) for t in range(2)],
-            "next_starter": (deal + 1) % PLAYERS if deal + 1 < k else None}
-
-
-def describe_move(state: np.ndarray, move: int) -> str:
-    card, taken = decode_move(move)
-    if not taken:
-        text = f"places {card_name(card)}"
-    else:
-        text = f"plays {card_name(card)}, takes {' + '.join(card_name(c) for c in taken)}"
-        bonuses = move_bonuses(state, move)
-        if bonuses:
-            text += " (" + ", ".join(bonuses) + ")"
-    end = deal_end(state, move)
-    if end is not None:  # CA-6: the deal boundary of a match
-        k = int(state[H_MATCH_DEALS])
-        text += f" | end of deal {end['deal'] + 1} of {k}: "
-        if end["table_to"] is not None:
-            text += f"the table's {end['table_cards']} cards to team {TEAM_NAMES[end['table_to']]}, "
-        (a, b), (ma, mb) = end["points"], end["match"]
-        text += f"deal {a}-{b}, match {ma}-{mb} (team {{0,2}}-{{1,3}})"
-        if end["next_starter"] is not None:
-            s = end["next_starter"]
-            text += (f" | deal {end['deal'] + 2} of {k}: new shuffle, seat {(s + PLAYERS - 1) % PLAYERS} "
-                     f"deals, seat {s} starts")
-    return text
-
-
-def move_to_json(state: np.ndarray, move: int) -> dict:
-    card, taken = decode_move(move)
-    if not taken:
-        out = {"action": "place", "card": _card_json(card)}
-    else:
-        out = {"action": "capture", "card": _card_json(card), "captured": [_card_json(c) for c in taken],
-               "bonuses": move_bonuses(state, move)}
-    end = deal_end(state, move)
-    if end is not None:
-        out["end_of_deal"] = end
-    return out
-
-
-def describe_state(state: np.ndarray) -> dict:
-    """The state as the rules file names it: every hand, the table, who plays, the options, and
-    which deal of the match it is (CA-6: deal k is dealt by seat (3 + k) mod 4, started by k mod 4)."""
-    hands = []
-    for p in range(PLAYERS):
-        base = PRIVATE + p * PRIVATE_SIZE
-        hands.append([_card_json(int(c)) for c in state[base + 1:base + 1 + state[base]]])
-    table = [_card_json(int(c)) for c in state[TABLE:TABLE + state[H_TABLE_N]]]
-    deal = int(state[H_DEAL_NO])
-    return {"players": PLAYERS, "teams": [[0, 2], [1, 3]],
-            "dealer": (deal + PLAYERS - 1) % PLAYERS, "starter": int(state[H_DEAL_STARTER]),
-            "deal": deal, "match_score": [int(state[MATCH_SCORE]), int(state[MATCH_SCORE + 1])],
-            "to_move": int(state[H_TO_MOVE]),
-            "turn": int(state[H_TURN]), "hands": hands, "table": table,
-            "options": {"single_match_forced": bool(state[H_SINGLE_FORCED]),
-                        "last_sweep_scores": bool(state[H_LAST_SWEEP]),
-                        "napula_beyond_10": bool(state[H_NAPULA10]),
-                        "match_deals": int(state[H_MATCH_DEALS])}}
-
-
-#: every column is summed over the deals of a match (CA-6)
-COLUMNS = (
-    ("cards_taken", "cards in the team's pile at the end (partners share the values)"),
-    ("swords", "swords in the team's pile at the end"),
-    ("scua", "Scua bonuses (sweeps) of the team (CA-4)"),
-    ("picada", "Picada bonuses of the team (CA-4)"),
-    ("simili", "Simili bonuses of the team (CA-4)"),
-    ("quadriglia", "Quadriglia bonuses of the team (CA-4)"),
-    ("most_cards", "points for most cards: 2 or 0 (a tie gives 0 to both)"),
-    ("most_swords", "points for most swords: 1 or 0 (a tie gives 0 to both)"),
-    ("mata", "points for the 2 of swords (La Mata): 1 or 0"),
-    ("ten_of_coins", "points for the 10 of coins: 1 or 0"),
-    ("fante_of_cups", "points for the Fante of cups: 1 or 0"),
-    ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3"),
-    ("leader_at_two_thirds", "team ahead on match points after two thirds of the turns (32 of 48; 32K of "
-     "48K in a match of K deals), finished deals' totals plus the bonuses so far (its first seat, 0 or 1; "
-     "-1 if level)"),
-)
-
-SPEC = GameSpec(
-    name=NAME,
-    title="Cardavia",
-    min_players=PLAYERS,
-    max_players=PLAYERS,
-    rules_version=RULES_VERSION,
-    team_game=True,
-    options=(
-        RuleOption("single_match_forced", "bool", False,
-                   "CA-5: a card that can take a single card of its rank may not take a sum instead "
-                   "(real Cicera); default: either"),
-        RuleOption("last_sweep_scores", "bool", True,
-                   "CA-5: a sweep on the last play of the deal scores Scua (rulebook); false: it "
-                   "does not (real Cicera)"),
-        RuleOption("napula_beyond_10", "bool", False,
-                   "CA-5: Fante, Cavallo and Re extend the Napula run (real Cicera); default: the "
-                   "run stops at the 10"),
-        RuleOption("match_deals", "int", 1,
-                   "CA-6: a match of K deals, the deal passing one seat each time (deal k started "
-                   "by seat k mod 4), totals added; default 1: one deal is the game",
-                   low=1, high=MAX_MATCH_DEALS),
-    ),
-    columns=COLUMNS,
-    state_size=STATE_SIZE,
-    max_moves=MAX_MOVES,
-    max_decisions=MAX_DECISIONS,
-    module_name=__name__,
-    make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
-)

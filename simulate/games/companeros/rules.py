@@ -74,10 +74,9 @@ from numba import njit
 
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from .. import kernel
-from ..kernel import popcount, rank_descending
-from ..seeding import below, shuffle
-from .spec import GameSpec, RuleOption
+from ... import kernel
+from ...kernel import popcount, rank_descending
+from ...seeding import below, shuffle
 
 NAME = "companeros"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -470,87 +469,6 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
         out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
 
 
-# ----------------------------------------------------------------------------- Python side
-COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple", "orange")
-
-
-def card_name(card: int) -> str:
-    return f"{COLOUR_NAMES[colour_of(card)]} {value_of(card)}"
-
-
+# ----------------------------------------------------------------------------- rule parameters
 def make_params(n_players: int, options: dict) -> np.ndarray:
     return np.array([n_players, options["match_games"]], dtype=np.int32)
-
-
-def mask_cards(colour: int, mask: int) -> list[int]:
-    """Card ids of ``colour`` whose bits are set in ``mask``, ascending."""
-    return [colour * VALUES + v for v in range(VALUES) if mask >> v & 1]
-
-
-def hand_cards(state: np.ndarray, seat: int) -> list[int]:
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return [int(c) for c in state[base + 1:base + 1 + state[base]]]
-
-
-def display_cards(state: np.ndarray) -> list[int]:
-    return [c for colour in range(MAX_PLAYERS) for c in mask_cards(colour, int(state[DISPLAY_MASK + colour]))]
-
-
-def describe_move(state: np.ndarray, move: int) -> str:
-    if move == MOVE_PASS:
-        return "passes (takes nothing)"
-    if move >= MOVE_TAKE:
-        colour = move - MOVE_TAKE
-        cards = mask_cards(colour, int(state[DISPLAY_MASK + colour]))
-        total = sum(value_of(c) for c in cards)
-        return f"takes {COLOUR_NAMES[colour]} ({', '.join(str(value_of(c)) for c in cards)}) = {total} points"
-    return f"plays {card_name(move)}"
-
-
-def move_to_json(state: np.ndarray, move: int) -> dict:
-    if move == MOVE_PASS:
-        return {"action": "pass"}
-    if move >= MOVE_TAKE:
-        return {"action": "take", "colour": COLOUR_NAMES[move - MOVE_TAKE]}
-    return {"action": "play", "card": {"colour": COLOUR_NAMES[colour_of(move)], "value": value_of(move)}}
-
-
-def _card_json(card: int) -> dict:
-    return {"colour": COLOUR_NAMES[colour_of(card)], "value": value_of(card)}
-
-
-def describe_state(state: np.ndarray) -> dict:
-    """The state at a deal as the rules file names it: every hand, the display, the starter."""
-    n = int(state[H_PLAYERS])
-    return {"players": n, "starter": int(state[H_STARTER]),
-            "hands": [[_card_json(c) for c in hand_cards(state, p)] for p in range(n)],
-            "display": [_card_json(c) for c in display_cards(state)],
-            "match_game": int(state[H_GAME_NO]), "match_games": int(state[H_MATCH_GAMES])}
-
-
-SPEC = GameSpec(
-    name=NAME,
-    title="Compañeros",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    rules_version=RULES_VERSION,
-    team_game=False,
-    options=(
-        RuleOption("match_games", "int", 1,
-                   "games per match (CO-5): points accumulate, the leader starts the next game",
-                   low=1, high=MAX_MATCH_GAMES),
-    ),
-    columns=(
-        ("cards_taken", "display cards taken over the match"),
-        ("rounds_first_taker", "rounds in which the seat took first (and so started the next)"),
-        ("leader_at_two_thirds", "seat alone in the lead after two thirds of the rounds, -1 if shared"),
-    ),
-    state_size=STATE_SIZE,
-    max_moves=MAX_MOVES,
-    max_decisions=MAX_DECISIONS_PER_GAME * MAX_MATCH_GAMES,
-    module_name=__name__,
-    make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
-)

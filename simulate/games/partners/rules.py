@@ -99,7 +99,8 @@ State layout (int32, ``STATE_SIZE`` long)::
                      CP_PLAYED, CP_DISCARDED (face up), CP_NONE beyond the deck
     private part of seat p  [PRIVATE + 8p, +8): [0] hand size, [1..4] hand card ids ascending
                      (-1 beyond), [5] the card p gave this deal (-1), [6] the card p received
-    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy),
+    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy);
+    and, not shown to a strategy either but game state (a position holds it as ``leads``):
       LEAD_HIST[HIST_WORDS]  the leading team at the end of each deal, 2 bits a deal: deal d
                      (1-based) at word (d - 1) // 15, bits 2 * ((d - 1) % 15) and up; the code
                      is leader + 1 (0 level or not played yet, 1 team 0, 2 team 1)
@@ -134,9 +135,8 @@ import itertools
 import numpy as np
 from numba import njit
 
-from .. import kernel
-from ..seeding import below, shuffle
-from .spec import GameSpec, RuleOption
+from ... import kernel
+from ...seeding import below, shuffle
 
 NAME = "partners"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -1304,10 +1304,8 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
         out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
 
 
-# ----------------------------------------------------------------------------- Python side
-COLOUR_NAMES = ("yellow", "red", "blue", "green")  # seats 0..3: yellow+blue, red+green
+# ----------------------------------------------------------------------------- rule parameters
 OVERSHOOT_CHOICES = ("illegal", "bounce")
-
 
 def make_params(n_players: int, options: dict, *, section: int = BOARD_SECTION,
                 house: int = BOARD_HOUSE, kind_effects=None, deck_counts=None,
@@ -1343,156 +1341,3 @@ def make_params(n_players: int, options: dict, *, section: int = BOARD_SECTION,
     params[P_CARD_KIND:P_CARD_KIND + MAX_CARDS] = -1
     params[P_CARD_KIND:P_CARD_KIND + n_cards] = kinds
     return params
-
-
-def kind_of(move: int) -> int:
-    return int(move) >> KIND_SHIFT
-
-
-def split_parts(move: int, total: int = 7) -> list[tuple[int, int, int]]:
-    """The sub-moves of a 7 code: (side, track code, steps); side 0 own colour, 1 partner's."""
-    move = int(move)
-    n_own = (move >> 55) & 7
-    comp = (move >> 49) & 63
-    steps, prev = [], 0
-    for c in range(1, total):
-        if not (comp >> (6 - c)) & 1:
-            steps.append(c - prev)
-            prev = c
-    steps.append(total - prev)
-    return [(0 if j < n_own else 1, (move >> (42 - 7 * j)) & 127, s) for j, s in enumerate(steps)]
-
-
-def place_name(state: np.ndarray, colour: int, t: int) -> str:
-    ring = int(state[H_RING])
-    if t == OUTSIDE:
-        return "outside"
-    if t == 0:
-        return "own start"
-    if t <= ring:
-        return f"space {int(abs_space(state, colour, t))}"
-    return f"house {t - ring}"
-
-
-def _place_json(state, colour, t):
-    ring = int(state[H_RING])
-    if t == OUTSIDE:
-        return {"where": "outside"}
-    if t == 0:
-        return {"where": "start"}
-    if t <= ring:
-        return {"where": "ring", "space": int(abs_space(state, colour, t))}
-    return {"where": "house", "space": int(t - ring)}
-
-
-def describe_move(state: np.ndarray, move: int) -> str:
-    move = int(move)
-    seat = int(state[H_TO_MOVE])
-    if move == MOVE_DISCARD:
-        return "discards the hand (no card can be used)"
-    kind = kind_of(move)
-    if move >= MOVE_GIVE:
-        return f"gives the partner a {KIND_NAMES[move - MOVE_GIVE]}"
-    name = KIND_NAMES[kind]
-    eff = state[KIND_TABLE + kind * N_EFFECTS: KIND_TABLE + (kind + 1) * N_EFFECTS]
-    m = seat ^ 2 if state[HOME + seat] == PIECES else seat
-    if eff[E_SWAP]:
-        if move & 0x3FFF == 0:
-            return "plays Swap on two pieces of one colour (no change)"
-        a, b = (move >> 7) & 127, move & 127
-        qa, qb = int(state[RING_COL + a]), int(state[RING_COL + b])
-        return f"plays Swap: {COLOUR_NAMES[qa]} on space {a} <-> {COLOUR_NAMES[qb]} on space {b}"
-    if eff[E_SPLIT]:
-        parts = []
-        for side, t, s in split_parts(move, int(eff[E_SPLIT])):
-            c = seat if side == 0 else seat ^ 2
-            parts.append(f"{COLOUR_NAMES[c]} {s} from {place_name(state, c, t)}")
-        return "plays 7: " + ", then ".join(parts)
-    steps, t = (move >> 7) & 63, move & 127
-    if t == OUTSIDE:
-        return f"plays {name}: a {COLOUR_NAMES[m]} piece enters its start space"
-    direction = "back" if eff[E_BACK] else "forward"
-    return f"plays {name}: {COLOUR_NAMES[m]} {steps} {direction} from {place_name(state, m, t)}"
-
-
-def move_to_json(state: np.ndarray, move: int) -> dict:
-    move = int(move)
-    seat = int(state[H_TO_MOVE])
-    if move == MOVE_DISCARD:
-        return {"action": "discard"}
-    if move >= MOVE_GIVE:
-        return {"action": "give", "card": KIND_NAMES[move - MOVE_GIVE]}
-    kind = kind_of(move)
-    eff = state[KIND_TABLE + kind * N_EFFECTS: KIND_TABLE + (kind + 1) * N_EFFECTS]
-    m = seat ^ 2 if state[HOME + seat] == PIECES else seat
-    out = {"action": "play", "card": KIND_NAMES[kind]}
-    if eff[E_SWAP]:
-        if move & 0x3FFF == 0:
-            out["swap"] = "same colour"
-        else:
-            out["swap"] = [int((move >> 7) & 127), int(move & 127)]
-        return out
-    if eff[E_SPLIT]:
-        out["split"] = [dict(colour=COLOUR_NAMES[seat if side == 0 else seat ^ 2], steps=s,
-                             **{"from": _place_json(state, seat if side == 0 else seat ^ 2, t)})
-                        for side, t, s in split_parts(move, int(eff[E_SPLIT]))]
-        return out
-    steps, t = (move >> 7) & 63, move & 127
-    out["colour"] = COLOUR_NAMES[m]
-    if t == OUTSIDE:
-        out["start"] = True
-    else:
-        out["from"] = _place_json(state, m, t)
-        out["steps"] = -steps if eff[E_BACK] else steps
-    return out
-
-
-def describe_state(state: np.ndarray) -> dict:
-    """The state as the rules file names it: board, every hand, dealer, pile, options."""
-    hands = []
-    for p in range(4):
-        base = PRIVATE + p * PRIVATE_SIZE
-        hands.append([KIND_NAMES[state[CARD_KIND + c]] for c in state[base + 1:base + 1 + state[base]]])
-    pieces = {COLOUR_NAMES[c]: [_place_json(state, c, int(t)) for t in state[PIECE + 4 * c:PIECE + 4 * c + 4]]
-              for c in range(4)}
-    return {"players": 4, "teams": [[0, 2], [1, 3]], "colours": list(COLOUR_NAMES),
-            "dealer": int(state[H_DEALER]), "deal": int(state[H_DEALS]),
-            "to_move": int(state[H_TO_MOVE]),
-            "phase": ("exchange", "play", "over")[int(state[H_PHASE])],
-            "hands": hands, "pieces": pieces, "pile": int(state[H_PILE]),
-            "board": {"section": int(state[H_SECTION]), "house": int(state[H_HOUSE])},
-            "house_overshoot": OVERSHOOT_CHOICES[int(state[H_OVERSHOOT])],
-            "max_deals": int(state[H_MAX_DEALS])}
-
-
-SPEC = GameSpec(
-    name=NAME,
-    title="Partners",
-    min_players=4,
-    max_players=4,
-    rules_version=RULES_VERSION,
-    team_game=True,
-    options=(
-        RuleOption("house_overshoot", "choice", "illegal",
-                   "PA-3: a move past the last free house space is illegal, or bounces back",
-                   choices=OVERSHOOT_CHOICES),
-    ),
-    columns=(
-        ("deals", "deals dealt in the game"),
-        ("pieces_home", "pieces of the seat's colour in its house at the end"),
-        ("knockouts_given", "pieces of other colours the seat's cards knocked out"),
-        ("knockouts_suffered", "pieces of the seat's colour knocked out"),
-        ("swaps", "Swap cards the seat played"),
-        ("truncated", "1 if the game hit the deal cap (PA-7) and counts as a draw"),
-        ("leader_at_two_thirds", "team ahead on progress (pieces home, then distance) after deal "
-                                 "ceil(2/3 of the deals) (its first seat, 0 or 1; -1 if level)"),
-    ),
-    state_size=STATE_SIZE,
-    max_moves=MAX_MOVES,
-    max_decisions=DECISIONS_PER_DEAL * MAX_DEALS,
-    module_name=__name__,
-    make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
-)

@@ -35,7 +35,8 @@ branch-free and may leave junk in ``moves[n:MAX_MOVES]``:
   1. 2-player game only, while some Grey Entity card is face down (CL-9): ``MOVE_GREY_NONE``,
      ``MOVE_REVEAL + day`` (a face-down Grey card, revealed to everyone) or
      ``MOVE_PEEK + 4 * day + kind`` (spend a held token of that kind, look at that face-down card
-     secretly; only at a card this player has not looked at yet). Spent tokens return at
+     secretly; again at a card looked at before too, spending another token: rules v2). Spent
+     tokens return at
      clean-up (CL-13).
   2. ``MOVE_PLAY + 16 * card + 2 * day + face``: a card of the hand on an empty weekday of the
      player's row, face 0 = up, 1 = down (spends a MEETING token). Its icons draw tokens (also
@@ -142,10 +143,10 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .. import kernel
-from ..kernel import borrow, remove_sorted, sort_range
-from ..seeding import below, shuffle
-from .spec import GameSpec, RuleError, RuleOption
+from ... import kernel
+from ...kernel import borrow, remove_sorted, sort_range
+from ...seeding import below, shuffle
+from ..spec import RuleError
 
 NAME = "colleagues"
 #: bumped whenever the behaviour of the rules (and so any result) changes; 2: CL-9, a Grey Entity
@@ -1107,7 +1108,7 @@ def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, str
 
 
 # ----------------------------------------------------------------------------- components (CL-1)
-COMPONENTS_FILE = Path(__file__).with_name("colleagues_components.toml")
+COMPONENTS_FILE = Path(__file__).with_name("components.toml")
 
 class ComponentTable(dict):
     """A component table: a plain dict of lists and ints (JSON-serialisable, recorded with the
@@ -1218,159 +1219,5 @@ def make_params(n_players: int, options: dict) -> np.ndarray:
     return np.array([n_players, shield] + pack_components(table), dtype=np.int32)
 
 
-# ----------------------------------------------------------------------------- Python side
-def card_number(card: int) -> int:
-    return card + 1
+# ----------------------------------------------------------------------------- rule parameters
 
-
-def _card_text(state: np.ndarray, card: int) -> str:
-    value = int(state[C_VALUE + card])
-    icons = int(state[C_ICONS + card])
-    text = f"card {card + 1}"
-    if value != card + 1:
-        text += f" (value {value})"
-    if icons:
-        text += " with a Coffee icon" if icons == 1 else f" with {icons} Coffee icons"
-    return text
-
-
-def _hand(state: np.ndarray, seat: int) -> list[int]:
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return [int(c) for c in state[base + P_HAND:base + P_HAND + state[base + P_HAND_N]]]
-
-
-def decode(move: int) -> dict:
-    """The move code spelt out (independent of the state)."""
-    move = int(move)
-    if MOVE_MULLIGAN <= move < MOVE_MULLIGAN + 64:
-        mask = move - MOVE_MULLIGAN
-        if mask == 0:
-            return {"action": "keep", "draw_token": True}
-        return {"action": "mulligan", "positions": [j for j in range(HAND) if mask >> j & 1]}
-    if move == MOVE_GREY_NONE:
-        return {"action": "grey_none"}
-    if MOVE_REVEAL <= move < MOVE_REVEAL + DAYS:
-        return {"action": "grey_reveal", "day": DAY_NAMES[move - MOVE_REVEAL]}
-    if MOVE_PEEK <= move < MOVE_PEEK + 4 * DAYS:
-        rel = move - MOVE_PEEK
-        return {"action": "grey_peek", "day": DAY_NAMES[rel >> 2], "spend": KIND_NAMES[rel & 3]}
-    if MOVE_PLAY <= move < MOVE_PLAY + 16 * N_COMMIT:
-        rel = move - MOVE_PLAY
-        return {"action": "play", "card": (rel >> 4) + 1, "day": DAY_NAMES[(rel >> 1) & 7],
-                "face": "down" if rel & 1 else "up"}
-    if move == MOVE_TOKEN_NONE:
-        return {"action": "no_token"}
-    if MOVE_TOKEN <= move < MOVE_TOKEN + 4 * COLS:
-        rel = move - MOVE_TOKEN
-        return {"action": "token", "column": DAY_NAMES[rel >> 2], "token": KIND_NAMES[rel & 3]}
-    raise ValueError(f"not a Colleagues move code: {move}")
-
-
-def move_to_json(state: np.ndarray, move: int) -> dict:
-    out = decode(move)
-    if out["action"] == "mulligan":
-        hand = _hand(state, int(state[H_TO_MOVE]))
-        out["discard"] = [hand[j] + 1 for j in out.pop("positions")]
-    return out
-
-
-def describe_move(state: np.ndarray, move: int) -> str:
-    d = move_to_json(state, move)
-    a = d["action"]
-    if a == "keep":
-        return "keeps the hand and draws a Coffee token"
-    if a == "mulligan":
-        return f"discards {', '.join(map(str, d['discard']))} and draws {len(d['discard'])}"
-    if a == "grey_none":
-        return "leaves the Grey Entity's cards alone"
-    if a == "grey_reveal":
-        card = int(state[S_GREY + DAY_NAMES.index(d["day"])])
-        return f"reveals the Grey Entity's {d['day']} card: {_card_text(state, card)}"
-    if a == "grey_peek":
-        return f"spends a {d['spend']} token to look at the Grey Entity's {d['day']} card"
-    if a == "play":
-        face = "face down (MEETING)" if d["face"] == "down" else "face up"
-        return f"plays {_card_text(state, d['card'] - 1)} on {d['day']} {face}"
-    if a == "no_token":
-        return "places no token"
-    return f"places a {d['token']} token on its {d['column']} card"
-
-
-def _kinds(counts) -> dict:
-    return {KIND_NAMES[k]: int(counts[k]) for k in range(N_KINDS)}
-
-
-def describe_state(state: np.ndarray) -> dict:
-    """The state as the rules file names it: hands, Grey Entity cards, tokens, the week's cards."""
-    n = int(state[H_PLAYERS])
-    grey = int(state[H_GREY])
-    week = int(state[H_WEEK])
-    first = int(state[H_FIRST])
-
-    def wr(values, icons, ident):
-        return {"value": int(state[values + ident]), "icons": int(state[icons + ident])}
-
-    out = {
-        "players": n,
-        "week": week + 1,
-        "first_player": first,
-        "turn_order": [(first + i) % n for i in range(n)],
-        "hands": [[c + 1 for c in _hand(state, p)] for p in range(n)],
-        "tokens": [_kinds(state[PRIVATE + p * PRIVATE_SIZE + P_TOK:PRIVATE + p * PRIVATE_SIZE + P_TOK + 4])
-                   for p in range(n)],
-        "coffee_room": _kinds(state[S_ROOM:S_ROOM + N_KINDS]),
-        "work_cards": [[wr(W_VALUE, W_ICONS, int(state[S_WORK_ORDER + DAYS * w + d])) for d in range(DAYS)]
-                       for w in range(WEEKS)],
-        "reprimand_cards": [[wr(R_VALUE, R_ICONS, int(state[S_REPR_ORDER + DAYS * w + d]))
-                             for d in range(DAYS)] for w in range(WEEKS)],
-        "overtime_pile": [int(state[OT_VALUE + k]) for k in range(int(state[H_OT_NEXT]), N_OT)],
-        "deck": sorted(int(c) + 1 for c in state[S_DECK:S_DECK + state[H_DECK_LEFT]]),
-        "grey_dismissal": "shield" if state[H_SHIELD] else "exclude",
-    }
-    if grey >= 0:
-        out["grey_entity"] = {"seat": grey, "cards": [int(state[S_GREY + d]) + 1 for d in range(DAYS)],
-                              "tokens": int(state[TOKENS_HELD + grey])}
-    return out
-
-
-SPEC = GameSpec(
-    name=NAME,
-    title="Colleagues",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    rules_version=RULES_VERSION,
-    team_game=False,
-    options=(
-        RuleOption("components", "file",
-                   ComponentTable(DEFAULT_COMPONENTS, "defaults (colleagues_components.toml)"),
-                   "TOML component table (CL-1): card values and icons, the token mix; keys "
-                   "left out keep their defaults (simulate/games/colleagues_components.toml)",
-                   loader=load_components),
-        RuleOption("grey_dismissal", "choice", "exclude",
-                   "2 players (CL-11): exclude = the Grey Entity is left out of the dismissal "
-                   "comparison; shield = nobody is dismissed when it holds the highest Reprimand total",
-                   choices=("exclude", "shield")),
-    ),
-    columns=(
-        ("work_total", "sum of the Work card values taken"),
-        ("overtime_total", "sum of the Overtime card values taken"),
-        ("reprimand_total", "sum of the Reprimand card values taken"),
-        ("tokens_left", "Coffee tokens held at the end (1 point off each)"),
-        ("dismissed", "1 if dismissed (highest Reprimand total, CL-5/CL-11)"),
-        ("work_cards", "number of Work cards taken"),
-        ("reprimand_cards", "number of Reprimand cards taken"),
-        ("overtime_cards", "number of Overtime cards taken"),
-        ("leader_at_two_thirds", "seat alone in first place (dismissal, then score) after week 2 "
-                                 "of 3, the Grey Entity included; -1 if shared"),
-    ),
-    state_size=STATE_SIZE,
-    max_moves=MAX_MOVES,
-    max_decisions=MAX_DECISIONS,
-    module_name=__name__,
-    make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
-    extra_seats=lambda n: ("grey-entity",) if n == 2 else (),
-    better="low",
-)

@@ -5,14 +5,30 @@ game (a generator that yields each decision it needs). It shares with the kernel
 replay must share: card numbering (Commitment ids 0..59, Work / Reprimand ids 0..14), the move
 codes, the params layout, the shuffles and draws of the chance stream and the seeding. The
 kernel's module docstring lists the choices both make where the rules are silent.
+
+Every random thing goes through ``self.chance.event(kind, sample, check)`` (``games/chance.py``):
+``shuffle`` (the Work and Reprimand layouts), ``token`` (Coffee tokens a seat draws), ``deal``
+(the Monday hands and the Grey Entity's cards) and ``draw`` (a mulligan's cards); ``notation.py``
+documents each outcome. ``sample`` draws from the chance stream exactly as the kernel does and
+returns the outcome; ``check`` gives the reason a written outcome cannot happen here; the engine
+then plays the outcome, drawn or written alike. Moves and outcomes are spelled with
+``notation.py``'s vocabulary (``action`` is ``notation.move_to_json`` from this engine's objects).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
+from tourney_sim.simulate.games.chance import Chance, as_chance
+from tourney_sim.simulate.games.colleagues.notation import (
+    DAY_NAMES, KIND_NAMES, read_cards, read_kind, read_layout, read_list, read_number_lists,
+    read_numbers, read_object,
+)
+from tourney_sim.simulate.games.spec import PositionError
 from tourney_sim.simulate.seeding import PyStream
 
 WEEKS, DAYS, HAND = 3, 5, 6
+COMMITMENT_CARDS, WORK_CARDS, REPRIMAND_CARDS = 60, 15, 15
 LEADER_WEEKS = 2  # leader_at_two_thirds: the standings when two of the three weeks are over
 OVERTIME = 5  # the row's sixth column
 PLUS, MINUS, ILLNESS, MEETING = 0, 1, 2, 3
@@ -69,21 +85,53 @@ class Desk:
     seen: set[int] = field(default_factory=set)  # Grey Entity days looked at this week
 
 
+def _reason_against(read: Callable[[], object]) -> str | None:
+    """The reason ``read`` (which reads a written outcome with ``notation``'s readers, raising
+    PositionError on what cannot be) gives against it; None when it reads."""
+    try:
+        read()
+    except PositionError as exc:
+        return str(exc)
+    return None
+
+
+def _remove_at(deck: list[int], i: int) -> int:
+    """Take the card at index ``i`` of the deck, its last card filling the gap (the kernel's
+    deck: a draw at a uniformly random index is a draw from a shuffled deck)."""
+    card = deck[i]
+    deck[i] = deck[-1]
+    deck.pop()
+    return card
+
+
+def _sample_cards(deck: list[int], stream: PyStream, count: int) -> list[int]:
+    """``count`` uniformly random cards taken from ``deck`` (a copy of the deck), as numbers."""
+    return [_remove_at(deck, stream.below(len(deck))) + 1 for _ in range(count)]
+
+
+def _by_week(ids: list[int]) -> list[list[int]]:
+    """A layout of 15 card ids as card numbers, one list of Monday..Friday per week."""
+    return [[i + 1 for i in ids[DAYS * w:DAYS * (w + 1)]] for w in range(WEEKS)]
+
+
 class Game:
-    def __init__(self, params, chance: PyStream):
+    """One game from its params: ``to_move``, ``legal_moves``, ``action``, ``apply``, ``result``.
+    ``chance`` is a :class:`Chance` (recorded stream or written record) or a bare ``PyStream``."""
+
+    def __init__(self, params, chance: Chance | PyStream):
         self.players = int(params[0])
         self.shield = bool(params[1])
         self.table = Table.from_params(params)
-        self.chance = chance
+        self.chance = as_chance(chance)
         self.grey = 2 if self.players == 2 else None
         seats = self.players + (1 if self.grey is not None else 0)
         self.desks = [Desk() for _ in range(seats)]
         self.room = list(self.table.token_mix)  # the Coffee Room, per kind
         self.spent = [0, 0, 0, 0]  # MEETING and peek tokens spent this week
-        self.work_layout = list(range(15))
-        self.chance.shuffle(self.work_layout)
-        self.reprimand_layout = list(range(15))
-        self.chance.shuffle(self.reprimand_layout)
+        self.deck: list[int] = []
+        layouts = self.chance.event("shuffle", self._sample_layouts, self._check_layouts)
+        self.work_layout = [number - 1 for week in layouts["work"] for number in week]
+        self.reprimand_layout = [number - 1 for week in layouts["reprimand"] for number in week]
         self.overtime_pile = list(self.table.overtime_value)  # top first
         self.work_owner = [None] * 15  # seat, or "discarded" (CL-3)
         self.reprimand_owner = [None] * 15
@@ -98,20 +146,68 @@ class Game:
         self._script = self._play()
         self._pending = next(self._script)  # (kind of decision, seat)
 
+    # -- the Work and Reprimand layouts (setup)
+    def _sample_layouts(self, stream: PyStream) -> dict:
+        work = list(range(WORK_CARDS))
+        stream.shuffle(work)
+        reprimand = list(range(REPRIMAND_CARDS))
+        stream.shuffle(reprimand)
+        return {"work": _by_week(work), "reprimand": _by_week(reprimand)}
+
+    def _check_layouts(self, outcome) -> str | None:
+        def read():
+            read_object(outcome, "shuffle", required=("work", "reprimand"))
+            for pile, size in (("work", WORK_CARDS), ("reprimand", REPRIMAND_CARDS)):
+                read_layout(outcome[pile], pile, size, pile)
+        return _reason_against(read)
+
     # -- tokens
     def draw(self, seat: int, count: int) -> None:
-        """Take ``count`` tokens from the Coffee Room, face down, at random (CL-4: if any)."""
-        for _ in range(count):
-            total = sum(self.room)
-            if total == 0:
-                return
-            r = self.chance.below(total)
-            kind = 0
-            while r >= self.room[kind]:
-                r -= self.room[kind]
-                kind += 1
+        """Take ``count`` tokens from the Coffee Room, face down, at random (CL-4: as many as
+        there are; no event when there are none)."""
+        count = min(count, sum(self.room))
+        if count == 0:
+            return
+        drawn = self.chance.event("token", lambda stream: self._sample_tokens(stream, seat, count),
+                                  lambda outcome: self._check_tokens(outcome, seat, count))
+        for name in drawn["tokens"]:
+            kind = KIND_NAMES.index(name)
             self.room[kind] -= 1
             self.desks[seat].tokens[kind] += 1
+
+    def _sample_tokens(self, stream: PyStream, seat: int, count: int) -> dict:
+        """One token after the other, each a uniform draw from the face-down room."""
+        room = list(self.room)
+        kinds = []
+        for _ in range(count):
+            r = stream.below(sum(room))
+            kind = 0
+            while r >= room[kind]:
+                r -= room[kind]
+                kind += 1
+            room[kind] -= 1
+            kinds.append(KIND_NAMES[kind])
+        return {"seat": seat, "tokens": kinds}
+
+    def _check_tokens(self, outcome, seat: int, count: int) -> str | None:
+        def read():
+            read_object(outcome, "token", required=("seat", "tokens"))
+            self._check_seat(outcome["seat"], seat, "draws tokens")
+            tokens = read_list(outcome["tokens"], "tokens", count,
+                               f"the Coffee Room holds {sum(self.room)} token(s): {count} are drawn")
+            room = list(self.room)
+            for i, name in enumerate(tokens):
+                kind = read_kind(name, f"tokens[{i}]")
+                room[kind] -= 1
+                if room[kind] < 0:
+                    raise PositionError(f"tokens: the Coffee Room holds {self.room[kind]} {name} "
+                                        f"token(s), not {tokens.count(name)}")
+        return _reason_against(read)
+
+    @staticmethod
+    def _check_seat(written, seat: int, does: str) -> None:
+        if type(written) is not int or written != seat:
+            raise PositionError(f"seat {seat} {does} here, not {written!r}")
 
     def placeable(self, seat: int) -> list[int]:
         """Kinds of token the player could put on a card (+10, -10, ILLNESS)."""
@@ -154,22 +250,65 @@ class Game:
         self.over = True
         yield ("over", -1)
 
-    def draw_card(self) -> int:
-        """A uniformly random card of the deck (the kernel's procedure: the card at a random
-        index leaves, the last card takes its place)."""
-        i = self.chance.below(len(self.deck))
-        card = self.deck[i]
-        self.deck[i] = self.deck[-1]
-        self.deck.pop()
-        return card
+    # -- Commitment cards from the deck
+    def _take(self, cards: list[int]) -> None:
+        """Take these cards out of the deck, one after the other, as the draws that gave them."""
+        for card in cards:
+            _remove_at(self.deck, self.deck.index(card))
+
+    def _check_from_deck(self, cards: list[int]) -> None:
+        """Each card once, and each still in the deck."""
+        deck = set(self.deck)
+        for i, card in enumerate(cards):
+            if card in cards[:i]:
+                raise PositionError(f"card {card + 1} is there twice")
+            if card not in deck:
+                raise PositionError(f"card {card + 1} is not in the deck ({self._place_of(card)})")
+
+    def _place_of(self, card: int) -> str:
+        for seat, desk in enumerate(self.desks):
+            if card in desk.hand:
+                return f"it is in seat {seat}'s hand"
+            if any(placed.card == card for placed in desk.row.values()):
+                return f"it is in seat {seat}'s row"
+        if card in self.grey_cards:
+            return "it is a Grey Entity card"
+        return "it was discarded at the Monday briefing"
 
     def _deal(self) -> None:
-        self.deck = list(range(60))  # every Commitment card is back
-        for seat in self.turn_order():
-            self.desks[seat].hand = sorted(self.draw_card() for _ in range(HAND))
+        self.deck = list(range(COMMITMENT_CARDS))  # every Commitment card is back
+        order = self.turn_order()
+        dealt = self.chance.event("deal", lambda stream: self._sample_deal(stream, order), self._check_deal)
+        for seat in order:
+            cards = [number - 1 for number in dealt["hands"][seat]]
+            self._take(cards)
+            self.desks[seat].hand = sorted(cards)
         if self.grey is not None:
-            self.grey_cards = [self.draw_card() for _ in range(DAYS)]
+            self.grey_cards = [number - 1 for number in dealt["grey_entity"]]
+            self._take(self.grey_cards)
             self.grey_revealed = set()
+
+    def _sample_deal(self, stream: PyStream, order: list[int]) -> dict:
+        """Six cards to each player in turn order, then the Grey Entity's five (Monday..Friday)."""
+        deck = list(self.deck)
+        hands = [[] for _ in range(self.players)]
+        for seat in order:
+            hands[seat] = _sample_cards(deck, stream, HAND)
+        if self.grey is None:
+            return {"hands": hands}
+        return {"hands": hands, "grey_entity": _sample_cards(deck, stream, DAYS)}
+
+    def _check_deal(self, outcome) -> str | None:
+        def read():
+            keys = ("hands",) if self.grey is None else ("hands", "grey_entity")
+            read_object(outcome, "deal", required=keys)
+            hands = read_number_lists(outcome["hands"], "hands", self.players, COMMITMENT_CARDS,
+                                      "cards", HAND)
+            cards = [card for hand in hands for card in hand]
+            if self.grey is not None:
+                cards += read_cards(outcome["grey_entity"], "grey_entity", DAYS)
+            self._check_from_deck(cards)
+        return _reason_against(read)
 
     def _monday(self, seat: int, move: int) -> None:
         desk = self.desks[seat]
@@ -180,8 +319,20 @@ class Game:
         discard = [desk.hand[j] for j in range(HAND) if mask >> j & 1]
         for card in discard:
             desk.hand.remove(card)
-        desk.hand += [self.draw_card() for _ in discard]
-        desk.hand.sort()
+        count = len(discard)
+        drawn = self.chance.event(
+            "draw", lambda stream: {"seat": seat, "cards": _sample_cards(list(self.deck), stream, count)},
+            lambda outcome: self._check_draw(outcome, seat, count))
+        cards = [number - 1 for number in drawn["cards"]]
+        self._take(cards)
+        desk.hand = sorted(desk.hand + cards)
+
+    def _check_draw(self, outcome, seat: int, count: int) -> str | None:
+        def read():
+            read_object(outcome, "draw", required=("seat", "cards"))
+            self._check_seat(outcome["seat"], seat, "draws after its mulligan")
+            self._check_from_deck(read_numbers(outcome["cards"], "cards", COMMITMENT_CARDS, "cards", count))
+        return _reason_against(read)
 
     def _grey_action(self, seat: int, move: int) -> None:
         if move == GREY_NONE:
@@ -301,6 +452,38 @@ class Game:
     def apply(self, move: int) -> None:
         assert move in self.legal_moves(), (move, self._pending)
         self._pending = self._script.send(move)
+
+    def action(self, move: int) -> dict:
+        """The move spelled out completely in this position, as ``notation.move_to_json`` spells
+        it (what a keep draws, the cards a mulligan discards, the Grey Entity card revealed or
+        looked at)."""
+        seat = self.to_move()
+        if MULLIGAN <= move < MULLIGAN + 64:
+            mask = move - MULLIGAN
+            if mask == 0:
+                return {"action": "keep", "draw_token": sum(self.room) > 0}
+            hand = self.desks[seat].hand
+            return {"action": "mulligan", "discard": [hand[j] + 1 for j in range(HAND) if mask >> j & 1]}
+        if move == GREY_NONE:
+            return {"action": "grey_none"}
+        if GREY_REVEAL <= move < GREY_REVEAL + DAYS:
+            day = move - GREY_REVEAL
+            return {"action": "grey_reveal", "day": DAY_NAMES[day], "card": self.grey_cards[day] + 1}
+        if GREY_PEEK <= move < GREY_PEEK + 4 * DAYS:
+            day, kind = divmod(move - GREY_PEEK, 4)
+            return {"action": "grey_peek", "day": DAY_NAMES[day], "spend": KIND_NAMES[kind],
+                    "card": self.grey_cards[day] + 1}
+        if PLAY <= move < PLAY + 16 * COMMITMENT_CARDS:
+            card, rest = divmod(move - PLAY, 16)
+            day, face_down = divmod(rest, 2)
+            return {"action": "play", "card": card + 1, "day": DAY_NAMES[day],
+                    "face": "down" if face_down else "up"}
+        if move == TOKEN_NONE:
+            return {"action": "no_token"}
+        if TOKEN <= move < TOKEN + 4 * (OVERTIME + 1):
+            column, kind = divmod(move - TOKEN, 4)
+            return {"action": "token", "column": DAY_NAMES[column], "token": KIND_NAMES[kind]}
+        raise ValueError(f"not a Colleagues move code: {move}")
 
     # -- the end
     def dismissed(self) -> set[int]:

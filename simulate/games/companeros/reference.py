@@ -2,11 +2,23 @@
 
 Written from ``shared/rules/companeros.md`` with plain lists and named things. It shares with the
 kernel only what a replay must share: card and move numbering, the shuffle, and the seeding.
+
+Chance: the only random thing in Compañeros is the deal at the start of each game of a match
+(CO-5). It is one chance event of kind ``"deal"`` (see :mod:`tourney_sim.simulate.games.chance`),
+drawn from the stream exactly as the kernel deals, or taken from a written record::
+
+    {"deal": {"display": [{"colour": "red", "value": 4}, ...],        # n cards
+              "hands": [[{"colour": "red", "value": 1}, ...], ...]}}  # n hands of 9 cards
+
+Cards are spelled as ``notation.py`` spells them; :meth:`Game.action` spells a move as
+``notation.move_to_json`` does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from tourney_sim.simulate.games.chance import as_chance, Chance
 from tourney_sim.simulate.seeding import PyStream
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
@@ -31,12 +43,69 @@ class Card:
     def __str__(self) -> str:
         return f"{COLOURS[self.colour]} {self.value}"
 
+    def to_json(self) -> dict:
+        """The card as traces spell it: ``{"colour": "red", "value": 7}``."""
+        return {"colour": COLOURS[self.colour], "value": self.value}
+
+    @staticmethod
+    def from_json(spelled: dict) -> "Card":
+        """The card of a spelling :func:`card_problem` accepts."""
+        return Card(COLOURS.index(spelled["colour"]), spelled["value"])
+
+
+def card_problem(spelled: Any, players: int) -> str | None:
+    """Why ``spelled`` is not a card of a game of ``players`` (colours 0..players-1, values
+    1..10), or None if it is one."""
+    if not isinstance(spelled, dict) or set(spelled) != {"colour", "value"}:
+        return f"a card is {{\"colour\": ..., \"value\": ...}}, not {spelled!r}"
+    colour, value = spelled["colour"], spelled["value"]
+    if colour not in COLOURS[:players]:
+        return f"unknown card {spelled!r}: the colours of {players} players are {', '.join(COLOURS[:players])}"
+    if type(value) is not int or not 1 <= value <= 10:
+        return f"unknown card {spelled!r}: values are the integers 1 to 10"
+    return None
+
+
+def list_problem(what: str, value: Any, length: int, items: str) -> str | None:
+    """Why ``value`` is not a list of ``length`` ``items`` (named ``what`` in the reason), or None."""
+    if not isinstance(value, list):
+        return f"{what} must be a list of {length} {items}, not {type(value).__name__}"
+    if len(value) != length:
+        return f"{what} has {len(value)} {items}; it must have {length}"
+    return None
+
+
+def deal_problem(outcome: Any, players: int) -> str | None:
+    """Why ``outcome`` is not a possible deal of a game of ``players`` (the display of
+    ``players`` cards and ``players`` hands of 9, every card of the game exactly once), or None."""
+    if not isinstance(outcome, dict) or set(outcome) != {"display", "hands"}:
+        return "a deal is {\"display\": [cards], \"hands\": [[cards] per seat]}"
+    display, hands = outcome["display"], outcome["hands"]
+    problem = (list_problem("the display", display, players, "cards")
+               or list_problem("hands", hands, players, "hands"))
+    if problem:
+        return problem
+    for seat, hand in enumerate(hands):
+        problem = list_problem(f"the hand of seat {seat}", hand, HAND, "cards")
+        if problem:
+            return problem
+    seen: set[Card] = set()
+    for spelled in display + [c for hand in hands for c in hand]:
+        problem = card_problem(spelled, players)
+        if problem:
+            return problem
+        card = Card.from_json(spelled)
+        if card in seen:
+            return f"{card} is dealt twice"
+        seen.add(card)
+    return None  # players * 10 distinct cards of the game: every card exactly once
+
 
 @dataclass
 class Game:
     players: int
     match_games: int
-    chance: PyStream
+    chance: Chance
     hands: list[list[Card]] = field(default_factory=list)
     display: list[Card] = field(default_factory=list)
     played: dict[int, Card] = field(default_factory=dict)  # seat -> card, this round
@@ -52,9 +121,9 @@ class Game:
     over: bool = False
     leader_at_two_thirds: int = -1
 
-    def __init__(self, params, chance: PyStream):
+    def __init__(self, params, chance: Chance | PyStream):
         self.players, self.match_games = int(params[0]), int(params[1])
-        self.chance = chance
+        self.chance = as_chance(chance)
         self.points = [0] * self.players
         self.cards_taken = [0] * self.players
         self.first_takes = [0] * self.players
@@ -66,12 +135,20 @@ class Game:
 
     # -- setup
     def _deal(self) -> None:
-        deck = list(range(self.players * 10))
-        self.chance.shuffle(deck)
+        """Deal a game of the match: the chance event ``deal`` (see the module docstring)."""
         n = self.players
-        self.display = [Card.of(c) for c in deck[:n]]
-        self.hands = [sorted(Card.of(c) for c in deck[n + HAND * p:n + HAND * (p + 1)])
-                      for p in range(n)]
+
+        def shuffle_and_deal(stream: PyStream) -> dict:
+            deck = list(range(n * 10))
+            stream.shuffle(deck)
+            display = sorted(Card.of(c) for c in deck[:n])
+            hands = [sorted(Card.of(c) for c in deck[n + HAND * p:n + HAND * (p + 1)]) for p in range(n)]
+            return {"display": [card.to_json() for card in display],
+                    "hands": [[card.to_json() for card in hand] for hand in hands]}
+
+        deal = self.chance.event("deal", shuffle_and_deal, lambda outcome: deal_problem(outcome, n))
+        self.display = sorted(Card.from_json(c) for c in deal["display"])
+        self.hands = [sorted(Card.from_json(c) for c in hand) for hand in deal["hands"]]
         self.played = {}
         self.round = 0
         self.takers = []
@@ -176,6 +253,22 @@ class Game:
         extras = [[self.cards_taken[p], self.first_takes[p], self.leader_at_two_thirds]
                   for p in range(self.players)]
         return scores, ranks, extras
+
+    def action(self, move: int) -> dict:
+        """The move spelled out completely in this position, as ``notation.move_to_json`` spells
+        it: ``{"action": "play", "card": CARD}``, ``{"action": "take", "colour": NAME, "cards":
+        [CARD, ...], "points": P}`` (the display cards of that colour, ascending, and their sum)
+        or ``{"action": "pass"}``."""
+        if move == PASS:
+            return {"action": "pass"}
+        if TAKE <= move < TAKE + len(COLOURS):
+            colour = move - TAKE
+            taken = sorted(card for card in self.display if card.colour == colour)
+            return {"action": "take", "colour": COLOURS[colour], "cards": [card.to_json() for card in taken],
+                    "points": sum(card.value for card in taken)}
+        if 0 <= move < len(COLOURS) * 10:
+            return {"action": "play", "card": Card.of(move).to_json()}
+        raise ValueError(f"{move} is not a Compañeros move code")
 
     def describe(self, move: int) -> str:
         if move == PASS:

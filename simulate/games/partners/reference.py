@@ -9,17 +9,28 @@ sequences are grouped by the board they leave (PA-11).
 Places: ``OUT``; ``START``; ``("ring", space)`` with space 0..55 the absolute numbered spaces
 (colour c's section is spaces 14c..14c+13, its start space lies just before space 14c);
 ``("house", h)`` with h = 1..4.
+
+Chance: the only random thing is the deal. Every deal is one chance event ``"deal"``, whose
+outcome names the cards each seat is dealt (``{"hands": [[card, ...] x 4]}``, cards spelled as
+``notation.py`` spells them: ``"Ace#2"``). The engine knows which cards are in the pile, not their
+order: that is the chance stream's, kept by the sampler (``_stacked``) between the deals of one
+dealer. Moves are spelled (:meth:`Game.action`) in ``notation.py``'s words, from this engine's own
+board.
 """
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
+from tourney_sim.simulate.games.chance import as_chance, Chance
 from tourney_sim.simulate.seeding import PyStream
+
+from .notation import card_ids, card_names, COLOUR_NAMES, KIND_NAMES, split_parts
 
 OUT = ("out",)
 START = ("start",)
 HAND = 4
-# params layout (see tourney_sim.simulate.games.partners.make_params)
+# params layout (see tourney_sim.simulate.games.partners.rules.make_params)
 P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS = range(7)
 P_KIND_TABLE = 7
 N_KINDS, N_EFFECTS = 14, 6
@@ -85,7 +96,8 @@ class Board:
         return self.ring + place[1]
 
     def outcome(self):
-        return tuple(tuple(sorted(self.track(c, p) for p in self.places[c])) for c in range(4))
+        """The board as a value: where the pieces of each colour stand (PA-11)."""
+        return tuple(tuple(sorted(places)) for places in self.places)
 
     # -- walking
     def _blocks(self, mover: int, start_colour: int) -> bool:
@@ -120,25 +132,34 @@ class Board:
             return None
         return ("ring", (space - 1) % self.ring)
 
-    def walk_forward(self, colour: int, place, steps: int):
-        """The place reached moving ``steps`` forward, or None if the move is not allowed."""
+    def path_forward(self, colour: int, place, steps: int) -> list:
+        """The places reached after 1, 2, ..., ``steps`` steps forward (one walk); it stops early
+        at the first step that is not allowed (no longer move of the piece is then either)."""
+        path = []
         from_house = place[0] == "house"
         backwards = False
         for _ in range(steps):
             if not backwards:
                 nxt = self.step_forward(colour, place)
                 if nxt == self.BLOCKED:
-                    return None
+                    return path
                 if nxt != self.NO_ROOM:
                     place = nxt
+                    path.append(place)
                     continue
                 if from_house or not self.bounce:
-                    return None  # exact entry, no passing in the house (PA-3)
+                    return path  # exact entry, no passing in the house (PA-3)
                 backwards = True  # PA-3 option: walk the extra steps back
             place = self.step_back(colour, place)
             if place is None:
-                return None
-        return place
+                return path
+            path.append(place)
+        return path
+
+    def walk_forward(self, colour: int, place, steps: int):
+        """The place reached moving ``steps`` forward, or None if the move is not allowed."""
+        path = self.path_forward(colour, place, steps)
+        return path[-1] if len(path) == steps else None
 
     def walk_back(self, colour: int, place, steps: int):
         if place == OUT or place[0] == "house":
@@ -168,9 +189,29 @@ class Board:
         return None, False
 
 
+class Movement(NamedTuple):
+    """One piece moved by a play: the place it left, the steps (negative back, None for a start),
+    where it ends, and the pieces its landing sent outside as (colour, place), the mover itself
+    when it landed on a protected pair."""
+    colour: int
+    origin: tuple
+    steps: "int | None"
+    final: tuple
+    knocked: tuple
+
+
+def place_json(place) -> dict:
+    """A place as notation.py spells it."""
+    if place == OUT:
+        return {"where": "outside"}
+    if place == START:
+        return {"where": "start"}
+    return {"where": place[0], "space": place[1]}
+
+
 class Game:
-    def __init__(self, params, chance: PyStream):
-        self.chance = chance
+    def __init__(self, params, chance: "Chance | PyStream"):
+        self.chance = as_chance(chance)
         self.bounce = int(params[P_OVERSHOOT]) == 1
         self.max_deals = int(params[P_MAX_DEALS])
         self.deals_per_dealer = int(params[P_DEALS_PER_DEALER])
@@ -178,6 +219,8 @@ class Game:
         self.effects = [[int(params[P_KIND_TABLE + k * N_EFFECTS + e]) for e in range(N_EFFECTS)]
                         for k in range(N_KINDS)]
         self.card_kind = [int(params[P_CARD_KIND + c]) for c in range(self.n_cards)]
+        self.card_name = card_names(tuple(self.card_kind))  # card id -> "Ace#2"
+        self.card_id = card_ids(tuple(self.card_kind))
         self.board = Board(int(params[P_SECTION]), int(params[P_HOUSE]), self.bounce)
         self.hands = [[] for _ in range(4)]
         self.given = [None] * 4
@@ -190,29 +233,68 @@ class Game:
         self.over = False
         self.leads = []  # the leading team (0, 1, or -1 if level) at the end of each deal
         self._legal = None  # legal moves of the current position, once computed
+        self._stacked = []  # drawing from the stream: the shuffled pile's order, top first
         self.dealer = 3  # PA-10
         self._reshuffle()
         self._deal()
 
     # -- dealing
     def _reshuffle(self):
-        self.pile = list(range(self.n_cards))
-        self.chance.shuffle(self.pile)
+        """A new dealer takes up the whole deck (PA-12); the shuffle is the next deal's chance."""
+        self.pile = list(range(self.n_cards))  # the cards in the pile (their order is chance's)
         self.dealer_deals = 0
 
     def _deal(self):
         if self.dealer_deals == self.deals_per_dealer:
             self.dealer = (self.dealer + 1) % 4
             self._reshuffle()
-        for j in range(4):
-            seat = (self.dealer + 1 + j) % 4
-            self.hands[seat] = sorted(self.pile[:HAND])
-            self.pile = self.pile[HAND:]
+        hands = self._deal_cards(self.chance.event("deal", self._sample_deal, self._check_deal))
+        dealt = {c for hand in hands for c in hand}
+        self.pile = [c for c in self.pile if c not in dealt]
+        self.hands = [sorted(hand) for hand in hands]
         self.dealer_deals += 1
         self.deals += 1
         self.given = [None] * 4
         self.exchanging = [(self.dealer + 1 + j) % 4 for j in range(4)]
         self.turn = (self.dealer + 1) % 4
+
+    def _sample_deal(self, stream: PyStream) -> dict:
+        """The deal drawn from the stream: the first deal of a dealer shuffles the whole deck;
+        the seat after the dealer gets the first 4 cards, the next seat the next 4, ..."""
+        if self.dealer_deals == 0:
+            self._stacked = list(range(self.n_cards))
+            stream.shuffle(self._stacked)
+        hands = [[] for _ in range(4)]
+        for j in range(4):
+            hands[(self.dealer + 1 + j) % 4] = sorted(self._stacked[HAND * j:HAND * (j + 1)])
+        self._stacked = self._stacked[4 * HAND:]
+        return {"hands": [[self.card_name[c] for c in hand] for hand in hands]}
+
+    def _check_deal(self, outcome) -> "str | None":
+        """Why ``outcome`` cannot be this deal (see ``_sample_deal``), or None."""
+        if not isinstance(outcome, dict) or set(outcome) != {"hands"}:
+            return f'a deal is {{"hands": [4 lists of {HAND} cards, by seat]}}, got {outcome!r:.60}'
+        hands = outcome["hands"]
+        if not isinstance(hands, list) or len(hands) != 4:
+            return f"hands must be a list of 4 hands, by seat, got {hands!r:.60}"
+        seen = set()
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != HAND:
+                return f"seat {seat} must be dealt a list of {HAND} cards, got {hand!r:.60}"
+            for card in hand:
+                if not isinstance(card, str) or card not in self.card_id:
+                    return (f"seat {seat} is dealt an unknown card {card!r:.30} (a card is a kind and "
+                            f"its copy, {self.card_name[0]} .. {self.card_name[-1]})")
+                if card in seen:
+                    return f"card {card} is dealt twice"
+                seen.add(card)
+                if self.card_id[card] not in self.pile:
+                    return f"card {card} (to seat {seat}) is not in the pile"
+        return None
+
+    def _deal_cards(self, outcome: dict) -> list[list[int]]:
+        """The card ids each seat is dealt, from a (possible) deal outcome."""
+        return [[self.card_id[card] for card in hand] for hand in outcome["hands"]]
 
     # -- whose turn
     def to_move(self) -> int:
@@ -290,10 +372,7 @@ class Game:
             if place in seen_origin:
                 continue  # two pieces on one space: the same moves (PA-11)
             seen_origin.add(place)
-            for steps in range(1, budget + 1):
-                target = board.walk_forward(colour, place, steps)
-                if target is None:
-                    continue
+            for steps, target in enumerate(board.path_forward(colour, place, budget), start=1):
                 after = board.copy()
                 after.land(colour, i, target)
                 seq = prefix + [(colour, i, board.track(colour, place), steps)]
@@ -375,19 +454,47 @@ class Game:
             return
         self._deal()
 
-    def _knock(self, seat, colour, victim, mover_out):
-        if victim is not None:
-            self.ko_given[seat] += 1
-            self.ko_suffered[victim] += 1
-        if mover_out:
-            self.ko_suffered[colour] += 1
-
-    def _piece_at(self, colour, track, exclude=()):
-        b = self.board
-        for i, p in enumerate(b.places[colour]):
-            if i not in exclude and b.track(colour, p) == track:
+    @staticmethod
+    def _piece_at(board, colour, track, exclude=()):
+        for i, p in enumerate(board.places[colour]):
+            if i not in exclude and board.track(colour, p) == track:
                 return i
         raise AssertionError((colour, track))
+
+    def _split_plan(self, board, seat, kind, move) -> list[tuple[int, int, int]]:
+        """The sub-moves of a 7 code in order: (colour, piece index, steps)."""
+        chosen = {seat: [], seat ^ 2: []}
+        plan = []
+        for side, track, s in split_parts(move, self.effects[kind][SPLIT]):  # the code's layout
+            colour = seat if side == 0 else seat ^ 2
+            i = self._piece_at(board, colour, track, chosen[colour])
+            chosen[colour].append(i)
+            plan.append((colour, i, s))
+        return plan
+
+    def _move_pieces(self, board, seat, kind, move) -> list[Movement]:
+        """Make a play that moves pieces (not a Swap) on ``board``; returns its movements."""
+        eff = self.effects[kind]
+        if eff[SPLIT]:
+            plan = [(c, i, s, board.walk_forward) for c, i, s in self._split_plan(board, seat, kind, move)]
+        else:
+            m = self.mover(seat)
+            steps, track = (move >> 7) & 63, move & 127
+            walk = board.walk_back if eff[BACK] else board.walk_forward
+            plan = [(m, self._piece_at(board, m, track), None if track == OUTSIDE_CODE else steps, walk)]
+        movements = []
+        for colour, i, steps, walk in plan:
+            origin = board.places[colour][i]
+            target = START if steps is None else walk(colour, origin, steps)
+            victim, mover_out = board.land(colour, i, target)
+            knocked = ()
+            if victim is not None:
+                knocked = ((victim, target),)
+            elif mover_out:
+                knocked = ((colour, target),)
+            signed = None if steps is None else -steps if eff[BACK] else steps
+            movements.append(Movement(colour, origin, signed, board.places[colour][i], knocked))
+        return movements
 
     def play(self, seat: int, kind: int, move: int) -> None:
         b = self.board
@@ -401,38 +508,48 @@ class Game:
                 (cb, ib), = b.on_space(sb)
                 b.put(ca, ia, ("ring", sb))
                 b.put(cb, ib, ("ring", sa))
-        elif eff[SPLIT]:
-            total = eff[SPLIT]
-            n_own = (move >> 55) & 7
-            comp = (move >> 49) & 63
-            steps, prev = [], 0
-            for c in range(1, total):
-                if not (comp >> (6 - c)) & 1:
-                    steps.append(c - prev)
-                    prev = c
-            steps.append(total - prev)
-            chosen = {seat: [], seat ^ 2: []}
-            plan = []
-            for j, s in enumerate(steps):
-                colour = seat if j < n_own else seat ^ 2
-                i = self._piece_at(colour, (move >> (42 - 7 * j)) & 127, chosen[colour])
-                chosen[colour].append(i)
-                plan.append((colour, i, s))
-            for colour, i, s in plan:
-                target = b.walk_forward(colour, b.places[colour][i], s)
-                self._knock(seat, colour, *b.land(colour, i, target))
         else:
-            steps, track = (move >> 7) & 63, move & 127
-            i = self._piece_at(m, track)
-            if track == OUTSIDE_CODE:
-                b.put(m, i, START)
-            elif eff[BACK]:
-                self._knock(seat, m, *b.land(m, i, b.walk_back(m, b.places[m][i], steps)))
-            else:
-                self._knock(seat, m, *b.land(m, i, b.walk_forward(m, b.places[m][i], steps)))
+            for movement in self._move_pieces(b, seat, kind, move):
+                for colour, _ in movement.knocked:
+                    self.ko_suffered[colour] += 1
+                    if colour != movement.colour:  # a mover knocked out by a pair: given by nobody
+                        self.ko_given[seat] += 1
         if b.all_home(m) and b.all_home(m ^ 2):
             self.winner = m % 2
             self.over = True
+
+    def action(self, move: int) -> dict:
+        """The move spelled out completely in this position, as ``notation.move_to_json`` spells
+        it (worked out on a copy of this engine's board)."""
+        seat = self.to_move()
+        if move == DISCARD:
+            return {"action": "discard", "cards": [KIND_NAMES[self.card_kind[c]] for c in self.hands[seat]]}
+        if move >= GIVE:
+            return {"action": "give", "card": KIND_NAMES[move - GIVE], "partner": seat ^ 2}
+        kind = move >> 58
+        out = {"action": "play", "card": KIND_NAMES[kind]}
+        if self.effects[kind][SWAP]:
+            if move & 0x3FFF == 0:
+                out["swap"] = "same colour"
+            else:
+                out["swap"] = [{"colour": COLOUR_NAMES[self.board.on_space(space)[0][0]],
+                                "from": place_json(("ring", space))}
+                               for space in ((move >> 7) & 127, move & 127)]
+            return out
+        spelled = []
+        for mv in self._move_pieces(self.board.copy(), seat, kind, move):
+            entry = {"colour": COLOUR_NAMES[mv.colour], "from": place_json(mv.origin)}
+            if mv.steps is not None:
+                entry["steps"] = mv.steps
+            entry["to"] = place_json(mv.final)
+            if mv.knocked:
+                entry["knocked_out"] = [{"colour": COLOUR_NAMES[c], "from": place_json(p)} for c, p in mv.knocked]
+            spelled.append(entry)
+        if self.effects[kind][SPLIT]:
+            out["split"] = spelled
+        else:
+            out.update(spelled[0])
+        return out
 
     # -- the lead (leader_at_two_thirds)
     def progress(self, team: int):

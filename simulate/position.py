@@ -1,0 +1,61 @@
+"""``tourney position``: the legal moves of a stored position and what a strategy would play.
+
+A position is JSON as the game's ``notation.describe_state`` writes it (documented in
+``games/<game>/notation.py``); ``notation.load_state`` turns it back into a kernel state, refusing
+a malformed or impossible one with :class:`~tourney_sim.simulate.games.spec.PositionError`. The
+strategy (any setting, e.g. ``ismcts:iterations=300``) then chooses exactly as it would in a game,
+its random stream seeded from ``seed``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .games import PositionError, get_game
+from .stepper import KernelGame
+
+
+def read_position(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise PositionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise PositionError(f"{path} must hold one JSON object (a position), not {type(data).__name__}")
+    return data
+
+
+def analyse(game: str, position: dict, strategy: str, seed: int = 0) -> dict:
+    """Whose turn it is in ``position``, its legal moves, and the move ``strategy`` chooses."""
+    from tourney_sim.strategies import resolve
+
+    spec = get_game(game)
+    chosen = resolve(game, [strategy])[0]
+    state = spec.load_state(position)
+    n_players = position.get("players", spec.min_players) if isinstance(position, dict) else spec.min_players
+    k = KernelGame.from_state(spec, state, int(n_players), seed=seed)
+    seat = k.to_move()
+    out = {"game": spec.name, "rules_version": spec.rules_version, "to_move": seat, "legal": [],
+           "strategy": strategy, "choice": None}
+    if seat < 0:
+        return out
+    legal = k.legal_moves()
+    out["legal"] = [{"index": i, "move": m, "action": spec.move_to_json(k.state, m),
+                     "text": spec.describe_move(k.state, m)} for i, m in enumerate(legal)]
+    move = k.choose(chosen)
+    out["choice"] = next(entry for entry in out["legal"] if entry["move"] == move)
+    return out
+
+
+def format_text(a: dict) -> str:
+    if a["to_move"] < 0:
+        return f"{a['game']} (rules v{a['rules_version']}): the game is over in this position"
+    lines = [f"{a['game']} (rules v{a['rules_version']}): seat {a['to_move']} to move, "
+             f"{len(a['legal'])} legal move{'s' if len(a['legal']) != 1 else ''}"]
+    for entry in a["legal"]:
+        mark = "*" if entry["move"] == a["choice"]["move"] else " "
+        lines.append(f" {mark}{entry['index']:>4}  {entry['text']}")
+    lines.append(f"{a['strategy']} plays: {a['choice']['text']} (move {a['choice']['move']})")
+    return "\n".join(lines)

@@ -1,0 +1,523 @@
+"""Compañeros in JSON: positions (``describe_state`` / ``load_state``), complete move spellings
+(``move_to_json`` and the reference engine's ``Game.action``), and the reference engine's chance
+events (the deal) recorded from the stream and replayed from the record."""
+import copy
+import functools
+import json
+
+import numpy as np
+import pytest
+
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.chance import ChanceError, ScriptedChance, StreamChance
+from tourney_sim.simulate.games.companeros import notation as nt
+from tourney_sim.simulate.games.companeros import reference as ref
+from tourney_sim.simulate.games.companeros import rules as co
+from tourney_sim.simulate.games.spec import PositionError
+from tourney_sim.simulate.seeding import PyStream
+from tourney_sim.simulate.stepper import KernelGame
+
+from . import harness
+from .test_companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
+
+SPEC = get_game("companeros")
+PICK_STREAM = harness.PICK_STREAM  # the random move choices of the tests' own games
+PLAY_ON_STREAM = 2000  # random move choices when playing on from a position
+#: (players, match_games): every player count, single games and CO-5 matches
+CONFIGS = [(3, 1), (4, 1), (5, 1), (6, 1), (3, 2), (4, 3), (5, 2), (6, 2)]
+
+
+def params_of(players, match_games):
+    return co.make_params(players, {"match_games": match_games})
+
+
+def through_json(value):
+    return json.loads(json.dumps(value, check_circular=False))
+
+
+@functools.cache
+def position_mask(fields):
+    """True at the indices of a state outside ``fields`` (``notation.not_position_fields``)."""
+    mask = np.ones(co.STATE_SIZE, bool)
+    for _, start, end in fields:
+        mask[start:end] = False
+    return mask
+
+
+def same_position(a, b):
+    """States ``a`` and ``b`` hold the same position: equal outside the fields that are not part
+    of one (the same fields for both)."""
+    fields = nt.not_position_fields(a)
+    return fields == nt.not_position_fields(b) and not ((a != b) & position_mask(fields)).any()
+
+
+def random_game(config, seed, game):
+    """A kernel game of ``config`` and the stream choosing its random moves."""
+    return KernelGame(SPEC, params_of(*config), seed, game), PyStream(seed, game, PICK_STREAM)
+
+
+def random_step(k, pick):
+    moves = k.legal_moves()
+    move = moves[pick.below(len(moves))]
+    k.apply(move)
+    return move
+
+
+# ------------------------------------------------------------------ a. positions round trip
+def test_every_position_of_random_and_heuristic_games_round_trips_through_json():
+    """At every decision (and the end) of games played by random moves and by each built-in
+    heuristic, in every configuration: ``load_state`` of the JSON text of ``describe_state``
+    gives the state back, outside the fields documented as not part of a position."""
+    strategies = harness.heuristics("companeros")
+    assert {"random", "high", "follower", "greedy"} <= {s.name for s in strategies}
+    positions = 0
+    seen = set()  # (phase, in a later game of a match)
+    game = 0
+    while positions < 100_000:
+        config = CONFIGS[game % len(CONFIGS)]
+        k = KernelGame(SPEC, params_of(*config), 31, game)
+        # seat s plays strategy (game + s): every heuristic at every seat, mixed line-ups
+        lineup = [strategies[(game + s) % len(strategies)] for s in range(config[0])]
+        while True:
+            state = k.state
+            loaded = nt.load_state(through_json(nt.describe_state(state)))
+            assert loaded.dtype == np.int32 and loaded.shape == (co.STATE_SIZE,)
+            assert same_position(state, loaded), (config, game, nt.describe_state(state))
+            positions += 1
+            seen.add((int(state[co.H_PHASE]), int(state[co.H_GAME_NO]) > 0))
+            if k.to_move() < 0:
+                break
+            k.apply(k.choose(lineup[k.to_move()]))
+        game += 1
+    # every phase, and later games of matches, were among them
+    phases_seen = {phase for phase, _ in seen}
+    assert phases_seen == {co.PHASE_PLAY, co.PHASE_TAKE, co.PHASE_OVER}
+    assert (co.PHASE_TAKE, True) in seen and (co.PHASE_PLAY, True) in seen
+
+
+def test_positions_compare_all_but_the_fields_that_are_not_part_of_one():
+    """What the round trip compares: the scratch area never counts, the taking bookkeeping only
+    in the take phase, everything else always."""
+    k, pick = random_game((4, 1), 3, 0)
+    while k.state[co.H_PHASE] != co.PHASE_TAKE:
+        random_step(k, pick)
+    taking = k.state.copy()
+    random_step(k, pick)
+    while k.state[co.H_PHASE] != co.PHASE_PLAY:
+        random_step(k, pick)
+    playing = k.state.copy()
+    for state, taking_counts in ((taking, True), (playing, False)):
+        for index, counts in ((co.SCRATCH + 3, False), (co.TAKE_ORDER + 1, taking_counts),
+                              (co.H_FIRST_TAKER, taking_counts), (co.PLAYED_SUM, True),
+                              (co.PRIVATE + co.PRIVATE_SIZE + 2, True), (co.H_LEADER_2_3, True)):
+            changed = state.copy()
+            changed[index] += 7
+            assert same_position(state, changed) is not counts, (index, taking_counts)
+    assert not same_position(taking, playing)
+
+
+def test_play_continues_identically_from_a_loaded_position():
+    """200 positions at random depths (every phase, later games of matches, the last decision
+    before a new deal): the real state and the state loaded from its JSON position, with copies
+    of the same chance stream and the same random move choices, play the same moves to the same
+    result and end in the same position."""
+    kinds = {"take": 0, "later game": 0, "deal ahead": 0}
+    depths = np.random.default_rng(43)
+    for i in range(200):
+        config = CONFIGS[i % len(CONFIGS)]
+        probe, pick = random_game(config, 43, i)
+        length = 0
+        while probe.to_move() >= 0:
+            random_step(probe, pick)
+            length += 1
+        k, pick = random_game(config, 43, i)  # the same game again, to a depth from 0 to its end
+        for _ in range(depths.integers(length + 1)):
+            random_step(k, pick)
+        kinds["take"] += int(k.state[co.H_PHASE]) == co.PHASE_TAKE
+        kinds["later game"] += int(k.state[co.H_GAME_NO]) > 0 and k.to_move() >= 0
+        kinds["deal ahead"] += int(k.state[co.H_GAME_NO]) < config[1] - 1
+        real, loaded = k.copy(), k.copy()
+        loaded.state[:] = nt.load_state(through_json(nt.describe_state(k.state)))
+        moves = []
+        for game in (real, loaded):
+            choices = PyStream(43, i, PLAY_ON_STREAM)
+            played = []
+            while game.to_move() >= 0:
+                played.append(random_step(game, choices))
+            moves.append(played)
+        assert moves[0] == moves[1], (config, i)
+        assert real.result() == loaded.result(), (config, i)
+        assert same_position(real.state, loaded.state)
+    assert all(count >= 20 for count in kinds.values()), kinds
+
+
+# ------------------------------------------------------------------ b. bad positions
+#: random decisions from the deal of a 4-player, 2-game match (seed 5) to the positions the bad
+#: cases start from: round 1 of game 1, in the take phase (seats 1 and 3 decided, 2 and 0 still
+#: to take; cards taken) and in the play phase (seats 2 and 3 played, seat 0 to play)
+BASE_STEPS = {"take": 83, "play": 79}
+
+
+def a_position(phase):
+    k, pick = random_game((4, 2), 5, 0)
+    for _ in range(BASE_STEPS[phase]):
+        random_step(k, pick)
+    return nt.describe_state(k.state)
+
+
+def test_the_positions_the_bad_cases_start_from_are_fine():
+    """The bad cases break real positions: round 1 of the second game, mid-trick scoring (with
+    cards taken in this game and points from the first) and mid-play."""
+    take, play = a_position("take"), a_position("play")
+    assert (take["phase"], take["match_game"], take["round"], take["still_to_take"]) == ("take", 1, 1, [2, 0])
+    assert take["first_taker"] == 1 and [len(t) for t in take["taken"]] == [0, 3, 1, 1]
+    assert sum(take["points"]) > sum(c["value"] for cards in take["taken"] for c in cards)
+    assert (play["phase"], play["starter"], play["to_move"]) == ("play", 2, 0)
+    assert [c is not None for c in play["played"]] == [False, False, True, True]
+    for position in (take, play):
+        assert same_position(nt.load_state(position), nt.load_state(through_json(position)))
+
+
+def move_card(position, source, target):
+    """Move the first card of list ``source`` (a path of keys) to the end of list ``target``."""
+    def at(path):
+        value = position
+        for key in path:
+            value = value[key]
+        return value
+    at(target).append(at(source).pop(0))
+
+
+def without(key):
+    return lambda p: p.pop(key)
+
+
+def setting(key, value):
+    return lambda p: p.__setitem__(key, value)
+
+
+def unplay(seat):
+    """The card ``seat`` played back into its hand."""
+    def edit(p):
+        p["hands"][seat].append(p["played"][seat])
+        p["played"][seat] = None
+    return edit
+
+
+#: mistake -> (the position it starts from, the edit, a fragment of the reason)
+BAD_POSITIONS = {
+    "missing key": ("take", without("display"), "the position has no display"),
+    "nearly every key missing": ("take", lambda p: p.clear() or p.update(players=4),
+                                 "the position has no match_games, match_game, round"),
+    "unknown key": ("take", setting("dealer", 0), "unknown keys dealer"),
+    "players out of range": ("take", setting("players", 7), "players is 7; it must be from 3 to 6"),
+    "players of the wrong type": ("take", setting("players", "4"), "players must be an integer from 3 to 6"),
+    "unknown phase": ("take", setting("phase", "bidding"), "phase must be one of play, take, over"),
+    "seat out of range": ("take", setting("starter", 4), "starter is seat 4; it must be a seat from 0 to 3"),
+    "hands not a list": ("take", setting("hands", "all of them"), "hands must be a list of 4"),
+    "one hand too few": ("take", lambda p: p["hands"].pop(), "hands has 3 entries; it must have 4"),
+    "unknown colour": ("take", lambda p: p["display"].append({"colour": "pink", "value": 3}),
+                       "display: unknown card"),
+    "colour of no seat": ("take", lambda p: p["display"].append({"colour": "purple", "value": 3}),
+                          'one of red, yellow, green, blue, "value": 1 to 10'),
+    "value out of range": ("take", lambda p: p["hands"][0].__setitem__(0, {"colour": "red", "value": 11}),
+                           "hands[0]: unknown card"),
+    "boolean value": ("take", lambda p: p["hands"][0].__setitem__(0, {"colour": "red", "value": True}),
+                      "hands[0]: unknown card"),
+    "card twice": ("take", lambda p: p["display"].append(dict(p["hands"][1][0])),
+                   "is in hands[1] and in display: every card lies in exactly one place"),
+    "card missing": ("take", lambda p: p["display"].pop(), "is missing: every card of the game"),
+    "hand size": ("take", lambda p: move_card(p, ["hands", 0], ["display"]),
+                  "hands[0] holds 6 cards; in round 1 it holds 7"),
+    "unplayed card in the take phase": ("take", unplay(0), "3 of 4 seats have played; in the take phase every"),
+    "played out of turn": ("play", unplay(2),
+                           "seats [3] have played, but the first 1 to play from the starter are seats [2]"),
+    "full trick in the play phase": ("play", lambda p: p.update(phase="take"),
+                                     "2 of 4 seats have played; in the take phase every seat has"),
+    "nobody left to take": ("take", setting("still_to_take", []),
+                            "still_to_take is []; it must be the last (at least one) of the taking order [1, 3, 2, 0]"),
+    "taker out of range": ("take", setting("still_to_take", [2, 9]),
+                           "still_to_take[1] is seat 9; it must be a seat from 0 to 3"),
+    "first taker yet to take": ("take", setting("first_taker", 2), "first_taker is seat 2, who is not among"),
+    "taking in the play phase": ("play", setting("still_to_take", [1]), "still_to_take and first_taker are for"),
+    "to_move wrong": ("take", setting("to_move", 0), "to_move is 0, but the seat to decide is 2"),
+    "negative points": ("take", lambda p: p["points"].__setitem__(0, -1), "points[0] is -1; it must be from 0 to"),
+    "points below the cards taken": ("take", lambda p: p["points"].__setitem__(1, 0),
+                                     "points[1] is 0, but seat 1 took"),
+    "too many first takes": ("take", lambda p: p["rounds_first_taker"].__setitem__(2, 50),
+                             "rounds_first_taker[2] is 50; it must be from 0 to 10"),
+    "leader before two thirds": ("take", setting("leader_at_two_thirds", 1),
+                                 "leader_at_two_thirds is null until 12 rounds"),
+    "over too early": ("take", setting("phase", "over"), "once it is over, match_game is 2 and round 9"),
+    "first game started by another seat": ("take", lambda p: p.update(match_game=0, game_starter=2),
+                                           "seat 0 starts the first game"),
+}
+
+
+@pytest.mark.parametrize("mistake", BAD_POSITIONS)
+def test_bad_position_is_refused_with_a_reason(mistake):
+    base, break_it, fragment = BAD_POSITIONS[mistake]
+    position = a_position(base)
+    break_it(position)
+    with pytest.raises(PositionError) as refused:
+        nt.load_state(position)
+    assert fragment in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("not_a_position", [None, [], "players: 4", 4])
+def test_a_position_that_is_no_object_is_refused(not_a_position):
+    with pytest.raises(PositionError, match="a position is a JSON object with the keys players, match_games"):
+        nt.load_state(not_a_position)
+
+
+#: values an edit puts in place of a key's value
+JUNK = [None, -1, 0, 1, 99, 2 ** 40, "red", True, 1.5, [], {}, [None], {"colour": "red"}]
+
+
+def edit_position(position, rng):
+    """A copy of ``position`` with one random edit: a key dropped or given junk, a number
+    nudged, a card moved, copied or respelled, or two seats' lists swapped."""
+    edited = through_json(position)  # a deep copy
+    n = len(edited["hands"])
+    kind = int(rng.integers(8))
+    if kind == 0:
+        del edited[str(rng.choice(list(edited)))]
+    elif kind == 1:
+        edited[str(rng.choice(list(edited)))] = copy.deepcopy(JUNK[rng.integers(len(JUNK))])
+    elif kind == 2:
+        key = str(rng.choice([k for k, v in edited.items() if type(v) is int]))
+        edited[key] += int(rng.choice([-1, 1]))
+    elif kind == 3:
+        counts = edited[str(rng.choice(["points", "cards_taken", "rounds_first_taker"]))]
+        counts[rng.integers(n)] += int(rng.choice([-1, 1, 10]))
+    elif kind == 4:
+        lists = edited[str(rng.choice(["hands", "taken", "played"]))]
+        a, b = rng.integers(n, size=2)
+        lists[a], lists[b] = lists[b], lists[a]
+    else:
+        places = [cards for cards in [edited["display"]] + edited["hands"] + edited["taken"] if cards]
+        source = places[rng.integers(len(places))]
+        chosen = source[rng.integers(len(source))]
+        if kind == 5:  # respell
+            chosen["value"] = chosen["value"] % 10 + 1
+            return edited
+        if kind == 6:  # move (else copy)
+            source.remove(chosen)
+        targets = [edited["display"]] + edited["hands"] + edited["taken"] + [None]
+        target = targets[rng.integers(len(targets))]
+        if target is None:
+            edited["played"][rng.integers(n)] = dict(chosen)
+        else:
+            target.append(dict(chosen))
+    return edited
+
+
+def in_card_order(cards):
+    return sorted(cards, key=lambda c: (nt.COLOUR_NAMES.index(c["colour"]), c["value"]))
+
+
+def test_edited_positions_are_refused_or_load_a_state_that_plays_to_the_end():
+    """Random edits of real positions: ``load_state`` raises nothing but PositionError (one
+    line); a position it accepts describes itself back (card lists in order) and plays on to
+    the end of the match under random moves, through positions it accepts again (every fourth
+    and the last checked)."""
+    rng = np.random.default_rng(8)
+    refused = accepted = 0
+    for i in range(600):
+        config = CONFIGS[i % len(CONFIGS)]
+        k, pick = random_game(config, 61, i)
+        for _ in range(int(rng.integers(0, co.MAX_DECISIONS_PER_GAME))):
+            if k.to_move() < 0:
+                break
+            random_step(k, pick)
+        edited = edit_position(nt.describe_state(k.state), rng)
+        try:
+            state = nt.load_state(edited)
+        except PositionError as refusal:
+            assert "\n" not in str(refusal)
+            refused += 1
+            continue
+        accepted += 1
+        edited.update(display=in_card_order(edited["display"]), hands=list(map(in_card_order, edited["hands"])),
+                      taken=list(map(in_card_order, edited["taken"])))
+        assert nt.describe_state(state) == edited
+        k.state[:] = state
+        choices = PyStream(61, i, PLAY_ON_STREAM)
+        for step in range(co.MAX_DECISIONS_PER_GAME * int(state[co.H_MATCH_GAMES])):
+            if k.to_move() < 0:
+                break
+            random_step(k, choices)
+            if step % 4 == 0:
+                nt.load_state(nt.describe_state(k.state))
+        assert k.to_move() < 0
+        nt.load_state(nt.describe_state(k.state))
+    assert refused > 300 and accepted > 50, (refused, accepted)
+
+
+# ------------------------------------------------------------------ positions and moves by example
+def settle_tallies(state):
+    """``build_state`` counts the cards out of play as taken by the last seat; give that seat the
+    points and card count that go with them, as a real game would have."""
+    n = int(state[co.H_PLAYERS])
+    taken = nt.taken_cards(state, n - 1)
+    state[co.SCORE + n - 1] = sum(co.value_of(c) for c in taken)
+    state[co.CARDS_TAKEN + n - 1] = len(taken)
+    return state
+
+
+def spelled(colour, value):
+    return {"colour": nt.COLOUR_NAMES[colour], "value": value}
+
+
+def test_position_and_moves_of_the_rulebook_example_co6():
+    """CO-6, as the last round of a game: red 6 (seat 5), red 5 (seat 3) and blue 10 (seat 4)
+    take, in that order. A take names the cards and their points; after seat 5 took yellow the
+    position names seats 3 and 4 still to take and seat 5 the first taker."""
+    plays = [card(GREEN, 7), card(GREEN, 2), card(YELLOW, 9), card(RED, 5), card(BLUE, 10), card(RED, 6)]
+    display = [card(YELLOW, 7), card(YELLOW, 4), card(RED, 8), card(RED, 1), card(GREEN, 6), card(BLUE, 4)]
+    state = settle_tallies(build_state(6, [[plays[p]] for p in range(6)], display))
+    state[co.H_ROUND] = co.ROUNDS - 1  # one card in each hand: the last round
+    assert nt.move_to_json(state, card(RED, 6)) == {"action": "play", "card": spelled(RED, 6)}
+    play(state, plays)
+    assert nt.move_to_json(state, co.MOVE_TAKE + YELLOW) == {
+        "action": "take", "colour": "yellow", "cards": [spelled(YELLOW, 4), spelled(YELLOW, 7)], "points": 11}
+    assert nt.move_to_json(state, co.MOVE_PASS) == {"action": "pass"}
+    earlier_points = int(state[co.SCORE + 5])
+    play(state, [co.MOVE_TAKE + YELLOW])
+    position = nt.describe_state(state)
+    assert position["phase"] == "take" and position["to_move"] == 3 and position["round"] == co.ROUNDS - 1
+    assert position["still_to_take"] == [3, 4] and position["first_taker"] == 5
+    assert position["played"] == [spelled(c // 10, c % 10 + 1) for c in plays]
+    assert position["points"] == [0, 0, 0, 0, 0, earlier_points + 11]
+    assert spelled(YELLOW, 7) in position["taken"][5] and spelled(YELLOW, 7) not in position["display"]
+    assert position["hands"] == [[] for _ in range(6)]
+    assert same_position(nt.load_state(through_json(position)), state)
+
+
+def test_position_at_the_deal_names_every_hand_and_the_display():
+    k = KernelGame(SPEC, params_of(3, 2), 7, 4)
+    position = nt.describe_state(k.state)
+    assert list(position) == list(nt.POSITION_KEYS)
+    assert position["phase"] == "play" and position["to_move"] == 0 and position["starter"] == 0
+    assert [len(h) for h in position["hands"]] == [9, 9, 9] and len(position["display"]) == 3
+    assert position["played"] == [None] * 3 and position["taken"] == [[], [], []]
+    assert position["points"] == [0, 0, 0] and position["leader_at_two_thirds"] is None
+    assert position["match_game"] == 0 and position["match_games"] == 2
+    cards = [(c["colour"], c["value"]) for place in position["hands"] + [position["display"]] for c in place]
+    assert sorted(cards) == sorted((colour, v) for colour in ("red", "yellow", "green") for v in range(1, 11))
+
+
+# ------------------------------------------------------------------ c. moves spelled alike
+def test_reference_action_spells_every_legal_move_as_the_kernel_notation():
+    """At every decision of 200 random games (kernel and reference side by side), every legal
+    move: ``reference.action(m) == notation.move_to_json(kernel_state, m)``, and each deal the
+    reference records is the kernel's hands and display."""
+    spellings = takes_with_cards = 0
+    for g in range(200):
+        config = CONFIGS[g % len(CONFIGS)]
+        k, pick = random_game(config, 17, g)
+        events = []
+        r = ref.Game(params_of(*config), StreamChance(PyStream(17, g, 0), record=events))
+        dealt = 0
+        while True:
+            if len(events) > dealt:  # a deal just happened, in both
+                position = nt.describe_state(k.state)
+                assert events[-1] == {"deal": {"display": position["display"], "hands": position["hands"]}}
+                dealt = len(events)
+            if k.to_move() < 0:
+                break
+            moves = k.legal_moves()
+            assert moves == r.legal_moves()
+            for move in moves:
+                action = r.action(move)
+                assert action == nt.move_to_json(k.state, move), (g, move)
+                spellings += 1
+                takes_with_cards += action["action"] == "take" and len(action["cards"]) > 1
+            move = moves[pick.below(len(moves))]
+            k.apply(move)
+            r.apply(move)
+        assert dealt == config[1]
+    assert spellings > 30_000 and takes_with_cards > 1000
+
+
+# ------------------------------------------------------------------ d. chance events
+def test_recorded_deals_replay_the_same_games():
+    """200 random games of the reference engine on the chance stream, recording its chance
+    events; the record survives JSON, and replayed from it (no stream) with the same moves the
+    game offers the same legal moves at every step and ends with the same result."""
+    for g in range(200):
+        config = CONFIGS[g % len(CONFIGS)]
+        events = []
+        recorded = ref.Game(params_of(*config), StreamChance(PyStream(23, g, 0), record=events))
+        pick = PyStream(23, g, PICK_STREAM)
+        moves, legal = [], []
+        while recorded.to_move() >= 0:
+            legal.append(recorded.legal_moves())
+            moves.append(legal[-1][pick.below(len(legal[-1]))])
+            recorded.apply(moves[-1])
+        assert [list(e) for e in events] == [["deal"]] * config[1]
+        written = through_json(events)
+        assert written == events
+        replayed = ref.Game(params_of(*config), ScriptedChance.from_events(written))
+        for step, move in enumerate(moves):
+            assert replayed.legal_moves() == legal[step], (g, step)
+            replayed.apply(move)
+        assert replayed.to_move() < 0
+        assert replayed.result() == recorded.result()
+
+
+def recorded_deal(players=4, match_games=1, seed=3):
+    events = []
+    ref.Game(params_of(players, match_games), StreamChance(PyStream(seed, 0, 0), record=events))
+    return copy.deepcopy(events[0]["deal"])
+
+
+def first_card_dealt_twice(deal):
+    deal["hands"][1][0] = dict(deal["hands"][0][0])
+
+
+BAD_DEALS = {
+    "a card twice": (first_card_dealt_twice, "is dealt twice"),
+    "a colour of no seat": (lambda d: d["display"].__setitem__(0, {"colour": "orange", "value": 2}),
+                            "the colours of 4 players are red, yellow, green, blue"),
+    "an unknown colour": (lambda d: d["hands"][2].__setitem__(3, {"colour": "pink", "value": 2}), "unknown card"),
+    "a value out of range": (lambda d: d["hands"][0].__setitem__(0, {"colour": "red", "value": 0}),
+                             "values are the integers 1 to 10"),
+    "a card of the wrong shape": (lambda d: d["display"].__setitem__(1, "red 4"), "a card is"),
+    "a short hand": (lambda d: d["hands"][3].pop(), "the hand of seat 3 has 8 cards; it must have 9"),
+    "a hand too many": (lambda d: d["hands"].append([]), "hands has 5 hands; it must have 4"),
+    "a string for the display": (lambda d: d.__setitem__("display", "red 1"),
+                                 "the display must be a list of 4 cards, not str"),
+    "a missing key": (lambda d: d.pop("hands"), "a deal is"),
+}
+
+
+@pytest.mark.parametrize("mistake", BAD_DEALS)
+def test_impossible_deal_is_refused(mistake):
+    break_it, fragment = BAD_DEALS[mistake]
+    deal = recorded_deal()
+    break_it(deal)
+    with pytest.raises(ChanceError) as refused:
+        ref.Game(params_of(4, 1), ScriptedChance.from_events([{"deal": deal}]))
+    assert str(refused.value).startswith("impossible deal: ") and fragment in str(refused.value)
+
+
+def test_impossible_second_deal_of_a_match_is_refused_when_it_is_dealt():
+    """In a CO-5 match the next deal is read when the last round of a game ends: a bad one is
+    refused there, and a good record plays on."""
+    events = []
+    game = ref.Game(params_of(3, 2), StreamChance(PyStream(4, 0, 0), record=events))
+    moves = []
+    while game.games_done == 0:
+        moves.append(game.legal_moves()[0])
+        game.apply(moves[-1])
+    bad = copy.deepcopy(events)
+    bad[1]["deal"]["display"][0] = bad[1]["deal"]["display"][1]
+    replay = ref.Game(params_of(3, 2), ScriptedChance.from_events(bad))
+    with pytest.raises(ChanceError, match="dealt twice"):
+        for move in moves:
+            replay.apply(move)
+    good = ref.Game(params_of(3, 2), ScriptedChance.from_events(events))
+    for move in moves:
+        good.apply(move)
+    assert good.hands == game.hands and good.display == game.display
