@@ -50,7 +50,8 @@ def test_old_top_level_names_do_not_import_outside_the_checkout(tmp_path):
 def test_python_dash_m_runs_the_cli(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tourney_sim", "games"], cwd=tmp_path, capture_output=True,
                          text=True, check=True)
-    assert out.stdout.startswith("companeros")
+    listed = [line.split()[0] for line in out.stdout.splitlines() if line and not line[0].isspace()]
+    assert listed == ["cardavia", "colleagues", "companeros", "partners"]  # every game folder, by name
 
 
 OLD_IMPORT = re.compile(r"^\s*(from|import)\s+(simulate|strategies|reports)\b|python -m (simulate)\b", re.M)
