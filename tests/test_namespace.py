@@ -62,3 +62,13 @@ def test_no_old_imports_in_code_tests_or_docs():
                            text=True, check=True).stdout.split()
     offenders = [f for f in files if OLD_IMPORT.search((ROOT / f).read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_start_skips_numbas_blas_check_and_scipy_still_imports(tmp_path):
+    """numba's BLAS check imported scipy.linalg on every start (simulate/__init__.py); without
+    plug-ins installed tourney answers it "none", and scipy imports normally afterwards."""
+    code = ("import sys, tourney_sim.simulate, numba.np.arraymath as a; "
+            "print('scipy' in sys.modules, a._HAVE_BLAS); "
+            "import scipy.linalg, scipy.stats; print(scipy.stats.norm.cdf(0.0))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False", "0.5"]
