@@ -1,7 +1,7 @@
 """The compiled core shared by every game: the game loop, the strategy signature, small helpers.
 
-A game module (``simulate/games/<name>.py``) provides these ``@njit`` functions over its state,
-one flat ``int32`` array whose layout the module draws where it declares it:
+A game's rules (``simulate/games/<name>/rules.py``) provide these ``@njit`` functions over its
+state, one flat ``int32`` array whose layout the module draws where it declares it:
 
 =====================================  ========================================================
 ``init(state, params, chance)``        set up game from ``params`` (int32, see ``make_params``)

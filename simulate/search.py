@@ -5,7 +5,7 @@ the deciding seat's information set. Each iteration
 
 1. *determinizes*: the game's ``determinize(public, private, state, rng)`` fills a complete state
    consistent with everything the deciding seat knows (its views), the hidden part drawn at
-   random (see each game module's "Determinization");
+   random (see each game's rules.py, "Determinization");
 2. *selects* down the tree, among the children whose move is legal in this determinization, the
    one with the highest UCB value ``reward / visits + c * sqrt(ln(availability) / visits)``, where
    a child's *availability* counts the visits to its parent in which its move was legal; the tree

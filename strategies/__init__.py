@@ -8,7 +8,8 @@ A strategy is a :class:`Strategy`: the game it plays, a name, a one-line descrip
         return index  # into moves[:n_moves]
 
 ``public`` and ``private`` are read-only by contract: the public part of the game state and the
-deciding seat's private part (their layouts are documented in the game's module);
+deciding seat's private part (their layouts are documented in the game's rules,
+``simulate/games/<game>/rules.py``);
 ``moves[:n_moves]`` are the legal move codes ascending; ``rng`` is the seat's own xoshiro256**
 stream (use ``tourney_sim.simulate.seeding.below(rng, k)``).
 
