@@ -96,9 +96,6 @@ class GameSpec:
     #: the game's module (``__name__``): init, to_move, legal_moves, ... (see tourney_sim.simulate.kernel)
     module_name: str
     make_params: Callable[[int, dict], np.ndarray]
-    describe_move: Callable[[np.ndarray, int], str]
-    describe_state: Callable[[np.ndarray], dict]
-    move_to_json: Callable[[np.ndarray, int], dict]
     #: names of result seats that are not players (e.g. Colleagues' Grey Entity), by player count
     extra_seats: Callable[[int], tuple[str, ...]] = field(default=lambda n: ())
     #: "high" when the highest score is best, "low" when the lowest is
@@ -121,6 +118,18 @@ class GameSpec:
     def reference(self):
         """The game's readable pure-Python reference engine (``games/<game>/reference.py``)."""
         return self._part("reference")
+
+    def describe_move(self, state: np.ndarray, move: int) -> str:
+        """A move in words (the game's ``notation.describe_move``)."""
+        return self.notation.describe_move(state, move)
+
+    def move_to_json(self, state: np.ndarray, move: int) -> dict:
+        """A move spelled out completely (the game's ``notation.move_to_json``)."""
+        return self.notation.move_to_json(state, move)
+
+    def describe_state(self, state: np.ndarray) -> dict:
+        """The complete position (the game's ``notation.describe_state``)."""
+        return self.notation.describe_state(state)
 
     def load_state(self, position: dict) -> np.ndarray:
         """The kernel state of a position written as ``describe_state`` writes it; a malformed or

@@ -14,7 +14,6 @@ from . import rules
 from .rules import (
     make_params, MAX_DECISIONS, MAX_MATCH_DEALS, MAX_MOVES, NAME, PLAYERS, RULES_VERSION, STATE_SIZE,
 )
-from .notation import describe_move, describe_state, move_to_json
 
 
 #: every column is summed over the deals of a match (CA-6)
@@ -67,7 +66,4 @@ SPEC = GameSpec(
     max_decisions=MAX_DECISIONS,
     module_name=rules.__name__,
     make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
 )

@@ -15,7 +15,6 @@ from .rules import (
     ComponentTable, DEFAULT_COMPONENTS, load_components, make_params, MAX_DECISIONS, MAX_MOVES,
     MAX_PLAYERS, MIN_PLAYERS, NAME, RULES_VERSION, STATE_SIZE,
 )
-from .notation import describe_move, describe_state, move_to_json
 
 
 SPEC = GameSpec(
@@ -53,9 +52,6 @@ SPEC = GameSpec(
     max_decisions=MAX_DECISIONS,
     module_name=rules.__name__,
     make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
     extra_seats=lambda n: ("grey-entity",) if n == 2 else (),
     better="low",
 )

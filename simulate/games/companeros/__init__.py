@@ -15,7 +15,6 @@ from .rules import (
     make_params, MAX_DECISIONS_PER_GAME, MAX_MATCH_GAMES, MAX_MOVES, MAX_PLAYERS, MIN_PLAYERS, NAME,
     RULES_VERSION, STATE_SIZE,
 )
-from .notation import describe_move, describe_state, move_to_json
 
 
 SPEC = GameSpec(
@@ -40,7 +39,4 @@ SPEC = GameSpec(
     max_decisions=MAX_DECISIONS_PER_GAME * MAX_MATCH_GAMES,
     module_name=rules.__name__,
     make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
 )

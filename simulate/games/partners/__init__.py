@@ -15,7 +15,6 @@ from .rules import (
     DECISIONS_PER_DEAL, make_params, MAX_DEALS, MAX_MOVES, NAME, OVERSHOOT_CHOICES, RULES_VERSION,
     STATE_SIZE,
 )
-from .notation import describe_move, describe_state, move_to_json
 
 
 SPEC = GameSpec(
@@ -45,7 +44,4 @@ SPEC = GameSpec(
     max_decisions=DECISIONS_PER_DEAL * MAX_DEALS,
     module_name=rules.__name__,
     make_params=make_params,
-    describe_move=describe_move,
-    describe_state=describe_state,
-    move_to_json=move_to_json,
 )
