@@ -223,17 +223,18 @@ def _write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def plan_batches(games: int, chunk_size: int, sequential: bool) -> list[list[tuple[int, int, int]]]:
+def plan_batches(games: int, chunk_size: int, sequential: bool,
+                 first_batch: int = FIRST_BATCH) -> list[list[tuple[int, int, int]]]:
     """The parts every seating plays, batch by batch: ``(part index, first deal, deals)``.
 
     A fixed-count tournament is one batch of ``chunk_size`` parts; ``--until-decided`` plays
-    batches of one part each (FIRST_BATCH deals, then half of what is done) and may stop after
-    any. The plan depends only on these arguments, so a resumed tournament finds its parts."""
+    batches of one part each (``first_batch`` deals, then half of what is done) and may stop
+    after any. The plan depends only on these arguments, so a resumed tournament finds its parts."""
     if not sequential:
         return [list(chunk_plan(games, chunk_size))]
     batches, done = [], 0
     while done < games:
-        size = min(games - done, max(FIRST_BATCH, done // 2))
+        size = min(games - done, max(first_batch, done // 2))
         batches.append([(len(batches), done, size)])
         done += size
     return batches
@@ -312,7 +313,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
                    margin: float = 0.02, scheduler: str | None = None, resume: bool = False,
-                   design: str = "all") -> TournamentReport:
+                   design: str = "all", first_batch: int = FIRST_BATCH) -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
@@ -324,6 +325,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     TournamentError, OutputError or BackendError with one-line messages. ``scheduler`` as for
     :func:`tourney_sim.simulate.runner.run` (None: the local runner with ``workers`` processes).
     ``design``: which seatings are played, "all" or "field" (see the module docstring).
+    ``first_batch``: with ``until_decided``, the deals of the first batch (later batches grow by
+    half of what is done); a small first batch lets a clear question stop early.
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
@@ -331,6 +334,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         raise TournamentError(f"--alpha must be between 0 and 0.5, got {alpha}")
     if until_decided and not (0 < margin < 1):
         raise TournamentError(f"--margin must be between 0 and 1, got {margin}")
+    if until_decided and first_batch < 1:
+        raise TournamentError(f"--first-batch must be a positive number of deals, got {first_batch}")
     if resume and overwrite:
         raise TournamentError("--resume and --overwrite cannot be used together")
     out = Path(out)
@@ -375,7 +380,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                      for s in seatings],
         "command": command, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "chunk_size": chunk_size,
-        "sequential": {"alpha": alpha, "margin": margin} if until_decided else None,
+        "sequential": ({"alpha": alpha, "margin": margin, "first_batch": first_batch}
+                       if until_decided else None),
         "status": "running", "until_decided": None,
     }
     manifests = []
@@ -383,7 +389,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         man = make_manifest(s.m, games, chunk_size, command)
         man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
         manifests.append(man)
-    batches = plan_batches(games, chunk_size, until_decided)
+    batches = plan_batches(games, chunk_size, until_decided, first_batch)
     notes: list[str] = []
     try:
         if old is not None:
