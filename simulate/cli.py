@@ -260,7 +260,7 @@ def _tournament_errors():
 
 def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, workers, chunk_size,
                      overwrite, quiet, until_decided, alpha, margin, report_out, kind, scheduler=None,
-                     resume=False, design="all") -> None:
+                     resume=False, design="all", first_batch=None) -> None:
     errors, run_error = _tournament_errors()
     from tourney_sim.reports.render import build, to_text, write
     from tourney_sim.simulate.tournament import run_tournament
@@ -286,7 +286,7 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
                                 sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                                 progress=not quiet, command=command, until_decided=until_decided,
                                 alpha=alpha, margin=margin, scheduler=scheduler, resume=resume,
-                                design=design)
+                                design=design, **({} if first_batch is None else {"first_batch": first_batch}))
     except errors as exc:
         fail(str(exc))
     except run_error as exc:
@@ -341,6 +341,7 @@ def tournament(
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the report to this .html or .md file."),
     seatings: str = typer.Option("all", "--seatings", help="Which seatings: all (every assignment of the strategies to the seats) or field (one strategy alone among copies of another, in every seat; team games: a whole team against a whole team). field costs far fewer games per deal at large tables."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). Default: the built-in local runner."),
+    first_batch: Optional[int] = typer.Option(None, "--first-batch", help="--until-decided: deals in the first batch (default 1,000); later batches add half of what is done. Smaller lets a clear answer stop sooner."),
 ) -> None:
     """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
     in every seating of it on the same seeds, then a summary (see `tourney report`).
@@ -353,7 +354,8 @@ def tournament(
     --games 2000 --seed 1
     """
     _play_tournament(game, players, strategy, games, seed, rule, None, out, workers, chunk_size, overwrite,
-                     quiet, until_decided, alpha, margin, report, "tournament", scheduler, resume, seatings)
+                     quiet, until_decided, alpha, margin, report, "tournament", scheduler, resume, seatings,
+                     first_batch)
 
 
 @app.command()
@@ -500,6 +502,56 @@ def tune(
             typer.echo(note, err=True)
         typer.echo(summary_text(report.manifest))
         typer.echo(f"\nbest setting in {out / 'best.toml'}; report: tourney report {out} --out tune.html")
+
+
+@app.command()
+def study(
+    game: str = typer.Argument(..., help="Game name (see `tourney games`)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Study directory (default: runs/study-GAME-BUDGET-seedS)."),
+    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes: a first look), standard (under 30 minutes per game on 2 cores) or thorough (hours): the deals of every stage and the search player's budget; the README lists each one's cost per game."),
+    players: Optional[List[str]] = typer.Option(None, "--players", "-p", help="Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the game supports)."),
+    levels: str = typer.Option("random,heuristic,search", "--levels", help="Levels of play, comma-separated: random (everyone random), heuristic (everyone the game's strongest heuristic, tuned where a tuned setting ships), search (everyone ismcts)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of every stage: the same deals at every level and under every rule option."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play every stage on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the study in --out after it was interrupted or killed (same parameters): finished stages are kept, the unfinished one resumes."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing study in --out."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars; only the findings."),
+) -> None:
+    """A balance study in one command: seat and first-player advantage under random, heuristic
+    and search play; what each rule option changes (paired on the same deals); the strategy
+    landscape; every supported player count side by side. Ends with the findings in words; the
+    directory holds every dataset, _study.json (each stage's command, to regenerate any number on
+    its own), findings.json, report.html and report.md.
+
+    Example: tourney study colleagues --budget quick --players 4 --out study/c-quick
+    """
+    errors, run_error = _tournament_errors()
+    from tourney_sim.reports.study import StudyError, run_study
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    counts: list[int] = []
+    for text in players or []:
+        for part in text.split(","):
+            try:
+                counts.append(int(part))
+            except ValueError:
+                fail(f"--players takes player counts such as 4 or 3,4, got {text!r}")
+    out = out or Path("runs") / f"study-{game}-{budget}-seed{seed}"
+    command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    try:
+        result = run_study(game, out, budget=budget, players=counts or None,
+                           levels=[x.strip() for x in levels.split(",") if x.strip()], seed=seed,
+                           workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
+                           progress=not quiet, command=command)
+    except (StudyError, *errors) as exc:
+        fail(str(exc))
+    except run_error as exc:
+        fail(str(exc), code=1)
+    if result.interrupted:
+        typer.echo(f"interrupted: the study in {out} keeps its finished stages (continue with --resume)", err=True)
+        raise typer.Exit(130)
+    typer.echo(result.summary)
 
 
 @app.command()

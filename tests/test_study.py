@@ -1,0 +1,279 @@
+"""`tourney study`: the findings family on synthetic studies with planted effects (exactly those
+are found, over repeated seeds), a quick study of a real game end to end (every stage's command
+regenerates its dataset), resume after a kill (the same findings and report), Dask, bad input."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from tourney_sim.reports import findings, synthetic
+from tourney_sim.reports.study_report import StudyData, questions
+from tourney_sim.simulate.cli import app
+from tourney_sim.simulate.results import read_table
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+# ----------------------------------------------------------------------------- planted effects
+LEVELS = {"random": "r", "heuristic": "h", "search": "s"}
+DEALS = 3000
+
+
+def planted_study(seed: int, plant: bool = True) -> StudyData:
+    """Four players. Planted (when ``plant``): a seat-0 advantage under heuristic play only; a rule
+    option that shifts balance towards seat 1 under heuristic play (and another option, at the
+    search level, that changes nothing but the noise); a dominant strategy ``a`` among a, b, c, d.
+    Shared deal luck, a varying first player with no advantage, draws: nulls everywhere else."""
+    game = synthetic.Game(players=4)
+    kw = dict(seed=seed, luck=0.7, draw=0.1, varying_start=True)
+    data = StudyData("synthetic", "Synthetic", dict(LEVELS))
+    for level, name in LEVELS.items():
+        bias = [0.3, 0, 0, 0] if plant and level == "heuristic" else None
+        data.levels[(4, level)] = synthetic.config(game, [[name] * 4], {}, DEALS, seat_bias=bias, **kw)
+    # the variants: other table noise (another name), the same deals' luck
+    shifted = [0.3, 0.3, 0, 0] if plant else None
+    data.rules[(4, "heuristic", "opt=true")] = synthetic.config(game, [["h2"] * 4], {}, DEALS, seat_bias=shifted, **kw)
+    data.rules[(4, "search", "opt=true")] = synthetic.config(game, [["s2"] * 4], {}, DEALS, **kw)
+    strength = {"a": 0.4 if plant else 0.0, "b": 0.0, "c": 0.0, "d": 0.0}
+    data.landscape[4] = synthetic.config(game, synthetic.all_seatings(list("abcd"), 4), strength, 300, **kw)
+    data.manifest = {"levels": list(LEVELS), "stages": [], "seed": seed}
+    return data
+
+
+def group(q: findings.Question) -> tuple:
+    """What a finding is about: the seat question of one level, the balance effect of one rule
+    option (its seats and first player), another measure of it, or one pair of strategies."""
+    if q.section == "seats":
+        return ("seats", q.level)
+    if q.section == "rules":
+        return ("rules", q.level, q.option, "balance" if q.measure in ("win rate", "first player") else q.measure)
+    return ("strategies", tuple(sorted(q.pair)))
+
+
+PLANTED = {("seats", "heuristic"), ("rules", "heuristic", "opt=true", "balance"),
+           ("strategies", ("a", "b")), ("strategies", ("a", "c")), ("strategies", ("a", "d"))}
+
+
+def test_exactly_the_planted_effects_are_found_over_repeated_seeds():
+    seeds = range(20)
+    false_positive_seeds, missed = [], []
+    for seed in seeds:
+        family = questions(planted_study(seed))
+        found = {group(q) for q in family.findings()}
+        if found - PLANTED:
+            false_positive_seeds.append((seed, sorted(map(str, found - PLANTED))))
+        if PLANTED - found:
+            missed.append((seed, sorted(map(str, PLANTED - found))))
+        # the family is the whole study: every level, option and pair was tested
+        assert family.tested() >= 3 * 5 + 2 * 6 + 6
+    assert not missed, missed  # power: every planted effect, every seed
+    # family-wise 5%: a seed with any false finding should be rare (binomial(20, 0.05) > 3: 1.6%)
+    assert len(false_positive_seeds) <= 3, false_positive_seeds
+
+
+def test_a_study_without_effects_finds_nothing_at_the_family_level():
+    hits = [seed for seed in range(20) if questions(planted_study(100 + seed, plant=False)).findings()]
+    assert len(hits) <= 3, hits
+
+
+def test_findings_speak_in_words_with_interval_and_adjusted_p():
+    family = questions(planted_study(1))
+    fs = family.findings()
+    text = [q.sentence() for q in fs]
+    assert any(t.startswith("4 players, everyone h (heuristic play): seat 0 wins more often than the average seat by ")
+               for t in text), text
+    assert any(t.startswith("4 players: a beats b by ") and "adjusted p" in t for t in text), text
+    for q in fs:
+        assert q.low <= q.estimate <= q.high and q.p_holm < 0.05 and q.p_holm >= q.p_value
+    # ordered: seats, then rules, then strategies; the largest first within each
+    sections = [findings.SECTIONS.index(q.section) for q in fs]
+    assert sections == sorted(sections)
+    seat = [abs(q.estimate) for q in fs if q.section == "strategies"]
+    assert seat == sorted(seat, reverse=True)
+
+
+def test_not_settled_names_the_deals_that_would_settle_it():
+    small = planted_study(3)
+    # a tenth of the deals for the heuristic level's rule option: its effect is real but unclear
+    cfg = small.rules[(4, "heuristic", "opt=true")]
+    game = synthetic.Game(players=4)
+    small.rules[(4, "heuristic", "opt=true")] = synthetic.config(
+        game, [["h2"] * 4], {}, 60, seed=3, luck=0.7, draw=0.1, varying_start=True, seat_bias=[0.3, 0.33, 0, 0])
+    del cfg
+    family = questions(small)
+    open_qs = [q for q in family.not_settled() if q.section == "rules" and q.level == "heuristic"]
+    assert open_qs
+    for q in open_qs:
+        assert q.p_holm >= 0.05 and q.low <= 0 <= q.high
+        assert q.more_deals is None or q.more_deals > 0
+    # the formula: the interval at the Bonferroni level would exclude 0 after that many deals
+    m = family.tested()
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(1 - 0.05 / (2 * m))
+    q = next(q for q in open_qs if q.more_deals)
+    n = q.deals + q.more_deals
+    assert z * q.sd / math.sqrt(n) <= abs(q.estimate) < z * q.sd / math.sqrt(n - 1) * 1.0001
+
+
+def test_a_rule_option_that_changes_no_game_is_unchanged_not_tested():
+    data = planted_study(2)
+    data.rules[(4, "search", "opt=true")] = data.levels[(4, "search")]
+    family = questions(data)
+    same = [q for q in family.questions if q.level == "search" and q.section == "rules"]
+    assert same and all(q.outcome == "unchanged" and math.isnan(q.p_holm) for q in same)
+
+
+def test_anytime_p_value_matches_its_confidence_sequence():
+    rng = np.random.default_rng(0)
+    for shift in (0.0, 0.05, 0.1, 0.3):
+        x = rng.normal(shift, 1, 400)
+        est, low, high, p = findings.anytime_test(x)
+        from tourney_sim.reports import stats
+        r = stats.RunningMean()
+        r.add(x)
+        for alpha in (0.01, 0.05, 0.2):
+            lo, hi = stats.confidence_sequence(r, alpha)
+            assert (p < alpha) == (lo > 0 or hi < 0), (shift, alpha, p, lo, hi)
+        assert low <= est <= high
+
+
+# ----------------------------------------------------------------------------- a real game
+QUICK = ["study", "companeros", "--players", "3", "--budget", "quick"]
+
+
+def _study_cli(out, *extra, cwd=ROOT):
+    return subprocess.Popen([sys.executable, "-m", "tourney_sim", *QUICK, "--out", str(out), *extra], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+@pytest.fixture(scope="module")
+def quick_study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("study") / "c3"
+    p = _study_cli(out)
+    stdout, stderr = p.communicate(timeout=900)
+    assert p.returncode == 0, stderr[-3000:]
+    return out, stdout, stderr
+
+
+def test_quick_study_end_to_end(quick_study):
+    out, stdout, stderr = quick_study
+    man = json.loads((out / "_study.json").read_text())
+    assert man["status"] == "complete" and man["game"] == "companeros" and man["players"] == [3]
+    assert man["level_strategies"] == {"random": "random", "heuristic": "greedy-tuned", "search": "ismcts"}
+    ids = [s["id"] for s in man["stages"]]
+    assert ids[:3] == ["levels/3p-random", "levels/3p-heuristic", "levels/3p-search"]
+    assert "rules/3p-heuristic-match_games=2" in ids and "rules/3p-search-match_games=2" in ids
+    assert "landscape/3p-heuristics" in ids and "landscape/3p-search-v-greedy-tuned" in ids
+    assert all(s["status"] == "complete" and s["command"].startswith("tourney ") for s in man["stages"])
+    # progress per stage, then the findings in a few lines
+    assert "[1/" in stderr and f"[{len(ids)}/{len(ids)}]" in stderr
+    assert "findings among" in stdout and "report:" in stdout
+    f = json.loads((out / "findings.json").read_text())
+    assert f["findings"] == sum(q["outcome"] == "finding" for q in f["questions"]) > 0
+    # the strongest heuristics beat random by far at 3 players: that must be a finding
+    assert any(q["outcome"] == "finding" and set(q["pair"] or ()) == {"greedy-tuned", "random"} for q in f["questions"])
+    # every stage stopped early or ran its deals; the sequential ones are anytime-valid
+    assert all(q["anytime"] for q in f["questions"] if q["pair"] and "ismcts" in q["pair"])
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    for heading in ("## Findings", "## Not settled", "## Seat and first-player advantage", "## Rule options",
+                    "## Strategy landscape", "## Stages: how to regenerate each number"):
+        assert heading in md
+    assert md.index("## Findings") < md.index("## Seat and first-player advantage")
+    assert "<h2 id=\"findings\">Findings</h2>" in html and "http" not in html.split("<body>")[1].replace("https://", "")
+
+
+def test_each_stage_command_regenerates_its_dataset(quick_study, tmp_path):
+    out, _, _ = quick_study
+    man = json.loads((out / "_study.json").read_text())
+    stage = next(s for s in man["stages"] if s["id"] == "rules/3p-heuristic-match_games=2")
+    args = shlex.split(stage["command"])
+    assert args[0] == "tourney"
+    i = args.index("--out")
+    args[i + 1] = str(tmp_path / "again")
+    r = runner.invoke(app, args[1:] + ["--quiet"])
+    assert r.exit_code == 0, r.output
+    frame = lambda p: read_table(p).to_pandas().sort_values(["game", "seat"]).reset_index(drop=True)  # noqa: E731
+    pd.testing.assert_frame_equal(frame(tmp_path / "again"), frame(out / stage["dir"]))
+
+
+def test_study_killed_then_resumed_gives_the_same_report(quick_study, tmp_path):
+    ref, _, _ = quick_study
+    out = tmp_path / "killed"
+    p = _study_cli(out)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and p.poll() is None:  # kill inside the landscape stages
+        try:
+            stages = json.loads((out / "_study.json").read_text())["stages"]
+        except (OSError, ValueError):
+            stages = []
+        if sum(s["status"] == "complete" for s in stages) >= 6:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "the study ended before it could be killed"
+    os.killpg(p.pid, signal.SIGKILL)
+    p.communicate()
+    man = json.loads((out / "_study.json").read_text())
+    assert man["status"] == "running" and not (out / "report.md").exists()
+    r = runner.invoke(app, QUICK + ["--out", str(out)])
+    assert r.exit_code == 2 and "--resume" in r.output
+    p = _study_cli(out, "--resume")
+    _, err = p.communicate(timeout=900)
+    assert p.returncode == 0, err[-3000:]
+    assert (out / "findings.json").read_text() == (ref / "findings.json").read_text()
+    mine = (out / "report.md").read_text().replace(str(out), "OUT")
+    theirs = (ref / "report.md").read_text().replace(str(ref), "OUT")
+    assert mine == theirs
+    man = json.loads((out / "_study.json").read_text())
+    assert man["status"] == "complete" and man["resumed"] and "--resume" in man["resumed"][0]["command"]
+
+
+def test_study_on_dask_plays_the_same_games(quick_study, tmp_path):
+    ref, _, _ = quick_study
+    out = tmp_path / "dask"
+    p = _study_cli(out, "--levels", "random", "--scheduler", "local", "--workers", "2", "--quiet")
+    _, err = p.communicate(timeout=900)
+    assert p.returncode == 0, err[-3000:]
+    man = json.loads((out / "_study.json").read_text())
+    assert [s["id"] for s in man["stages"]] == ["levels/3p-random", "landscape/3p-heuristics"]
+    frame = lambda p: read_table(p).to_pandas().sort_values(["game", "seat"]).reset_index(drop=True)  # noqa: E731
+    pd.testing.assert_frame_equal(frame(out / "levels/3p-random"), frame(ref / "levels/3p-random"))
+    seating = next(p for p in (ref / "landscape/3p-heuristics").iterdir() if p.is_dir())
+    pd.testing.assert_frame_equal(frame(out / "landscape/3p-heuristics" / seating.name), frame(seating))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--levels", "random,expert"], "unknown level 'expert': use random, heuristic, search"),
+    (["--players", "7"], "companeros is played by 3 to 6 players, not 7"),
+    (["--players", "four"], "--players takes player counts such as 4 or 3,4"),
+    (["--budget", "huge"], "unknown budget 'huge': use quick, standard, thorough"),
+    (["--levels", ""], "give at least one level of play"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "s"
+    r = runner.invoke(app, ["study", "companeros", "--out", str(out), *args])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().startswith("error: ") and message in r.output and len(r.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_unknown_game_and_resume_of_another_study(tmp_path, quick_study):
+    r = runner.invoke(app, ["study", "chess", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "chess" in r.output and len(r.output.strip().splitlines()) == 1
+    ref, _, _ = quick_study
+    r = runner.invoke(app, ["study", "companeros", "--players", "3", "--budget", "standard", "--resume",
+                            "--out", str(ref)])
+    assert r.exit_code == 2 and "cannot resume" in r.output and "budget" in r.output
