@@ -277,3 +277,15 @@ def test_unknown_game_and_resume_of_another_study(tmp_path, quick_study):
     r = runner.invoke(app, ["study", "companeros", "--players", "3", "--budget", "standard", "--resume",
                             "--out", str(ref)])
     assert r.exit_code == 2 and "cannot resume" in r.output and "budget" in r.output
+
+
+def test_api_study_is_the_command(quick_study, tmp_path):
+    import tourney_sim as tourney
+    r = tourney.study("companeros", players=[3], levels=["random"], budget="quick", out=tmp_path / "api", workers=1)
+    assert r.path == tmp_path / "api" and (r.path / "report.html").exists()
+    q = r.summary.tables["questions"]
+    assert set(q["section"]) == {"seats", "strategies"} and "findings among" in r.summary.text
+    assert [s["id"] for s in r.manifest["stages"]] == ["levels/3p-random", "landscape/3p-heuristics"]
+    ref, _, _ = quick_study
+    frame = lambda p: read_table(p).to_pandas().sort_values(["game", "seat"]).reset_index(drop=True)  # noqa: E731
+    pd.testing.assert_frame_equal(frame(r.path / "levels/3p-random"), frame(ref / "levels/3p-random"))

@@ -3,6 +3,7 @@ the report, sequential stopping, and bad input (one line, exit 2, nothing writte
 import json
 from collections import Counter
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -152,6 +153,27 @@ def test_tournament_until_decided_stops_early(tmp_path):
     assert m["games"] == m["games_done"] == 1000 and m["games_requested"] == 100000
     md = render.to_markdown(render.build([out], rating_sample=300))
     assert "Sequential testing" in md and "greedy is stronger than random" in md
+
+
+def test_first_batch_lets_a_clear_question_stop_sooner(tmp_path):
+    out = tmp_path / "f"
+    r = invoke("tournament", "companeros", "--players", 3, "--strategy", "greedy", "--strategy", "random",
+               "--games", 5000, "--seed", 3, "--out", out, "--workers", 1, "--until-decided",
+               "--first-batch", 100, "--quiet")
+    assert r.exit_code == 0, r.output
+    t = json.loads((out / "_tournament.json").read_text())
+    assert t["sequential"]["first_batch"] == 100 and t["until_decided"]["stopped"] == "decided"
+    assert t["deals_played"] == 100  # greedy against random is clear after 100 deals
+    # the same games as the first 100 deals of the default plan
+    ref = tmp_path / "ref"
+    assert invoke("tournament", "companeros", "--players", 3, "--strategy", "greedy", "--strategy", "random",
+                  "--games", 100, "--seed", 3, "--out", ref, "--workers", 1, "--quiet").exit_code == 0
+    d = t["datasets"][0]["dir"]
+    assert pd.read_parquet(out / d).sort_values(["game", "seat"]).reset_index(drop=True).equals(
+        pd.read_parquet(ref / d).sort_values(["game", "seat"]).reset_index(drop=True))
+    r = invoke("tournament", "companeros", "--strategy", "greedy", "--strategy", "random", "--until-decided",
+               "--first-batch", 0, "--out", tmp_path / "z")
+    assert r.exit_code == 2 and "--first-batch must be a positive number of deals, got 0" in r.output
 
 
 def test_sweep_compares_rule_variants(tmp_path):

@@ -5,7 +5,7 @@ The public API (documented in ``docs/api.md``); everything else under ``tourney_
 - :class:`Strategy`, :class:`Param` and :data:`STRATEGY_SIGNATURE`: declaring a strategy and its
   parameters (built-in or plug-in);
 - :func:`games`, :func:`strategies`: what can be played;
-- :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`: play, returning a
+- :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`, :func:`study`: play, returning a
   :class:`Result` (the dataset's ``path`` and a ``summary``);
 - :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`;
 - :func:`replay`, :func:`check`, :func:`position`: game records (``docs/traces.md``).
@@ -34,6 +34,7 @@ _EXPORTS = {
     "run": "tourney_sim.api",
     "tournament": "tourney_sim.api",
     "sweep": "tourney_sim.api",
+    "study": "tourney_sim.api",
     "load": "tourney_sim.api",
     "report": "tourney_sim.api",
     "replay": "tourney_sim.api",

@@ -169,6 +169,28 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
     return Result(path, Summary(summary_text(report.manifest), {"history": history}), report.manifest)
 
 
+def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
+          players: Sequence[int] | None = None, levels: Sequence[str] = ("random", "heuristic", "search"),
+          seed: int = 0, workers: int | None = None, scheduler: str | None = None, resume: bool = False,
+          overwrite: bool = False, progress: bool = False) -> Result:
+    """A balance study (as ``tourney study``): every stage played into ``out``, then findings.json,
+    report.html and report.md there. ``result.summary.text`` holds the findings in words;
+    ``result.summary.tables["questions"]`` every question of the study (estimate, interval,
+    p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
+    import json
+
+    from tourney_sim.reports.study import run_study
+    path = Path(out) if out is not None else Path("runs") / f"study-{game}-{budget}-seed{seed}"
+    report = run_study(game, path, budget=budget, players=list(players) if players else None,
+                       levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
+                       overwrite=overwrite, progress=progress)
+    if report.interrupted:
+        raise KeyboardInterrupt(f"interrupted: finished stages kept in {path} (resume=True continues)")
+    import pandas as pd
+    questions = pd.DataFrame(json.loads((path / "findings.json").read_text())["questions"])
+    return Result(path, Summary(report.summary, {"questions": questions}), report.manifest)
+
+
 def load(path: str | Path, columns: Sequence[str] | None = None):
     """A dataset, tournament or sweep directory as one pandas DataFrame, one row per game and
     seat (the columns of the README's Results table).
