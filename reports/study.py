@@ -35,7 +35,6 @@ resumed study writes the same report as an uninterrupted one.
 from __future__ import annotations
 
 import json
-import math
 import shlex
 import shutil
 import sys

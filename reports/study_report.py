@@ -12,11 +12,10 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 
 from . import analysis, findings
 from .findings import Family, Question
-from .load import Config, load, options_label
+from .load import Config, load
 from .render import Report, Table, _h, _p, _ul, count, interval_pct, num, pct, pval
 
 LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
@@ -211,13 +210,19 @@ def build(data: StudyData, family: Family) -> Report:
     return r
 
 
+def _section(r: Report, title: str, anchor: str, text: str) -> list:
+    """Open a section of the report (heading and its explanation); the blocks to add to."""
+    r.blocks.append(_h(2, title, anchor))
+    r.blocks.append(_p(text))
+    return r.blocks
+
+
 def _layout_seats(r: Report, data: StudyData) -> None:
-    b = r.blocks
-    b.append(_h(2, "Seat and first-player advantage", "seats"))
-    b.append(_p("Everyone plays the same strategy, so any difference between seats is the game's. Balance figure: "
-                "1 minus the largest gap between seat win rates (teams in team games), with a bootstrap interval; "
-                "seats equal: Hotelling's test that every seat wins equally often; first player: the seat that "
-                "made the first decision, against the average seat."))
+    b = _section(r, "Seat and first-player advantage", "seats",
+                 "Everyone plays the same strategy, so any difference between seats is the game's. Balance figure: "
+                 "1 minus the largest gap between seat win rates (teams in team games), with a bootstrap interval; "
+                 "seats equal: Hotelling's test that every seat wins equally often; first player: the seat that "
+                 "made the first decision, against the average seat.")
     for p in data.players:
         rows = []
         for level in ("random", "heuristic", "search"):
@@ -246,13 +251,12 @@ def _paired(x) -> str:
 
 
 def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
-    b = r.blocks
-    b.append(_h(2, "Rule options", "rules"))
-    b.append(_p("Each option played on the same deals as the default rules, at the same level, everyone the same "
-                "strategy; every change is the option's minus the default's on those deals (paired). Balance "
-                "change: positive is fairer (paired block bootstrap); the other columns are paired t intervals; "
-                "mean score and winning margin describe the score distribution (points, not tested in the "
-                "family)."))
+    b = _section(r, "Rule options", "rules",
+                 "Each option played on the same deals as the default rules, at the same level, everyone the same "
+                 "strategy; every change is the option's minus the default's on those deals (paired). Balance "
+                 "change: positive is fairer (paired block bootstrap); the other columns are paired t intervals; "
+                 "mean score and winning margin describe the score distribution (points, not tested in the "
+                 "family).")
     skipped = data.manifest.get("skipped_options") or []
     if skipped:
         b.append(_p("Not varied by the study: " + "; ".join(skipped) + "."))
@@ -278,7 +282,9 @@ def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
             ia, ib = analysis.common_deals(base, cfg)
             bal = (f"{cmp['balance_diff']:+.3f} [{cmp['balance_diff_low']:+.3f}, {cmp['balance_diff_high']:+.3f}]"
                    if "balance_diff" in cmp else "n/a")
-            rows.append([level, option, count(len(ia)), bal, cell("first player"), cell("draw rate"),
+            first = (cell("first player") if findings.starts_vary(base) or findings.starts_vary(cfg)
+                     else "the first seat is fixed")
+            rows.append([level, option, count(len(ia)), bal, first, cell("draw rate"),
                          cell("decisiveness"), cell("length"),
                          _paired(findings.mean_score_per_deal(cfg)[ib] - findings.mean_score_per_deal(base)[ia]),
                          _paired(findings.margin_per_deal(cfg)[ib] - findings.margin_per_deal(base)[ia])])
@@ -295,13 +301,12 @@ def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
 
 
 def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
-    b = r.blocks
-    b.append(_h(2, "Strategy landscape", "landscape"))
-    b.append(_p("A duplicate tournament of every built-in heuristic (each alone among copies of each other one, "
-                "in every seat, on the same deals), and the search player against each heuristic the same way, "
-                "stopped early once the answer was clear (--until-decided). Win rates are over every seat-game "
-                "of the merged tournaments; the pairwise differences compare two strategies on the deals where "
-                "they met."))
+    b = _section(r, "Strategy landscape", "landscape",
+                 "A duplicate tournament of every built-in heuristic (each alone among copies of each other one, "
+                 "in every seat, on the same deals), and the search player against each heuristic the same way, "
+                 "stopped early once the answer was clear (--until-decided). Win rates are over every seat-game "
+                 "of the merged tournaments; the pairwise differences compare two strategies on the deals where "
+                 "they met.")
     for p in sorted(data.landscape):
         cfg = data.landscape[p]
         st = analysis.strategy_table(cfg).sort_values("win_rate", ascending=False)
@@ -329,9 +334,8 @@ def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
 
 
 def _layout_players(r: Report, data: StudyData, family: Family) -> None:
-    b = r.blocks
-    b.append(_h(2, "Player counts side by side", "players"))
-    b.append(_p("The same measures at each player count (each from its own deals, so compare the intervals)."))
+    b = _section(r, "Player counts side by side", "players",
+                 "The same measures at each player count (each from its own deals, so compare the intervals).")
     rows = []
     for p in data.players:
         for level in ("random", "heuristic", "search"):
@@ -356,10 +360,9 @@ def _layout_players(r: Report, data: StudyData, family: Family) -> None:
 
 
 def _layout_stages(r: Report, data: StudyData) -> None:
-    b = r.blocks
-    b.append(_h(2, "Stages: how to regenerate each number", "stages"))
-    b.append(_p("Each stage is an ordinary tourney command; run it alone (it writes the same games) and "
-                "`tourney report DIR` shows its dataset in full. The study's manifest, _study.json, lists them too."))
+    b = _section(r, "Stages: how to regenerate each number", "stages",
+                 "Each stage is an ordinary tourney command; run it alone (it writes the same games) and "
+                 "`tourney report DIR` shows its dataset in full. The study's manifest, _study.json, lists them too.")
     rows = [[st["id"], count(st["deals"]), st["status"], st["command"]] for st in data.manifest.get("stages", [])]
     b.append(Table(["stage", "deals (cap, if sequential)", "status", "command"], rows, details=len(rows) > 12))
 
