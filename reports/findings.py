@@ -107,7 +107,8 @@ class Question:
         shown = Question(**{**asdict(self), "estimate": est, "low": low, "high": high})
         extra = ""
         if self.unit == "decisions" and math.isfinite(self.baseline) and self.baseline:
-            extra = f" ({100 * est / self.baseline:.0f}% of {self.baseline:.0f})"
+            share = 100 * est / self.baseline
+            extra = f" ({share:.1f}% of {self.baseline:.0f})" if share < 10 else f" ({share:.0f}% of {self.baseline:.0f})"
         unit = "" if self.unit == "pp" else " decisions"
         kind = "anytime-valid 95%" if self.anytime else "95%"
         return f"{claim} by {shown.number(est).lstrip('+')}{unit}{extra}, {kind} {shown.interval()}"
@@ -126,6 +127,8 @@ def _p(p: float) -> str:
         return "n/a"
     if p < 0.001:
         return "< 0.001"
+    if p < 0.05 <= round(p, 3):  # 0.0497 is a finding: do not round it up to the threshold
+        return f"= {p:.4f}"
     return f"= {p:.3f}"
 
 

@@ -96,7 +96,10 @@ def _pp(x) -> str:
 
 
 def _iv_pp(low, high) -> str:
-    return "n/a" if not (math.isfinite(low) and math.isfinite(high)) else f"[{100 * low:+.1f}, {100 * high:+.1f}]"
+    """An interval of a rate difference, in pp (it cannot leave [-100, +100])."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "n/a"
+    return f"[{100 * max(low, -1.0):+.1f}, {100 * min(high, 1.0):+.1f}]"
 
 
 def unsettled_line(q: Question) -> str:
@@ -155,7 +158,8 @@ def _strongest(data: StudyData, family: Family, p: int) -> list[str]:
     for s in search:
         if best:
             d, (lo, hi) = diff(s, best)
-            word = "beats" if beats(s, best) else ("loses to" if beats(best, s) else "is not separated from")
+            word = ("beats" if beats(s, best) else "loses to" if beats(best, s)
+                    else "is not separated (at the study's family-wise level) from")
             out.append(f"{p} players: the search player {s} {word} {best}: {_pp(d)} pp {_iv_pp(lo, hi)}.")
     return out
 
@@ -170,9 +174,10 @@ def build(data: StudyData, family: Family) -> Report:
     b.append(_h(1, f"{data.title}: balance study" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
     games = sum(c.tables for c in [*data.levels.values(), *data.rules.values(), *data.landscape.values()])
     levels = ", ".join(f"{lv} ({data.strategy[lv]})" for lv in m.get("levels", data.strategy))
+    b.append(_p(f"Command: {m.get('command') or '(the Python API: tourney_sim.study)'}", "key"))
     b.append(_p(f"{count(games)} games in {len(m.get('stages', []))} stages, every stage on the same deals "
                 f"(seed {m.get('seed')}); players: {', '.join(map(str, data.players))}; levels of play: "
-                f"{levels}; rules v{m.get('rules_version')}. Command: {m.get('command') or '(the API)'}", "lead"))
+                f"{levels}; rules v{m.get('rules_version')}.", "lead"))
     b.append(_h(2, "Findings", "findings"))
     b.append(_p(f"{len(fs)} of {family.tested()} questions are settled as effects: Holm-adjusted p below "
                 f"0.05 over every question of the study at once (a family-wise 5% error rate). In order: seats, "
@@ -267,7 +272,9 @@ def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
                 continue
             base = data.levels[(p, level)]
             seats = {id(base): analysis.seat_analysis(base), id(cfg): analysis.seat_analysis(cfg)}
-            cmp = analysis.compare_variants([base, cfg], seats)[0]["comparisons"][0]
+            group = analysis.compare_variants([base, cfg], seats)[0]
+            cmp = group["comparisons"][0]
+            before, after = (v["balance"] for v in group["variants"])
             by = {q.measure + ("" if q.measure != "win rate" else q.subject): q for q in family.questions
                   if q.section == "rules" and q.players == p and q.level == level and q.option == option}
 
@@ -284,17 +291,18 @@ def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
                    if "balance_diff" in cmp else "n/a")
             first = (cell("first player") if findings.starts_vary(base) or findings.starts_vary(cfg)
                      else "the first seat is fixed")
-            rows.append([level, option, count(len(ia)), bal, first, cell("draw rate"),
+            rows.append([level, option, count(len(ia)), f"{before:.3f} → {after:.3f}", bal, first, cell("draw rate"),
                          cell("decisiveness"), cell("length"),
                          _paired(findings.mean_score_per_deal(cfg)[ib] - findings.mean_score_per_deal(base)[ia]),
                          _paired(findings.margin_per_deal(cfg)[ib] - findings.margin_per_deal(base)[ia])])
             unit_rows = [q for q in by.values() if q.measure == "win rate"]
             if any(q.outcome == "finding" for q in unit_rows):
-                rows[-1][3] += "; " + ", ".join(f"{q.subject.split(': ', 1)[1]} {q.number(q.estimate)}"
+                rows[-1][4] += "; " + ", ".join(f"{q.subject.split(': ', 1)[1]} {q.number(q.estimate)}"
                                                 for q in unit_rows if q.outcome == "finding")
         if rows:
             b.append(_h(3, f"{p} players"))
-            b.append(Table(["level", "option", "common deals", "balance change (seat changes found)",
+            b.append(Table(["level", "option", "common deals", "balance figure: default → option",
+                            "balance change (seat changes found)",
                             "first-player advantage change", "draw rate change", "decisiveness change",
                             "length change", "mean score change", "winning margin change"], rows))
     b.append(_p("* a finding (Holm-adjusted p < 0.05 over the whole study). pp: percentage points; dec.: decisions."))
