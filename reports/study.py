@@ -304,6 +304,9 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
             if done.get(s.id, {}).get("status") == "complete":
                 s.status, s.seconds = "complete", float(done[s.id].get("seconds") or 0)
                 d.update(status=s.status, seconds=s.seconds)
+    elif resume and out.exists() and any(out.iterdir()):
+        raise StudyError(f"cannot resume {out}: it holds no study ({STUDY_FILE} is missing); give the "
+                         f"directory of a study, or another --out")
     elif out.exists() and any(out.iterdir()):
         if not overwrite:
             raise StudyError(f"{out} already exists and is not empty: use --resume to continue a study "
@@ -317,35 +320,37 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     start = time.perf_counter()
     interrupted = False
     todo = [s for s in stages if s.status != "complete"]
-    for i, s in enumerate(stages):
-        if s.status == "complete":
-            continue
-        number = stages.index(s) + 1
-        if progress:
-            echo(f"[{number}/{len(stages)}] {s.id}: {s.command(game, seed, out)}")
-        t0 = time.perf_counter()
-        where = out / s.id
-        where.parent.mkdir(parents=True, exist_ok=True)
-        cmd = s.command(game, seed, out)
-        if s.kind == "run":
-            m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
-            rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress, command=cmd,
-                            scheduler=scheduler, resume=where.exists())
-        else:
-            rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
-                                 workers=workers, progress=progress, command=cmd, until_decided=s.sequential,
-                                 scheduler=scheduler, resume=where.exists(), design="field",
-                                 **({"first_batch": s.first_batch} if s.sequential else {}))
-        s.seconds += time.perf_counter() - t0
-        if rep.interrupted:
-            interrupted = True
-            s.status = "interrupted"
-        else:
-            s.status = "complete"
-        manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
-        _write(path, manifest)
-        if interrupted:
-            break
+    try:  # Ctrl-C between two stages stops as cleanly as inside one
+        for i, s in enumerate(stages):
+            if s.status == "complete":
+                continue
+            cmd = s.command(game, seed, out)
+            if progress:
+                echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
+            t0 = time.perf_counter()
+            where = out / s.id
+            where.parent.mkdir(parents=True, exist_ok=True)
+            if s.kind == "run":
+                m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
+                rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
+                                command=cmd, scheduler=scheduler, resume=where.exists())
+            else:
+                rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
+                                     workers=workers, progress=progress, command=cmd, until_decided=s.sequential,
+                                     scheduler=scheduler, resume=where.exists(), design="field",
+                                     **({"first_batch": s.first_batch} if s.sequential else {}))
+            s.seconds += time.perf_counter() - t0
+            if rep.interrupted:
+                interrupted = True
+                s.status = "interrupted"
+            else:
+                s.status = "complete"
+            manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
+            _write(path, manifest)
+            if interrupted:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - start
     manifest["seconds"] = round(sum(s.seconds for s in stages), 3)
     if interrupted:
@@ -355,13 +360,16 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     if progress:
         echo(f"analysing {len(stages)} stages ({len(todo)} played now) ...")
     from . import study_report
-    data = study_report.load_study(out, manifest)
-    family = study_report.questions(data)
-    report = study_report.build(data, family)
     from .render import write
-    write(report, out / "report.html", "html")
-    write(report, out / "report.md", "md")
-    _write(out / "findings.json", study_report.findings_json(data, family))
+    try:
+        data = study_report.load_study(out, manifest)
+        family = study_report.questions(data)
+        report = study_report.build(data, family)
+        write(report, out / "report.html", "html")
+        write(report, out / "report.md", "md")
+        _write(out / "findings.json", study_report.findings_json(data, family))
+    except KeyboardInterrupt:  # every stage is played: --resume only analyses again
+        return StudyResult(manifest, out, seconds, True)
     manifest["status"] = "complete"
     _write(path, manifest)
     return StudyResult(manifest, out, seconds, False, study_report.summary_text(data, family, out))

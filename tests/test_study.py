@@ -289,3 +289,11 @@ def test_api_study_is_the_command(quick_study, tmp_path):
     ref, _, _ = quick_study
     frame = lambda p: read_table(p).to_pandas().sort_values(["game", "seat"]).reset_index(drop=True)  # noqa: E731
     pd.testing.assert_frame_equal(frame(r.path / "levels/3p-random"), frame(ref / "levels/3p-random"))
+
+
+def test_resume_of_a_directory_without_a_study_is_refused(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "notes.txt").write_text("mine")
+    r = runner.invoke(app, ["study", "companeros", "--resume", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 2 and "holds no study" in r.output
+    assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and len(list((tmp_path / "s").iterdir())) == 1
