@@ -4,7 +4,7 @@ exit code 0, 1 or 2 and never a traceback.
 The argument lists are built from the commands' own parameters (read from the Typer app, so a
 command added later is fuzzed too): valid and invalid values per option, options repeated or
 missing, unknown options and stray words. Values that would make a run long are bounded (at most
-300 games, 2 workers, Compañeros as the only valid game); scheduler addresses are only malformed
+300 games, 2 workers, Compañeros as the only valid game, a study quick and without the search); scheduler addresses are only malformed
 ones (a well-formed address would wait for a scheduler that is not there). Everything runs in a scratch directory, so default
 outputs (``runs/...``) land there.
 """
@@ -96,6 +96,9 @@ def values(name: str, base: Path):
         "directories": st.sampled_from([str(d) for d in datasets]),
         "out": st.one_of(st.sampled_from([str(o) for o in outs]),
                          st.sampled_from(["r.html", "r.md", "r.txt", "nodir/r.html"]).map(lambda n: str(base / n))),
+        # study: never the search level (its games are slow), budgets short or invalid
+        "levels": st.sampled_from(["random", "heuristic", "random,heuristic", "expert", "", ",", "random,expert"]),
+        "budget": st.one_of(st.sampled_from(["quick", "huge", "", "QUICK"]), junk),
         "report": st.sampled_from([str(base / n) for n in ["r.html", "r.md", "r.txt", "nodir/r.html"]]),
     }
     return table.get(name, st.one_of(small_int, junk))
@@ -115,6 +118,9 @@ def command_line(draw, base):
     for p in options:  # defaults that would run long (100,000 games, 3 repeats) are bounded first
         if p.name in ("games", "repeats"):
             args += [p.opts[0], str(draw(st.integers(1, 300 if p.name == "games" else 2)))]
+    if name == "study":  # a standard study of every player count and level takes minutes: the
+        # smallest one first (later options may add player counts or change the rest)
+        args += ["--budget", "quick", "--levels", "random", "--players", "3"]
     for p in draw(st.lists(st.sampled_from(options), max_size=7)) if options else []:
         flag = draw(st.sampled_from(list(p.opts) + list(p.secondary_opts or [])))
         if getattr(p, "is_flag", False):
