@@ -283,17 +283,39 @@ def competitor_columns(cfg: Config) -> list[int]:
     return [0, 1] if cfg.team_game else list(range(cfg.seats))
 
 
-def shape_analysis(cfg: Config) -> dict:
+def draws(cfg: Config) -> np.ndarray:
+    """[T] whether first place was shared (between teams, or seats)."""
+    return (cfg.rank[:, competitor_columns(cfg)] == 1).sum(axis=1) > 1
+
+
+def winning_margins(cfg: Config) -> np.ndarray:
+    """[T] the first competitor's score lead over the second."""
     comp = competitor_columns(cfg)
-    gd = tables_per_deal(cfg)
-    first_places = (cfg.rank[:, comp] == 1).sum(axis=1)
-    draw = first_places > 1
-    dp, dlow, dhigh, _, _ = stats.clustered_proportion(per_deal_sum(cfg, draw), gd)
     sc = cfg.score[:, comp].astype(np.int64)
     if cfg.better == "low":
         sc = -sc
     top2 = np.partition(sc, len(comp) - 2, axis=1)[:, -2:]
-    margin = np.abs(top2[:, 1] - top2[:, 0])
+    return np.abs(top2[:, 1] - top2[:, 0])
+
+
+def leader_won(cfg: Config) -> tuple[np.ndarray, np.ndarray] | None:
+    """([T] whether the leader at two thirds won, [T] whether there was one), or None when the
+    game does not record it. A Grey Entity (a non-player seat) can lead."""
+    if DECISIVENESS_COLUMN not in cfg.extra:
+        return None
+    leader = cfg.extra[DECISIVENESS_COLUMN][:, 0].astype(np.int64)
+    valid = (leader >= 0) & (leader < cfg.seats)
+    won = np.zeros(cfg.tables)
+    rows = np.flatnonzero(valid)
+    won[rows] = cfg.win[rows, leader[rows]]
+    return won, valid
+
+
+def shape_analysis(cfg: Config) -> dict:
+    gd = tables_per_deal(cfg)
+    draw = draws(cfg)
+    dp, dlow, dhigh, _, _ = stats.clustered_proportion(per_deal_sum(cfg, draw), gd)
+    margin = winning_margins(cfg)
     out = {"games": cfg.tables, "deals": cfg.deals, "draws": int(draw.sum()), "draw_rate": float(dp),
            "draw_low": float(dlow), "draw_high": float(dhigh),
            "margin_mean": float(margin.mean()), "margin": _quantiles(margin),
@@ -301,13 +323,10 @@ def shape_analysis(cfg: Config) -> dict:
            "length_mean": float(cfg.decisions.mean()), "length": _quantiles(cfg.decisions),
            "length_min": int(cfg.decisions.min()), "length_max": int(cfg.decisions.max()),
            "scores": score_table(cfg), "decisiveness": None}
-    if DECISIVENESS_COLUMN in cfg.extra:
-        leader = cfg.extra[DECISIVENESS_COLUMN][:, 0].astype(np.int64)
-        valid = (leader >= 0) & (leader < cfg.seats)  # a Grey Entity (a non-player seat) can lead
+    led = leader_won(cfg)
+    if led is not None:
+        lw, valid = led
         if valid.any():
-            rows = np.flatnonzero(valid)
-            lw = np.zeros(cfg.tables)
-            lw[rows] = cfg.win[rows, leader[rows]]
             yp = per_deal_sum(cfg, lw)
             mp = per_deal_sum(cfg, valid.astype(float))
             has = mp > 0

@@ -42,7 +42,7 @@ from statistics import NormalDist
 import numpy as np
 
 from . import analysis, stats
-from .load import DECISIVENESS_COLUMN, Config
+from .load import Config
 
 ALPHA = 0.05
 MARGIN_PP = 0.01  # win-rate and rate questions: a change below 1 pp is negligible
@@ -204,20 +204,15 @@ def starts_vary(cfg: Config) -> bool:
 
 
 def draws_per_deal(cfg: Config) -> np.ndarray:
-    comp = analysis.competitor_columns(cfg)
-    draw = (cfg.rank[:, comp] == 1).sum(axis=1) > 1
-    return analysis.per_deal_sum(cfg, draw) / analysis.tables_per_deal(cfg)
+    return analysis.per_deal_sum(cfg, analysis.draws(cfg)) / analysis.tables_per_deal(cfg)
 
 
 def leader_wins_per_deal(cfg: Config) -> tuple[np.ndarray, np.ndarray] | None:
     """Per deal: share of games whose leader at two thirds won, and whether any game had one."""
-    if DECISIVENESS_COLUMN not in cfg.extra:
+    led = analysis.leader_won(cfg)
+    if led is None:
         return None
-    leader = cfg.extra[DECISIVENESS_COLUMN][:, 0].astype(np.int64)
-    valid = (leader >= 0) & (leader < cfg.seats)
-    won = np.zeros(cfg.tables)
-    rows = np.flatnonzero(valid)
-    won[rows] = cfg.win[rows, leader[rows]]
+    won, valid = led
     has = analysis.per_deal_sum(cfg, valid.astype(float))
     return analysis.per_deal_sum(cfg, won) / np.maximum(has, 1), has > 0
 
@@ -228,12 +223,7 @@ def length_per_deal(cfg: Config) -> np.ndarray:
 
 def margin_per_deal(cfg: Config) -> np.ndarray:
     """The winning margin (first minus second competitor, in the game's favour) per deal."""
-    comp = analysis.competitor_columns(cfg)
-    sc = cfg.score[:, comp].astype(np.int64)
-    if cfg.better == "low":
-        sc = -sc
-    top2 = np.partition(sc, len(comp) - 2, axis=1)[:, -2:]
-    return analysis.per_deal_sum(cfg, np.abs(top2[:, 1] - top2[:, 0])) / analysis.tables_per_deal(cfg)
+    return analysis.per_deal_sum(cfg, analysis.winning_margins(cfg)) / analysis.tables_per_deal(cfg)
 
 
 def mean_score_per_deal(cfg: Config) -> np.ndarray:
