@@ -12,7 +12,8 @@ ratios compare like with like on a shared, noisy machine:
 - compile time: `tourney run` in a fresh process with an empty numba cache, then again with the
   cache filled (the start-up a user sees on every later run);
 - Compañeros only: end to end `random` on one core against the direct numba loop of
-  `scripts/bench_interface.py`, run after run in turn, as a ratio. The machines' speed drifts by
+  `scripts/profile_speed.py` (the rules with the random choice inline), run after run in turn,
+  as a ratio. The machines' speed drifts by
   a third within minutes; a ratio of two measurements taken side by side does not.
 
 Usage: python scripts/bench.py --game companeros [--players 4] [--games 1000000] [--repeats 3]
@@ -83,10 +84,11 @@ def side_by_side(games, pairs):
     the two measured one right after the other."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import numpy as np
-    from bench_interface import direct_loop
+    from profile_speed import direct_loop
 
     m = make_matchup("companeros", 4, ["random"], seed=1)
-    direct_loop(np.uint64(1), 100, 4)
+    loop = direct_loop(m.spec.module, m.spec.max_moves)
+    loop(m.params, 4, np.uint64(1), 100, True)
     cpus = sorted(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpus[0]})
     e2e, direct, ratios = [], [], []
@@ -97,7 +99,7 @@ def side_by_side(games, pairs):
                 run(m, games, Path(tmp) / "pair", workers=1, overwrite=True, progress=False)
                 e2e.append(games / (time.perf_counter() - t))
                 t = time.perf_counter()
-                direct_loop(np.uint64(1), games, 4)
+                loop(m.params, 4, np.uint64(1), games, True)
                 direct.append(games / (time.perf_counter() - t))
                 ratios.append(e2e[-1] / direct[-1])
     finally:
