@@ -80,9 +80,11 @@ def seen_mask(public, private):
 @njit(cache=True, inline="always")
 def default_values(public):
     """Whether every Commitment card c is worth c + 1 (the default component table)."""
-    diff = 0
+    # in int32 throughout, the loop compiles to a few vector instructions; with c + 1 an int64
+    # it stayed a scalar loop, 10x slower (45 ns a decision, a fifth of middle's)
+    diff = np.int32(0)
     for c in range(cl.N_COMMIT):
-        diff |= public[cl.C_VALUE + c] ^ (c + 1)
+        diff |= public[cl.C_VALUE + c] ^ np.int32(c + 1)
     return diff == 0
 
 
