@@ -52,16 +52,39 @@ def build(perf_ref: Path, into: Path) -> Path:
     return d
 
 
-def c_rate(d: Path, cmd: list[str], seed: int, cpu: int) -> float:
+def c_output(d: Path, cmd: list[str], seed: int, cpu: int | None = None) -> str:
+    """The output of one run of a C reference (``cmd`` with the seed filled in), pinned to ``cpu``
+    if given."""
     args = [str(seed) if a == "SEED" else a for a in cmd]
     if "SEED" not in cmd:
         args.append(str(seed))
-    out = subprocess.run(["taskset", "-c", str(cpu)] + args, cwd=d, check=True, capture_output=True,
-                         text=True).stdout
+    pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
+    return subprocess.run(pin + args, cwd=d, check=True, capture_output=True, text=True).stdout
+
+
+def c_rate(d: Path, cmd: list[str], seed: int, cpu: int | None = None) -> float:
+    return games_per_s(c_output(d, cmd, seed, cpu))
+
+
+def games_per_s(out: str) -> float:
+    """The games/s a C reference printed (its JSON line or its ``games/s=`` field)."""
     m = re.search(r'"games_per_s"\s*:\s*([0-9.]+)', out) or re.search(r"games/s=([0-9.]+)", out)
     if not m:
-        sys.exit(f"error: no games/s in the output of {' '.join(args)}: {out[:200]}")
+        sys.exit(f"error: no games/s in a C reference's output: {out[:200]}")
     return float(m.group(1))
+
+
+def add_reference_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options every script measuring against the C references shares."""
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--perf-ref", type=Path, default=ROOT.parent / "shared" / "perf-ref")
+    ap.add_argument("--cpu", type=int, default=0, help="the core every measurement is pinned to")
+    ap.add_argument("--only", action="append", help="a game name; repeatable")
+
+
+def selected(only: list[str] | None) -> list[tuple]:
+    """The configurations of CONFIGS for the games in ``only`` (all without it)."""
+    return [c for c in CONFIGS if not only or c[1] in only]
 
 
 def end_to_end(game: str, players: int, games: int, cpu: int, out: Path) -> float:
@@ -81,19 +104,14 @@ def kernel(m, games: int) -> float:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--perf-ref", type=Path, default=ROOT.parent / "shared" / "perf-ref")
-    ap.add_argument("--cpu", type=int, default=0, help="the core every measurement is pinned to")
-    ap.add_argument("--only", action="append", help="a game name; repeatable")
+    add_reference_arguments(ap)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     os.sched_setaffinity(0, {args.cpu})
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         d = build(args.perf_ref.resolve(), Path(tmp))
-        for label, game, players, games, cmd in CONFIGS:
-            if args.only and game not in args.only:
-                continue
+        for label, game, players, games, cmd in selected(args.only):
             m = make_matchup(game, players, ["random"], seed=1)
             play_block(m, 0, 100)  # compile or load
             subprocess.run([sys.executable, "-m", "tourney_sim", "run", game, "--players", str(players),

@@ -51,7 +51,8 @@ from tourney_sim.simulate.seeding import below, seed_stream
 from tourney_sim.strategies import heuristics
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_c import CONFIGS, ROOT, build, end_to_end  # noqa: E402
+from bench_c import (ROOT, add_reference_arguments, build, c_output, end_to_end, games_per_s,  # noqa: E402
+                     selected)
 
 #: random choices per game the C programs make where they do not print it (Compañeros takes
 #: greedily: 9 rounds of 4 plays)
@@ -100,13 +101,9 @@ def direct_loop(module, max_moves: int):
 
 def c_run(d: Path, cmd: list[str], seed: int) -> tuple[float, float | None]:
     """(games/s, random choices per game or None) of one C run."""
-    args = [str(seed) if a == "SEED" else a for a in cmd]
-    if "SEED" not in cmd:
-        args.append(str(seed))
-    out = subprocess.run(args, cwd=d, check=True, capture_output=True, text=True).stdout
-    rate = re.search(r'"games_per_s"\s*:\s*([0-9.]+)', out) or re.search(r"games/s=([0-9.]+)", out)
+    out = c_output(d, cmd, seed)
     choices = re.search(r"nontrivial/game=([0-9.]+)", out) or re.search(r"decisions/game=([0-9.]+)", out)
-    return float(rate.group(1)), (float(choices.group(1)) if choices else None)
+    return games_per_s(out), (float(choices.group(1)) if choices else None)
 
 
 def timed(fn, *args) -> float:
@@ -192,10 +189,7 @@ def profile_heuristics(game: str, players: int, games: int, rounds: int) -> list
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--perf-ref", type=Path, default=ROOT.parent / "shared" / "perf-ref")
-    ap.add_argument("--cpu", type=int, default=0, help="the core every measurement is pinned to")
-    ap.add_argument("--only", action="append", help="a game name; repeatable")
+    add_reference_arguments(ap)
     ap.add_argument("--heuristics", action="store_true",
                     help="also time every built-in heuristic against random play")
     args = ap.parse_args()
@@ -203,9 +197,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         d = build(args.perf_ref.resolve(), Path(tmp))
-        for label, game, players, games, cmd in CONFIGS:
-            if args.only and game not in args.only:
-                continue
+        for label, game, players, games, cmd in selected(args.only):
             rows.append(profile_game(d, Path(tmp), label, game, players, games, cmd, args.rounds,
                                      args.cpu))
             print(f"{label}: done", file=sys.stderr, flush=True)
@@ -227,8 +219,8 @@ def main():
               f"kernel {r['c_us'] / r['kernel_us']:.2f}, end to end {r['c_us'] / r['end_to_end_us']:.2f}; "
               f"the kernel would need {need:.2f}")
     if args.heuristics:
-        for label, game, players, games, cmd in CONFIGS:
-            if (args.only and game not in args.only) or label.endswith("2p"):
+        for label, game, players, games, cmd in selected(args.only):
+            if label.endswith("2p"):
                 continue
             print(f"\n{label}: heuristics against random play (kernel, {max(games // 20, 1000):,} games x "
                   f"{args.rounds})\n")
