@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +83,15 @@ def add_reference_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--only", action="append", help="a game name; repeatable")
 
 
+@contextmanager
+def references(args):
+    """Pin this process to ``args.cpu`` and build the C references in a temporary directory:
+    yields (their directory, the temporary directory)."""
+    os.sched_setaffinity(0, {args.cpu})
+    with tempfile.TemporaryDirectory() as tmp:
+        yield build(args.perf_ref.resolve(), Path(tmp)), Path(tmp)
+
+
 def selected(only: list[str] | None) -> list[tuple]:
     """The configurations of CONFIGS for the games in ``only`` (all without it)."""
     return [c for c in CONFIGS if not only or c[1] in only]
@@ -107,20 +117,18 @@ def main():
     add_reference_arguments(ap)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    os.sched_setaffinity(0, {args.cpu})
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        d = build(args.perf_ref.resolve(), Path(tmp))
+    with references(args) as (d, tmp):
         for label, game, players, games, cmd in selected(args.only):
             m = make_matchup(game, players, ["random"], seed=1)
             play_block(m, 0, 100)  # compile or load
             subprocess.run([sys.executable, "-m", "tourney_sim", "run", game, "--players", str(players),
                             "--strategy", "random", "--workers", "1", "--quiet", "--games", "100",
-                            "--overwrite", "--out", str(Path(tmp) / "warm")], check=True, cwd=ROOT)
+                            "--overwrite", "--out", str(tmp / "warm")], check=True, cwd=ROOT)
             c, e2e, k = [], [], []
             for r in range(args.rounds):
                 c.append(c_rate(d, cmd, r + 1, args.cpu))
-                e2e.append(end_to_end(game, players, games, args.cpu, Path(tmp) / "run"))
+                e2e.append(end_to_end(game, players, games, args.cpu, tmp / "run"))
                 k.append(kernel(m, games // 2))
             row = {"config": label, "games": games, "c": statistics.median(c), "end_to_end": statistics.median(e2e),
                    "kernel": statistics.median(k), "runs": {"c": c, "end_to_end": e2e, "kernel": k}}

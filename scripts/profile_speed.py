@@ -32,12 +32,10 @@ Never run as a test (timing). Usage:
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -51,8 +49,8 @@ from tourney_sim.simulate.seeding import below, seed_stream
 from tourney_sim.strategies import heuristics
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_c import (ROOT, add_reference_arguments, build, c_output, end_to_end, games_per_s,  # noqa: E402
-                     selected)
+from bench_c import (ROOT, add_reference_arguments, c_output, end_to_end, games_per_s,  # noqa: E402
+                     references, selected)
 
 #: random choices per game the C programs make where they do not print it (Compañeros takes
 #: greedily: 9 rounds of 4 plays)
@@ -193,12 +191,10 @@ def main():
     ap.add_argument("--heuristics", action="store_true",
                     help="also time every built-in heuristic against random play")
     args = ap.parse_args()
-    os.sched_setaffinity(0, {args.cpu})
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        d = build(args.perf_ref.resolve(), Path(tmp))
+    with references(args) as (d, tmp):
         for label, game, players, games, cmd in selected(args.only):
-            rows.append(profile_game(d, Path(tmp), label, game, players, games, cmd, args.rounds,
+            rows.append(profile_game(d, tmp, label, game, players, games, cmd, args.rounds,
                                      args.cpu))
             print(f"{label}: done", file=sys.stderr, flush=True)
     print("Microseconds per game, medians of", args.rounds, "alternating rounds, one core:\n")
