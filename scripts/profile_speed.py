@@ -23,7 +23,8 @@ For each game (the configurations of ``bench_c.py``), on one core, in one proces
 Then what the issue's targets leave for the kernel: end to end at 0.6 of C must play the run's
 games in ``games / (0.6 C)`` seconds, of which start-up and Parquet take their share; the kernel
 gets the rest. When that is less than C's own time per game, the end-to-end target needs a kernel
-faster than C. And per built-in heuristic: games/s, decisions per game, and its own time per
+faster than C. And per built-in heuristic (taken in turn within each round): games/s, its games/s
+over random play's (the median of the rounds' ratios), decisions per game, and its own time per
 decision (its microseconds per decision less random play's: an estimate, the games differ).
 
 Never run as a test (timing). Usage:
@@ -165,22 +166,28 @@ def profile_game(d: Path, tmp: Path, label: str, game: str, players: int, games:
 
 
 def profile_heuristics(game: str, players: int, games: int, rounds: int) -> list[dict]:
-    rows = []
-    for name in heuristics(game):  # random first
-        m = make_matchup(game, players, [name], seed=1)
+    """Every built-in heuristic's games/s (kernel, every seat playing it), the strategies taken in
+    turn within each round so that the machine's drift falls on all of them alike."""
+    names = heuristics(game)  # random first
+    matchups = [make_matchup(game, players, [name], seed=1) for name in names]
+    for m in matchups:
         play_block(m, 0, 20)
-        rates, decisions = [], 0.0
-        for r in range(rounds):
+    rates = {name: [] for name in names}
+    decisions = {}
+    for r in range(rounds):
+        for name, m in zip(names, matchups):
             t = time.perf_counter()
             block = play_block(m, r * games, games)
-            rates.append(games / (time.perf_counter() - t))
-            decisions = float(block.decisions.mean())
-        rate = statistics.median(rates)
-        rows.append({"strategy": name, "games_per_s": rate, "decisions": decisions,
-                     "us_per_decision": 1e6 / rate / decisions})
+            rates[name].append(games / (time.perf_counter() - t))
+            decisions[name] = float(block.decisions.mean())
+    rows = []
+    for name in names:
+        rate = statistics.median(rates[name])
+        rows.append({"strategy": name, "games_per_s": rate, "decisions": decisions[name],
+                     "us_per_decision": 1e6 / rate / decisions[name],
+                     "of_random": statistics.median([a / b for a, b in zip(rates[name], rates[names[0]])])})
     base = rows[0]["us_per_decision"]
     for row in rows:
-        row["of_random"] = row["games_per_s"] / rows[0]["games_per_s"]
         row["own_ns_per_decision"] = 1000 * (row["us_per_decision"] - base)
     return rows
 
