@@ -94,8 +94,10 @@ def borrow(typingctx, arr):
 def keep_alive(typingctx, arr):
     """Does nothing, but counts as a use of ``arr``: numba frees an array right after its last
     use, so an array lent out through :func:`borrow` must be kept alive this way until the
-    borrowed views are done with (play_games calls it after its loop)."""
-    if not isinstance(arr, types.Array):
+    borrowed views are done with (play_games calls it after its loop). ``arr`` may also be a
+    tuple of arrays (the tuple holds a reference to each)."""
+    arrays = arr.types if isinstance(arr, types.BaseTuple) else (arr,)
+    if not arrays or not all(isinstance(a, types.Array) for a in arrays):
         return None
 
     def codegen(context, builder, sig, args):
