@@ -240,7 +240,7 @@ GUARD_PARAMS = _common(SWORD_WEIGHT, LOW_SWORD_BONUS) + _threat()
 SWORDS_PARAMS = _common(SWORDS_SWORD_WEIGHT, SWORDS_LOW_SWORD_BONUS) + _threat()
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def capture_max(public, private, moves, n_moves, rng, params):
     # the parameters are read first, before any branch: numba then prunes the reference counting
     # of the array arguments (read after a branch, every call pays NRT_incref/NRT_decref calls)
@@ -253,7 +253,7 @@ def capture_max(public, private, moves, n_moves, rng, params):
                      sword_weight, low_sword_bonus)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def guard(public, private, moves, n_moves, rng, params):
     card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
     prize_w = params[P_PRIZE_WORTH]
@@ -266,7 +266,7 @@ def guard(public, private, moves, n_moves, rng, params):
                      place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def swords(public, private, moves, n_moves, rng, params):
     card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
     prize_w = params[P_PRIZE_WORTH]

@@ -104,7 +104,7 @@ GREEDY_PARAMS = (
 G_MIN_TAKE, G_MAX_CARD, G_MAX_POSITION = 0, 1, 2
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def play_high(public, private, moves, n_moves, rng, params):
     # the parameters are read first, before any branch: numba then prunes the reference counting
     # of the array arguments (read later, every call paid NRT_incref/NRT_decref calls: -20%;
@@ -115,7 +115,7 @@ def play_high(public, private, moves, n_moves, rng, params):
     return highest_card(moves, n_moves, -1)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def follower(public, private, moves, n_moves, rng, params):
     min_take = np.int64(params[F_MIN_TAKE])  # parameters first, before any branch (see play_high)
     flip = FLIP_LOWEST * np.int64(params[F_OTHERWISE])
@@ -134,7 +134,7 @@ def follower(public, private, moves, n_moves, rng, params):
     return extreme_card(moves, n_moves, flip)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def greedy(public, private, moves, n_moves, rng, params):
     min_take = np.int64(params[G_MIN_TAKE])  # parameters first, before any branch (see play_high)
     max_card = np.int64(params[G_MAX_CARD])

@@ -305,22 +305,22 @@ def decide(public, private, moves, n_moves, params, for_partner):
                      params[P_IDLE_SWAP])
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def race(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, False)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def hunter(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, False)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def guardian(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, False)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def teamwork(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, True)
 
