@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -50,7 +49,7 @@ from tourney_sim.simulate.seeding import below, seed_stream
 from tourney_sim.strategies import heuristics
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_c import (ROOT, add_reference_arguments, c_output, end_to_end, games_per_s,  # noqa: E402
+from bench_c import (add_reference_arguments, c_output, end_to_end, games_per_s,  # noqa: E402
                      references, selected)
 
 #: random choices per game the C programs make where they do not print it (Compañeros takes
@@ -111,13 +110,9 @@ def timed(fn, *args) -> float:
     return time.perf_counter() - t
 
 
-def startup(game: str, players: int, out: Path) -> float:
-    cmd = [sys.executable, "-m", "tourney_sim", "run", game, "--players", str(players), "--strategy",
-           "random", "--workers", "1", "--quiet", "--games", "100", "--seed", "1", "--overwrite",
-           "--out", str(out)]
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, cwd=ROOT)
-    return time.perf_counter() - t
+def startup(game: str, players: int, cpu: int, out: Path) -> float:
+    """Seconds of a 100-game ``tourney run`` (bench_c's end-to-end command): the start-up."""
+    return 100 / end_to_end(game, players, 100, cpu, out)
 
 
 def profile_game(d: Path, tmp: Path, label: str, game: str, players: int, games: int, cmd: list[str],
@@ -132,7 +127,7 @@ def profile_game(d: Path, tmp: Path, label: str, game: str, players: int, games:
         sys.exit(f"error: {game}: the direct loop made {made} decisions, the kernel "
                  f"{int(block.decisions.sum())}: they do not play the same games")
     loop(m.params, m.n_players, np.uint64(1), 10, False)
-    startup(game, players, tmp / "warm")
+    startup(game, players, cpu, tmp / "warm")
     meta = {"game": game}
     c, c_choices, deal, direct, kernel, parquet, start, e2e = [], [], [], [], [], [], [], []
     for r in range(rounds):
@@ -147,7 +142,7 @@ def profile_game(d: Path, tmp: Path, label: str, game: str, players: int, games:
         t = time.perf_counter()
         results.encode_part(results.block_table(m, block, meta))
         parquet.append(1e6 * (time.perf_counter() - t) / n)
-        start.append(startup(game, players, tmp / "start"))
+        start.append(startup(game, players, cpu, tmp / "start"))
         e2e.append(1e6 / end_to_end(game, players, games, cpu, tmp / "run"))
     med = statistics.median
     row = {"config": label, "game": game, "games": games, "c_us": med(c),

@@ -242,8 +242,9 @@ SWORDS_PARAMS = _common(SWORDS_SWORD_WEIGHT, SWORDS_LOW_SWORD_BONUS) + _threat()
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def capture_max(public, private, moves, n_moves, rng, params):
-    # the parameters are read first, before any branch: numba then prunes the reference counting
-    # of the array arguments (read after a branch, every call pays NRT_incref/NRT_decref calls)
+    # the heuristics compile with _nrt=False: they own no array, so numba emits no reference
+    # counting for the arrays their inlined helpers are handed (with the runtime, every call paid
+    # NRT_incref/NRT_decref calls unless the parameters were read before any branch)
     card_w = params[P_CARD_WORTH]
     prize_w = params[P_PRIZE_WORTH]
     place_penalty = params[P_PLACE_PENALTY]
@@ -255,7 +256,7 @@ def capture_max(public, private, moves, n_moves, rng, params):
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def guard(public, private, moves, n_moves, rng, params):
-    card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
+    card_w = params[P_CARD_WORTH]
     prize_w = params[P_PRIZE_WORTH]
     place_penalty = params[P_PLACE_PENALTY]
     sword_weight = params[P_SWORD_WEIGHT]
@@ -268,7 +269,7 @@ def guard(public, private, moves, n_moves, rng, params):
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def swords(public, private, moves, n_moves, rng, params):
-    card_w = params[P_CARD_WORTH]  # parameters first, before any branch (see capture_max)
+    card_w = params[P_CARD_WORTH]
     prize_w = params[P_PRIZE_WORTH]
     place_penalty = params[P_PLACE_PENALTY]
     sword_weight = params[P_SWORD_WEIGHT]

@@ -68,7 +68,7 @@ def extreme_card(moves, n_moves, flip):
     lowest-value one if ``flip`` is :data:`FLIP_LOWEST`."""
     best, best_key = 0, 0
     for i in range(n_moves):
-        key = (moves[i] % co.VALUES + 1) ^ flip  # branch-free (a branch here costs the pruning)
+        key = (moves[i] % co.VALUES + 1) ^ flip  # branch-free
         if key > best_key:
             best, best_key = i, key
     return best
@@ -106,9 +106,9 @@ G_MIN_TAKE, G_MAX_CARD, G_MAX_POSITION = 0, 1, 2
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def play_high(public, private, moves, n_moves, rng, params):
-    # the parameters are read first, before any branch: numba then prunes the reference counting
-    # of the array arguments (read later, every call paid NRT_incref/NRT_decref calls: -20%;
-    # branchy code added for a parameter can do the same, hence extreme_card's flip)
+    # the heuristics compile with _nrt=False: they own no array, so numba emits no reference
+    # counting for the arrays their inlined helpers are handed (with the runtime, every call paid
+    # NRT_incref/NRT_decref calls, -20%, unless the parameters were read before any branch)
     min_take = np.int64(params[H_MIN_TAKE])
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_or_pass(public, moves, n_moves, min_take)
@@ -117,7 +117,7 @@ def play_high(public, private, moves, n_moves, rng, params):
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def follower(public, private, moves, n_moves, rng, params):
-    min_take = np.int64(params[F_MIN_TAKE])  # parameters first, before any branch (see play_high)
+    min_take = np.int64(params[F_MIN_TAKE])
     flip = FLIP_LOWEST * np.int64(params[F_OTHERWISE])
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_or_pass(public, moves, n_moves, min_take)
@@ -136,7 +136,7 @@ def follower(public, private, moves, n_moves, rng, params):
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 def greedy(public, private, moves, n_moves, rng, params):
-    min_take = np.int64(params[G_MIN_TAKE])  # parameters first, before any branch (see play_high)
+    min_take = np.int64(params[G_MIN_TAKE])
     max_card = np.int64(params[G_MAX_CARD])
     max_position = np.int64(params[G_MAX_POSITION])
     if public[co.H_PHASE] == co.PHASE_TAKE:
