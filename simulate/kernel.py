@@ -49,6 +49,25 @@ STRATEGY_SIGNATURE = types.int64(
     types.int32[::1], types.int32[::1], types.int64[::1], types.int64, types.uint64[::1],
     types.float64[::1],
 )
+
+
+def ready(fn):
+    """``fn`` compiled with exactly :data:`STRATEGY_SIGNATURE` and closed to any other, which is
+    how a kernel takes a strategy (a first-class function of one type). A strategy declared with
+    the signature (the heuristics, every plug-in) already is. The search (``ismcts``) is declared
+    without it, ``@njit(cache=True)``: compiling it is about half of a game's first compile
+    (30-35 s of Colleagues' 76 s, of Partners' 48 s) and loading it from the cache 30-50 ms of
+    every start, for a strategy few runs play; it is compiled, or loaded, here, when something
+    resolves it for play (``strategies.resolve``, a kernel's strategy tuple, the stepper)."""
+    if fn.get_function_type() is None:
+        fn.compile(STRATEGY_SIGNATURE)
+        fn.disable_compile()
+        if fn.get_function_type() is None:
+            raise TypeError(f"{fn.py_func.__name__} was compiled for other argument types than "
+                            f"STRATEGY_SIGNATURE and cannot be handed to a kernel")
+    return fn
+
+
 #: Length of the strategy tuple handed to a kernel (one compiled kernel serves every matchup).
 MAX_STRATEGIES = 6
 #: Most seats a result row set can have (players plus non-player seats such as a Grey Entity).

@@ -14,7 +14,7 @@ from tourney_sim.strategies import Strategy, StrategyError, resolve
 from tourney_sim.strategies.params import MAX_PARAMS
 
 from .games import GameSpec, RuleError, get_game
-from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES
+from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES, ready
 
 MAX_SEED = 2**64 - 1
 
@@ -45,7 +45,7 @@ class Matchup:
         return self.spec.result_seats(self.n_players)
 
     def strategy_tuple(self) -> tuple:
-        fns = [s.fn for s in self.strategies]
+        fns = [ready(s.fn) for s in self.strategies]
         return tuple(fns + [fns[0]] * (MAX_STRATEGIES - len(fns)))
 
     def strategy_params(self) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .games.spec import GameSpec
+from .kernel import ready
 from .seeding import CHANCE_STREAM, new_stream
 
 #: the parameter values handed to a bare strategy function (one that declares none)
@@ -72,6 +73,7 @@ class KernelGame:
         seat = self.to_move()
         n = self._legal()
         fn, params = (strategy.fn, strategy.param_row()) if hasattr(strategy, "fn") else (strategy, NO_PARAMS)
+        ready(fn)
         i = fn(self.m.public_view(self.state), self.m.private_view(self.state, seat),
                self.moves, n, self.seat_rng[seat], params)
         if not 0 <= i < n:

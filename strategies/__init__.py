@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from tourney_sim.simulate.games import GAME_MODULES
-from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
+from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, ready
 
 from .params import MAX_PARAMS, Param, ParamError, StrategyError, _fmt, parse_assignments, read_toml
 
@@ -47,7 +47,7 @@ class Strategy:
     game: str
     name: str
     description: str
-    fn: Any  # numba dispatcher with the one signature STRATEGY_SIGNATURE
+    fn: Any  # numba dispatcher with the one signature STRATEGY_SIGNATURE (the search: once resolved, kernel.ready)
     origin: str = "built-in"
     #: the parameters ``fn`` reads from its last argument, in that order
     params: tuple[Param, ...] = ()
@@ -193,6 +193,7 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
         raise StrategyError(
             f"unknown strategy {name!r} for {game} (strategies: {', '.join(table) or 'none'})")
     base = table[name]
+    ready(base.fn)  # the search is compiled when first resolved for play
     if "@" in text:
         return base.with_settings(read_toml(path.strip(), name, f"strategy {name}"), f"strategy {name}")
     if ":" in text:

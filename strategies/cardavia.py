@@ -300,7 +300,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
     return below(rng, n_moves)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(ca.determinize, ca.to_move, ca.legal_moves, ca.apply_move, ca.result,
                          ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages,

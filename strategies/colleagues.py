@@ -503,7 +503,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
     return below(rng, n_moves)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(cl.determinize, cl.to_move, cl.legal_moves, cl.apply_move, cl.result,
                          cl.public_view, cl.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,

@@ -182,7 +182,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
     return below(rng, n_moves)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(co.determinize, co.to_move, co.legal_moves, co.apply_move, co.result,
                          co.public_view, co.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages,

@@ -374,7 +374,7 @@ def rollout(policy, public, private, moves, n_moves, rng, rows):
     return below(rng, n_moves)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(pa.determinize, pa.to_move, pa.legal_moves, pa.apply_move, pa.result,
                          pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, evaluate, search.no_stages,
