@@ -129,3 +129,29 @@ def test_python_m_simulate_is_the_same_cli():
     import sys
     r = subprocess.run([sys.executable, "-m", "tourney_sim", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "replay" in r.stdout and "bench" in r.stdout
+
+
+def test_the_command_runs_with_the_collector_on_and_leaves_its_objects_frozen(monkeypatch):
+    """tourney_sim.command (the entry point) keeps Python's garbage collector out of start-up and
+    shutdown only: a command runs with it on, and the command's exit (SystemExit included) still
+    reaches the caller."""
+    import gc
+
+    from tourney_sim import command
+    from tourney_sim.simulate import cli
+
+    seen = {}
+
+    def fake_cli():
+        seen["enabled"], seen["frozen"] = gc.isenabled(), gc.get_freeze_count()
+        raise SystemExit(3)
+
+    monkeypatch.setattr(cli, "main", fake_cli)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            command.main()
+        assert exit_.value.code == 3
+        assert seen["enabled"] and seen["frozen"] > 0 and gc.isenabled()
+        assert gc.get_freeze_count() >= seen["frozen"]
+    finally:
+        gc.unfreeze()

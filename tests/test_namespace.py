@@ -15,7 +15,7 @@ MAPPED = ("simulate", "strategies", "reports")
 def test_installed_distribution_has_one_top_level_package():
     dist = importlib.metadata.distribution("tourney-sim")
     assert dist.read_text("top_level.txt").split() == ["tourney_sim"]
-    assert [ep.value for ep in dist.entry_points if ep.name == "tourney"] == ["tourney_sim.simulate.cli:main"]
+    assert [ep.value for ep in dist.entry_points if ep.name == "tourney"] == ["tourney_sim.command:main"]
 
 
 def test_wheel_holds_only_tourney_sim_and_every_source_file(tmp_path):

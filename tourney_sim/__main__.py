@@ -1,4 +1,4 @@
 """``python -m tourney_sim``: the same CLI as ``tourney``."""
-from tourney_sim.simulate.cli import main
+from tourney_sim.command import main
 
 main()
