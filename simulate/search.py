@@ -479,13 +479,13 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     return choice
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def no_stages(state):
     """For games without stages (``horizon`` is 0 there)."""
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def no_evaluation(state, scale, reward):
     """For games without a position evaluation (never called with ``depth`` 0)."""
     for s in range(reward.shape[0]):

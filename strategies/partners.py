@@ -94,7 +94,7 @@ def pval(t, ring, v_out, home_bonus):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def threatened(public, c, d, reach):
     """Could an opponent of colour c land on colour c's ring track d with one card moving
     1..reach steps?"""
@@ -120,7 +120,7 @@ def threatened(public, c, d, reach):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def piece_delta(public, c, t, d, knock_w, team_w, danger_w, pair_w, v_out, home_bonus,
                 start_block, reach):
     """Value of moving colour c's piece (of the mover's team) from track t to d, landing rule
@@ -151,7 +151,7 @@ def piece_delta(public, c, t, d, knock_w, team_w, danger_w, pair_w, v_out, home_
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_value(public, move, knock_w, team_w, danger_w, pair_w, opp_w, advance_w, v_out,
                home_bonus, start_block, reach, idle_swap):
     """Score of a play move for the seat to move (see piece_delta); opp_w weighs what a Swap
@@ -220,7 +220,7 @@ def move_value(public, move, knock_w, team_w, danger_w, pair_w, opp_w, advance_w
                        start_block, reach) + advance_w * pval(t, ring, v_out, home_bonus)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kind_value(public, kind, c, knock_w, team_w, danger_w, pair_w, v_out, home_bonus,
                start_block, reach, swap_card):
     """Best value colour c's player could get now from a card of ``kind`` (NO_USE if none); a
@@ -250,7 +250,7 @@ def kind_value(public, kind, c, knock_w, team_w, danger_w, pair_w, v_out, home_b
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_card(public, private, moves, n_moves, for_partner, knock_w, team_w, danger_w, pair_w,
               v_out, home_bonus, start_block, reach, swap_card):
     """Index of the GIVE move: the kind least useful to me, or (for_partner) the kind whose use
@@ -272,7 +272,7 @@ def give_card(public, private, moves, n_moves, for_partner, knock_w, team_w, dan
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_move(public, moves, n_moves, knock_w, team_w, danger_w, pair_w, opp_w, advance_w, v_out,
               home_bonus, start_block, reach, idle_swap):
     best = 0
@@ -337,7 +337,7 @@ ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=40, rollout="g
                                      margin=1.0, evaluation=True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(state, scale, reward):
     """The search's evaluation of a Partners position cut off before the end: the teams' race
     progress, each the sum of its eight pieces' values (the heuristics' ``pval``: 0 outside the

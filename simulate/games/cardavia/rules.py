@@ -251,7 +251,7 @@ def table_mask(public):
     return np.int64(public[H_TABLE_LO]) | (np.int64(public[H_TABLE_HI]) << SPLIT)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init(state, params, chance):
     state[:] = 0
     state[H_PLAYERS] = PLAYERS
@@ -265,7 +265,7 @@ def init(state, params, chance):
     _deal(state, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal(state, chance):
     """Deal ``H_DEAL_NO`` of the match (CA-6; deal 0 is the one-deal game's): a new shuffle from
     the chance stream, and this deal's records started afresh (the match's are kept)."""
@@ -395,7 +395,7 @@ def legal_moves(state, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit_forced(state, moves, base, size):
     """Step 3 with ``single_match_forced`` (CA-5): a card that can take a single card of its
     rank keeps only those single captures (one-bit masks) from its bucket."""
@@ -430,7 +430,7 @@ def private_view(state, seat):
     return state[base:base + PRIVATE_SIZE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(public, private, state, rng):
     """Fill ``state`` with a complete state that the seat to move cannot tell from the real one
     (see "Determinization" in the module docstring); returns the number of hidden cards drawn,
@@ -510,7 +510,7 @@ def _owner(state, c):
     return where - PUB_TAKEN if where >= PUB_TAKEN else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_deal(state, chance):
     """Score the deal (rule 5) into TEAM_STATS / TEAM_SCORE, add it to the match, then deal the
     next deal of the match (CA-6) or end the game."""
@@ -568,7 +568,7 @@ def _end_deal(state, chance):
         state[H_TO_MOVE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_lead(state):
     """Record the team ahead on match points at two thirds of the match: the finished deals'
     totals plus the bonuses of the deal in progress (prizes come at a deal's end)."""
@@ -649,7 +649,7 @@ def apply_move(state, move, chance):
         _take_lead(state)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def result(state, score, rank, extra):
     """The match's: totals and columns summed over its deals (one deal: that deal's)."""
     s0 = state[MATCH_SCORE]

@@ -261,7 +261,7 @@ def seat_at(state, pos):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(state, chance, seat, count):
     """``seat`` (a player or the Grey Entity) draws ``count`` tokens; CL-4: none left, no draw."""
     for _ in range(count):
@@ -308,7 +308,7 @@ def _gather_deck(state):
     state[S_DISCARD_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_week(state, chance):
     n = state[H_PLAYERS]
     for pos in range(n):
@@ -334,7 +334,7 @@ def _start_week(state, chance):
     state[H_TO_MOVE] = state[H_FIRST]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init(state, params, chance):
     state[:] = 0
     n = params[P_PLAYERS]
@@ -505,7 +505,7 @@ def _give(state, chance, owner, index, seat, value, icons, total, cards):
         _draw(state, chance, seat, state[icons + index])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resolve(state, chance):
     """Reveal and resolve: Overtime, then Monday..Friday (CL-2, CL-3, CL-10, CL-12, CL-13)."""
     n = state[H_PLAYERS]
@@ -559,7 +559,7 @@ def _resolve(state, chance):
     state[H_FIRST] = new_first
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clean_up(state):
     n = state[H_PLAYERS]
     for s in range(n):
@@ -733,7 +733,7 @@ def apply_move(state_, move, chance_):
     _turn_done(state, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dismissed_mask(state):
     """Bit s set for each dismissed seat (CL-5, CL-11)."""
     n = state[H_PLAYERS]
@@ -790,7 +790,7 @@ def precedes(state, out, t, s):
     return state[WORK_CARDS + t] + state[OT_CARDS + t] < state[WORK_CARDS + s] + state[OT_CARDS + s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leader(state):
     """The seat alone in first place if the game ended now (the result's ranking), else -1."""
     seats = state[H_SEATS]
@@ -808,7 +808,7 @@ def leader(state):
     return first if firsts == 1 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def result(state, score, rank, extra):
     seats = state[H_SEATS]
     out = dismissed_mask(state)
@@ -856,7 +856,7 @@ def _det_kind(state, rng, total):
     return kind
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(public, private, state, rng):
     """Fill ``state`` with a complete state the seat to move cannot tell from the real one (see
     "Determinization" in the module docstring); returns the number of Commitment cards hidden

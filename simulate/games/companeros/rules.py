@@ -384,7 +384,7 @@ def result(state, score, rank, extra):
     rank_descending(score, n, rank)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(public, private, state, rng):
     """Fill ``state`` (STATE_SIZE) with a complete game state consistent with what the seat to
     move knows, given its views ``public`` (PUBLIC_SIZE) and ``private`` (PRIVATE_SIZE): the

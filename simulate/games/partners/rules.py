@@ -430,7 +430,7 @@ def _sort_colour(st, c):
         st[j + 1] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_to(st, c, i, d, seat):
     """Move piece slot i of colour c to track d (a legal destination), applying the landing
     rule: a single piece of another colour there is knocked out, two or more knock the mover out.
@@ -525,7 +525,7 @@ def _pack4(st, base):
     return st[base] | (st[base + 1] << 7) | (st[base + 2] << 14) | (st[base + 3] << 21)
 
 
-@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64, int64, int64, boolean)", cache=True)
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64, int64, int64, boolean)", cache=True, _nrt=False)
 def _candidate(st, moves, n0, kind, colour, grand_total, act, own_part, tag, k, row, use_perm):
     """Try one ordered split of the phase colour. Sub-move j moves slot W_SUB_I[x] by
     W_SUB_S[x] steps, x = W_ORD[j] (or PERMS[row, j] when ``use_perm``). Ring sub-moves were
@@ -594,7 +594,7 @@ def _candidate(st, moves, n0, kind, colour, grand_total, act, own_part, tag, k, 
     return 1
 
 
-@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64)", cache=True)
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int64, boolean, int64)", cache=True, _nrt=False)
 def _enum_phase(st, moves, n0, kind, colour, total, act, own_part, tag):
     """Every split of ``total`` steps over ``colour``'s pieces in play, each moved at most once,
     after the prefix PRE_* (the own part of a mixed 7). Enumerates step assignments per piece
@@ -679,7 +679,7 @@ def _enum_phase(st, moves, n0, kind, colour, total, act, own_part, tag):
     return found
 
 
-@njit("int64(int32[::1], int64[::1], int64, int64, int64)", cache=True)
+@njit("int64(int32[::1], int64[::1], int64, int64, int64)", cache=True, _nrt=False)
 def _gen_split(st, moves, n0, kind, seat):
     """Append the distinct 7 splits (PA-5, PA-11) to moves[n0:], ascending; returns the new n."""
     total = st[KIND_TABLE + kind * N_EFFECTS + E_SPLIT]
@@ -820,7 +820,7 @@ def _gen_kind(st, moves, n, kind, seat, m):
 
 
 # ----------------------------------------------------------------------------- deals
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reshuffle(st, chance):
     n = st[H_N_CARDS]
     for c in range(n):
@@ -832,7 +832,7 @@ def _reshuffle(st, chance):
     st[H_DEALER_DEALS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal(st, chance):
     """The next deal: a new dealer and a reshuffled full deck after 3 deals (PA-10, PA-12)."""
     if st[H_DEALER_DEALS] >= st[H_DEALS_PER_DEALER]:
@@ -866,7 +866,7 @@ def _deal(st, chance):
 
 
 # ----------------------------------------------------------------------------- kernel
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init(state, params, chance):
     for i in range(ZERO_END):
         state[i] = 0
@@ -947,7 +947,7 @@ def private_view(state, seat):
     return state[base:base + PRIVATE_SIZE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_card(st, seat, kind):
     """Remove the lowest card of ``kind`` from the seat's hand; returns its id."""
     base = PRIVATE + seat * PRIVATE_SIZE
@@ -964,7 +964,7 @@ def _take_card(st, seat, kind):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_split(st, move, kind, seat):
     total = st[KIND_TABLE + kind * N_EFFECTS + E_SPLIT]
     n_own = np.int64((move >> np.int64(55)) & np.int64(7))
@@ -1003,7 +1003,7 @@ def _apply_split(st, move, kind, seat):
         _move_to(st, c, i, d, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play(st, move, kind, seat):
     m = mover_colour(st, seat)
     kb = KIND_TABLE + kind * N_EFFECTS
@@ -1049,7 +1049,7 @@ def _play(st, move, kind, seat):
         st[H_TO_MOVE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _give(st, move):
     seat = st[H_TO_MOVE]
     kind = np.int64(move - MOVE_GIVE)
@@ -1089,7 +1089,7 @@ def team_progress(st, team):
     return home, dist
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leading_team(st):
     """The team ahead on progress (pieces home, then distance), -1 if level."""
     home0, dist0 = team_progress(st, 0)
@@ -1101,7 +1101,7 @@ def leading_team(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record_lead(st):
     """Write the leading team into the deal history (LEAD_HIST) for the deal being played."""
     d = st[H_DEALS] - 1
@@ -1152,7 +1152,7 @@ def apply_move(state, move, chance):
     _deal(state, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def result(state, score, rank, extra):
     winner = state[H_WINNER]
     lead = lead_after_deal(state, (2 * state[H_DEALS] + 2) // 3)  # ceil(2 * deals / 3)
@@ -1169,7 +1169,7 @@ def result(state, score, rank, extra):
         rank[p] = 2 if score[p ^ 1] > score[p] else 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(public, private, state, rng):
     """Fill ``state`` (STATE_SIZE) with a complete game state consistent with what the seat to
     move (``public[H_TO_MOVE]``) knows from its views ``public`` (PUBLIC_SIZE) and ``private``
