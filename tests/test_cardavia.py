@@ -862,7 +862,7 @@ def subset_sum_maxima():
 
 def test_move_bound():
     """The bound proved in the module docstring: at most MOVES_BOUND legal moves, and at most
-    LIST_BOUND - 12 numeral sets with sum <= 10 for legal_moves' scratch list."""
+    LIST_BOUND - 12 numeral sets with sum <= 10 in legal_moves' buckets (BUCKET_CAP[s] of sum s)."""
     best, most = subset_sum_maxima()
     assert best[40].tolist() == [0, 4, 10, 24, 51, 100, 190, 344, 601, 1024, 1702]
     bound = 0
@@ -872,6 +872,9 @@ def test_move_bound():
         bound = max(bound, h + sum(per_card[:h]))
     assert bound == ca.MOVES_BOUND
     assert int(most[40]) + 12 == ca.LIST_BOUND
+    # legal_moves' buckets: the empty set, the most sets of each sum 1..10, four courts a rank
+    assert list(ca.BUCKET_CAP) == [1] + best[40, 1:].tolist() + [4, 4, 4]
+    assert sum(ca.BUCKET_CAP) == ca.LIST_BOUND and ca.BUCKETS >= ca.MOVES_BOUND + 3
     assert ca.MAX_MOVES == ca.BUCKETS + ca.LIST_BOUND + 3
     # a big position: 11 low numerals on the table and a hand of tens, nines and eights
     table = [card(r, s) for r in (1, 2, 3) for s in range(4) if (r, s) != (3, 3)]
