@@ -47,11 +47,13 @@ NONE_KNOWN_LOW = 1 << 30
 
 # Speed (these heuristics also play the search's rollouts, thousands of decisions per real one):
 # nothing here allocates, sorts or loops over the 60 cards per candidate move. The seat's view of
-# a decision is a 60-bit mask of the cards it has not seen; with the default values (card c worth
-# c + 1, checked once per decision) "how many unseen cards are worth less than v" is a popcount of
-# that mask below v - 1, with any other table one pass over the 60 cards. Each column is summarised
-# once per decision (a few scalars, branch-free), and every cost is the same arithmetic, in the
-# same order, as the formula in the module docstring, so every choice stays the same. The
+# a decision is a 60-bit mask of the cards it has not seen, from the card sets the rules keep
+# (``FACE_UP_SEEN``, ``P_KNOWN``: four loads instead of a pass over hand and rows); with the default
+# values (card c worth c + 1, checked once per decision) "how many unseen cards are worth less than
+# v" is a popcount of that mask below v - 1, with any other table one pass over the 60 cards. Each
+# column is summarised once per decision from what the rules keep of each cell (``ROW_SHOWN``: one
+# load a seat instead of five), branch-free, and every cost is the same arithmetic, in the same
+# order, as the formula in the module docstring, so every choice stays the same. The
 # strategies compile with ``_nrt=False``: they own no array, and without the runtime numba emits
 # no reference counting for the arrays the inlined helpers are handed (a call per helper and
 # array, inside the loops too).
@@ -60,21 +62,11 @@ ALL_COMMIT = (1 << cl.N_COMMIT) - 1
 
 @njit(cache=True, inline="always")
 def seen_mask(public, private):
-    """Bit c set for every Commitment card the seat can see (hand, rows, Grey cards it knows)."""
-    mask = np.int64(0)
-    for j in range(private[cl.P_HAND_N]):
-        mask |= np.int64(1) << private[cl.P_HAND + j]
-    # branch-free: an empty (-1) or face-down (-2) cell sets no bit
-    for c in range(cl.COLS):
-        card = np.int64(private[cl.P_CARD + c])
-        mask |= np.int64(card >= 0) << (card & 63)
-    for i in range(cl.SEATS * cl.COLS):
-        card = np.int64(public[cl.ROW_CARD + i])
-        mask |= np.int64(card >= 0) << (card & 63)
-    for d in range(cl.DAYS):
-        card = np.int64(private[cl.P_SEEN + d])
-        mask |= np.int64(card >= 0) << (card & 63)
-    return mask
+    """Bit c set for every Commitment card the seat can see (hand, rows, Grey cards it knows):
+    the card sets the rules keep (``FACE_UP_SEEN``, ``P_KNOWN``)."""
+    low = np.int64(public[cl.FACE_UP_SEEN] | private[cl.P_KNOWN])
+    high = np.int64(public[cl.FACE_UP_SEEN + 1] | private[cl.P_KNOWN + 1])
+    return low | (high << cl.HALF)
 
 
 @njit(cache=True, inline="always")
@@ -151,16 +143,12 @@ def others_on(public, private, me, col):
     n = public[cl.H_PLAYERS]
     lo, hi, unknown = np.int64(NONE_KNOWN_LOW), np.int64(NONE_KNOWN_HIGH), np.int64(0)
     for s in range(n):  # branch-free: the seat's own cell and ILL cards change nothing
-        cell = s * cl.COLS + col
-        card = public[cl.ROW_CARD + cell]
+        shown = np.int64(public[cl.ROW_SHOWN + s * cl.COLS + col])
         other = s != me
-        known = other & (card >= 0) & (public[cl.ROW_ILL + cell] <= 0)
-        # (an empty or face-down cell reads a header entry here, never used)
-        v = np.int64(public[cl.C_VALUE + card]) + cl.TOKEN_STEP * (
-            public[cl.ROW_PLUS + cell] - public[cl.ROW_MINUS + cell])
-        lo = min(lo, v if known else NONE_KNOWN_LOW)
-        hi = max(hi, v if known else NONE_KNOWN_HIGH)
-        unknown += np.int64(other & (card < 0))
+        known = other & (shown > cl.SHOWN_ILL)
+        lo = min(lo, shown if known else NONE_KNOWN_LOW)
+        hi = max(hi, shown if known else NONE_KNOWN_HIGH)
+        unknown += np.int64(other & (shown == cl.SHOWN_HIDDEN))
     grey = public[cl.H_GREY]
     if grey >= 0 and col < cl.DAYS:
         card = public[cl.ROW_CARD + grey * cl.COLS + col]

@@ -141,7 +141,7 @@ from .rules import (
     ROW_KIND_STRIDE, ROW_NTOK, ROW_PLUS, RuleError, S_DECK, S_DISCARD, S_DISCARD_N, S_GREY,
     S_GREY_TOK, S_REPR_ORDER, S_ROOM, S_SPENT, S_WORK_ORDER, SEATS, STAGE_FRIDAY, STAGE_MIDWEEK,
     STAGE_MONDAY, STAGE_OVER, STATE_SIZE, TABLE_SIZE, TOKEN_MIX, TOKENS_HELD, W_VALUE, WEEK_REPR,
-    WEEK_WORK, WEEKS, WORK_CARDS, WORK_OWNER, WORK_TOTAL, check_components, pack_components,
+    WEEK_WORK, WEEKS, WORK_CARDS, WORK_OWNER, WORK_TOTAL, check_components, derive_views, pack_components,
 )
 
 #: ``phase``, indexed by the kernel's H_STAGE
@@ -720,7 +720,9 @@ def load_state(position: dict) -> np.ndarray:
         if key in position and position[key] != value:
             raise PositionError(f"{key} must be {_short(value)} (derived from the rest), "
                                 f"got {_short(position[key])}")
-    return np.fromiter(s, np.int32, STATE_SIZE)
+    state = np.fromiter(s, np.int32, STATE_SIZE)
+    derive_views(state)
+    return state
 
 
 def _read_progress(position: dict, s: list) -> list[int]:

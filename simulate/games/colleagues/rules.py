@@ -124,6 +124,12 @@ Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 
                     (appended for the determinization: a mulligan is seen by everyone)
       PEEK_N[5]     tokens each seat spent on Grey Entity peeks this week (a look at a card
                     looked at before spends one too, CL-9; everyone sees the token go)
+      (kept by the rules for the strategies, derived from the above; ``derive_views``:)
+      FACE_UP_SEEN[2]  the Commitment cards face up in any row, a card set (bit c of half
+                    c // 30 is card c)
+      ROW_SHOWN[30] what everyone sees of each cell: the value of a face-up card with its
+                    tokens (C_VALUE + 10 x (plus - minus)), SHOWN_ILL for one with an ILLNESS
+                    token, SHOWN_HIDDEN for a face-down card or an empty cell
     private part of seat p [PRIVATE + p * PRIVATE_SIZE, ...)   (real players only)
       P_HAND_N, P_HAND[6] ids ascending (-1 beyond), P_TOK[4] tokens held per kind,
       P_CARD[6] own row (ids, -1 empty, face-down cards too), P_PLUS[6] P_MINUS[6] P_ILL[6],
@@ -131,6 +137,8 @@ Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 
       (appended for the determinization, this week's memory of the seat:)
       P_DISC[6] cards this seat discarded at the Monday briefing, ascending (-1 beyond),
       P_SPENT[4] tokens this seat spent on Grey Entity peeks, per kind
+      (kept by the rules for the strategies:) P_KNOWN[2] the card set of the seat's hand, its
+      row (face-down cards too) and the Grey Entity cards it looked at
     scratch [SCRATCH, STATE_SIZE): S_DECK[60] (the H_DECK_LEFT cards left first) S_DISCARD_N S_DISCARD[60]
       S_WORK_ORDER[15] S_REPR_ORDER[15] S_GREY[5] S_ROOM[4] S_SPENT[4] S_GREY_TOK[4]
 """
@@ -212,8 +220,15 @@ ROW_ILL = ROW_MINUS + SEATS * COLS
 ROW_NTOK = ROW_ILL + SEATS * COLS
 DISC_N = ROW_NTOK + SEATS * COLS
 PEEK_N = DISC_N + SEATS
-PUBLIC_SIZE = PEEK_N + SEATS
+FACE_UP_SEEN = PEEK_N + SEATS
+ROW_SHOWN = FACE_UP_SEEN + 2
+PUBLIC_SIZE = ROW_SHOWN + SEATS * COLS
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
+#: ROW_SHOWN of a face-down or empty cell, and of a face-up card out of the comparison (ILLNESS);
+#: every value a card can show is above both (the component limits keep values far from them)
+SHOWN_HIDDEN, SHOWN_ILL = -(1 << 30), -(1 << 30) + 1
+#: a card set (FACE_UP_SEEN, P_KNOWN) is two int32 halves: cards 0..29, then cards 30..59
+HALF = 30
 
 PRIVATE = PUBLIC_SIZE
 P_HAND_N = 0
@@ -226,7 +241,8 @@ P_ILL = P_MINUS + COLS
 P_SEEN = P_ILL + COLS
 P_DISC = P_SEEN + DAYS
 P_SPENT = P_DISC + HAND
-PRIVATE_SIZE = P_SPENT + N_KINDS
+P_KNOWN = P_SPENT + N_KINDS
+PRIVATE_SIZE = P_KNOWN + 2
 
 SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
 S_DECK = SCRATCH
@@ -289,6 +305,62 @@ def _placeable(state, base):
 
 
 @njit(cache=True, inline="always")
+def _add_card(state, at, card):
+    """Put Commitment card ``card`` into the card set at ``at`` (FACE_UP_SEEN or P_KNOWN)."""
+    upper = np.int32(card >= HALF)
+    state[at + upper] |= np.int32(1) << (card - HALF * upper)
+
+
+@njit(cache=True, inline="always")
+def _show(state, cell):
+    """Bring ROW_SHOWN of ``cell`` up to date with its card and tokens (see the layout)."""
+    card = state[ROW_CARD + cell]
+    shown = SHOWN_HIDDEN
+    if card >= 0:
+        shown = SHOWN_ILL
+        if state[ROW_ILL + cell] <= 0:
+            shown = state[C_VALUE + card] + TOKEN_STEP * (state[ROW_PLUS + cell] - state[ROW_MINUS + cell])
+    state[ROW_SHOWN + cell] = shown
+
+
+@njit(cache=True, inline="always")
+def _set_cards(state, at, bits):
+    """Store the card set ``bits`` (bit c: card c, an int64) at ``at`` as its two halves."""
+    state[at] = bits & ((1 << HALF) - 1)
+    state[at + 1] = bits >> HALF
+
+
+@njit(cache=True, inline="always")
+def _know(state, base):
+    """Set P_KNOWN of the private block at ``base`` from its hand, row and looks."""
+    bits = np.int64(0)
+    for j in range(state[base + P_HAND_N]):
+        bits |= np.int64(1) << state[base + P_HAND + j]
+    for c in range(COLS):  # branch-free: an empty (-1) cell sets no bit
+        card = np.int64(state[base + P_CARD + c])
+        bits |= np.int64(card >= 0) << (card & 63)
+    for d in range(DAYS):
+        card = np.int64(state[base + P_SEEN + d])
+        bits |= np.int64(card >= 0) << (card & 63)
+    _set_cards(state, base + P_KNOWN, bits)
+
+
+@njit(cache=True, _nrt=False)
+def derive_views(state):
+    """Recompute what the rules keep for the strategies (FACE_UP_SEEN, ROW_SHOWN, P_KNOWN) from
+    the rest of the state: for states built outside the rules (positions, tests). The rules
+    keep them up to date move by move; the tests check both agree."""
+    state[FACE_UP_SEEN] = 0
+    state[FACE_UP_SEEN + 1] = 0
+    for cell in range(SEATS * COLS):
+        _show(state, cell)
+        if state[ROW_CARD + cell] >= 0:
+            _add_card(state, FACE_UP_SEEN, state[ROW_CARD + cell])
+    for p in range(MAX_PLAYERS):
+        _know(state, PRIVATE + p * PRIVATE_SIZE)
+
+
+@njit(cache=True, inline="always")
 def _deal_card(state, chance):
     """Draw a uniformly random card from the deck (see the module docstring)."""
     left = state[H_DECK_LEFT]
@@ -314,9 +386,13 @@ def _start_week(state, chance):
     for pos in range(n):
         base = PRIVATE + seat_at(state, pos) * PRIVATE_SIZE
         state[base + P_HAND_N] = HAND
+        bits = np.int64(0)
         for j in range(HAND):
-            state[base + P_HAND + j] = _deal_card(state, chance)
+            card = _deal_card(state, chance)
+            state[base + P_HAND + j] = card
+            bits |= np.int64(1) << card
         sort_range(state, base + P_HAND, HAND)
+        _set_cards(state, base + P_KNOWN, bits)  # the hand is all the seat knows of the week
     grey = state[H_GREY]
     if grey >= 0:
         for d in range(DAYS):
@@ -362,6 +438,7 @@ def init(state, params, chance):
         state[S_GREY + d] = -1
     for i in range(SEATS * COLS):
         state[ROW_CARD + i] = EMPTY
+        state[ROW_SHOWN + i] = SHOWN_HIDDEN
     for p in range(MAX_PLAYERS):
         base = PRIVATE + p * PRIVATE_SIZE
         for j in range(HAND):
@@ -578,6 +655,10 @@ def _clean_up(state):
             state[base + P_DISC + j] = -1
         for k in range(N_KINDS):
             state[base + P_SPENT + k] = 0
+        state[base + P_KNOWN] = 0
+        state[base + P_KNOWN + 1] = 0
+    state[FACE_UP_SEEN] = 0
+    state[FACE_UP_SEEN + 1] = 0
     for s in range(SEATS):
         state[PEEKS + s] = 0
         state[PEEK_N + s] = 0
@@ -588,6 +669,7 @@ def _clean_up(state):
         state[ROW_MINUS + i] = 0
         state[ROW_ILL + i] = 0
         state[ROW_NTOK + i] = 0
+        state[ROW_SHOWN + i] = SHOWN_HIDDEN
     room = 0
     for k in range(N_KINDS):
         state[S_ROOM + k] += state[S_SPENT + k]
@@ -649,6 +731,8 @@ def _turn_done(state, chance):
         state[base + P_HAND_N] = 0
         state[base + P_CARD + OT_COL] = card
         state[ROW_CARD + seat * COLS + OT_COL] = card
+        _add_card(state, FACE_UP_SEEN, card)
+        _show(state, seat * COLS + OT_COL)
         if state[C_ICONS + card] > 0:
             _draw(state, chance, seat, state[C_ICONS + card])
         if _placeable(state, base):
@@ -678,6 +762,12 @@ def apply_move(state_, move, chance_):
         state[TOKENS_HELD + seat] -= down
         state[S_SPENT + MEETING] += down
         state[ROW_CARD + seat * COLS + day] = card + down * (FACE_DOWN - card)
+        # branch-free: a face-down card is in no card set and shows SHOWN_HIDDEN (as the empty
+        # cell did); a face-up one shows its value (no token on it yet)
+        up = 1 - down
+        upper = np.int32(card >= HALF)
+        state[FACE_UP_SEEN + upper] |= up << (card - HALF * upper)
+        state[ROW_SHOWN + seat * COLS + day] = SHOWN_HIDDEN + up * (state[C_VALUE + card] - SHOWN_HIDDEN)
         if state[C_ICONS + card] > 0:
             _draw(state, chance, seat, state[C_ICONS + card])
         if _placeable(state, base):
@@ -694,6 +784,7 @@ def apply_move(state_, move, chance_):
             cell = seat * COLS + col
             state[ROW_NTOK + cell] += 1
             state[ROW_PLUS + ROW_KIND_STRIDE * kind + cell] += state[ROW_CARD + cell] != FACE_DOWN
+            _show(state, cell)
     elif decision == DEC_MULLIGAN:
         mask = move - MOVE_MULLIGAN
         if mask == 0:
@@ -712,6 +803,7 @@ def apply_move(state_, move, chance_):
             state[S_DISCARD_N] = dn
             state[DISC_N + seat] = dn - dn0
             sort_range(state, base + P_HAND, HAND)
+            _know(state, base)
     else:  # DEC_GREY: the seat goes on to play
         if move >= MOVE_PEEK:
             rel = move - MOVE_PEEK
@@ -722,11 +814,16 @@ def apply_move(state_, move, chance_):
             state[S_SPENT + kind] += 1
             state[base + P_SPENT + kind] += 1
             state[base + P_SEEN + day] = state[S_GREY + day]
+            _add_card(state, base + P_KNOWN, state[S_GREY + day])
             state[PEEKS + seat] |= 1 << day
             state[PEEK_N + seat] += 1
         elif move >= MOVE_REVEAL:
             day = move - MOVE_REVEAL
-            state[ROW_CARD + state[H_GREY] * COLS + day] = state[S_GREY + day]
+            card = state[S_GREY + day]
+            cell = state[H_GREY] * COLS + day
+            state[ROW_CARD + cell] = card
+            _add_card(state, FACE_UP_SEEN, card)
+            state[ROW_SHOWN + cell] = state[C_VALUE + card]
             state[H_GREY_HIDDEN] -= 1
         state[H_DECISION] = DEC_PLAY
         return
@@ -1094,6 +1191,10 @@ def determinize(public, private, state, rng):
             if pos != N_WORK:
                 return -1
             shuffle(rng, state, order + later, N_WORK - later)
+    # what the rules keep for the other seats' strategies (the public part is copied)
+    for p in range(MAX_PLAYERS):
+        if p != seat:
+            _know(state, PRIVATE + p * PRIVATE_SIZE)
     return hidden
 
 
