@@ -1063,56 +1063,44 @@ def test_what_the_rules_keep_for_the_strategies_means_what_it_says():
     """The card sets and cell values the rules keep for the strategies (FACE_UP_SEEN, P_KNOWN,
     ROW_SHOWN) against their definitions in plain Python, and the heuristics' column summary
     against the same summary taken from the rows, at every decision of random and heuristic
-    games (2 to 5 players, the odd component table too)."""
+    games (every player count, an odd component table too)."""
     from tourney_sim.strategies import colleagues as cs
-    heuristics = harness.heuristics("colleagues")
-    odd = {"commitment": {"values": [k // 2 for k in range(60)]},
-           "tokens": {"plus10": 4, "minus10": 4, "illness": 6, "meeting": 4}}
+
+    from .test_notation_colleagues import walk_games
     checked = 0
-    for g in range(16):  # each player count with random and with heuristic moves, twice
-        players = 2 + (g // 2) % 4
-        k = KernelGame(SPEC, cl.make_params(players, odd if g % 3 == 2 else {}), 9, g)
-        pick = PyStream(9, g, harness.PICK_STREAM)
-        while True:
-            s = k.state
-            value = lambda c: int(s[cl.C_VALUE + c])  # noqa: E731
-            face_up = {int(c) for c in s[cl.ROW_CARD:cl.ROW_CARD + 30] if c >= 0}
-            for cell in range(30):
-                card = int(s[cl.ROW_CARD + cell])
-                shown = (cl.SHOWN_HIDDEN if card < 0 else cl.SHOWN_ILL if s[cl.ROW_ILL + cell] > 0
-                         else value(card) + 10 * int(s[cl.ROW_PLUS + cell] - s[cl.ROW_MINUS + cell]))
-                assert s[cl.ROW_SHOWN + cell] == shown, (g, cell)
-            for seat in range(players):
-                b = priv(seat)
-                known = set(s[b + cl.P_HAND:b + cl.P_HAND + s[b + cl.P_HAND_N]].tolist())
-                known |= {int(c) for c in s[b + cl.P_CARD:b + cl.P_CARD + 6] if c >= 0}
-                known |= {int(c) for c in s[b + cl.P_SEEN:b + cl.P_SEEN + 5] if c >= 0}
-                mask = cs.seen_mask(cl.public_view(s), cl.private_view(s, seat))
-                assert mask == sum(1 << c for c in known | face_up), (g, seat)
-                for col in range(6):
-                    cells = [(int(s[cl.ROW_CARD + p * 6 + col]), p * 6 + col) for p in range(players) if p != seat]
-                    values = [value(c) + 10 * int(s[cl.ROW_PLUS + i] - s[cl.ROW_MINUS + i])
-                              for c, i in cells if c >= 0 and s[cl.ROW_ILL + i] <= 0]
-                    unknown = sum(c < 0 for c, _ in cells)
-                    grey = int(s[cl.H_GREY])
-                    if grey >= 0 and col < 5:
-                        c = int(s[cl.ROW_CARD + grey * 6 + col])
-                        c = c if c >= 0 else int(s[b + cl.P_SEEN + col])
-                        values += [value(c)] if c >= 0 else []
-                        unknown += c < 0
-                    lo, hi, u = cs.others_on(cl.public_view(s), cl.private_view(s, seat), seat, col)
-                    assert (lo, hi, u) == (min(values, default=cs.NONE_KNOWN_LOW),
-                                           max(values, default=cs.NONE_KNOWN_HIGH), unknown)
-            checked += 1
-            seat = k.to_move()
-            if seat < 0:
-                break
-            if g % 2 == 0:
-                n = cl.legal_moves(k.state, k.moves)
-                k.apply(k.moves[pick.below(n)])
-            else:
-                k.apply(k.choose(heuristics[(g + seat) % len(heuristics)]))
-    assert checked > 16 * 50
+    for _g, k in walk_games(14, 9):
+        s = k.state
+        players = int(s[cl.H_PLAYERS])
+        value = lambda c: int(s[cl.C_VALUE + c])  # noqa: E731
+        face_up = {int(c) for c in s[cl.ROW_CARD:cl.ROW_CARD + 30] if c >= 0}
+        for cell in range(30):
+            card = int(s[cl.ROW_CARD + cell])
+            shown = (cl.SHOWN_HIDDEN if card < 0 else cl.SHOWN_ILL if s[cl.ROW_ILL + cell] > 0
+                     else value(card) + 10 * int(s[cl.ROW_PLUS + cell] - s[cl.ROW_MINUS + cell]))
+            assert s[cl.ROW_SHOWN + cell] == shown, cell
+        for seat in range(players):
+            b = priv(seat)
+            known = set(s[b + cl.P_HAND:b + cl.P_HAND + s[b + cl.P_HAND_N]].tolist())
+            known |= {int(c) for c in s[b + cl.P_CARD:b + cl.P_CARD + 6] if c >= 0}
+            known |= {int(c) for c in s[b + cl.P_SEEN:b + cl.P_SEEN + 5] if c >= 0}
+            mask = cs.seen_mask(cl.public_view(s), cl.private_view(s, seat))
+            assert mask == sum(1 << c for c in known | face_up), seat
+            for col in range(6):
+                cells = [(int(s[cl.ROW_CARD + p * 6 + col]), p * 6 + col) for p in range(players) if p != seat]
+                values = [value(c) + 10 * int(s[cl.ROW_PLUS + i] - s[cl.ROW_MINUS + i])
+                          for c, i in cells if c >= 0 and s[cl.ROW_ILL + i] <= 0]
+                unknown = sum(c < 0 for c, _ in cells)
+                grey = int(s[cl.H_GREY])
+                if grey >= 0 and col < 5:
+                    c = int(s[cl.ROW_CARD + grey * 6 + col])
+                    c = c if c >= 0 else int(s[b + cl.P_SEEN + col])
+                    values += [value(c)] if c >= 0 else []
+                    unknown += c < 0
+                lo, hi, u = cs.others_on(cl.public_view(s), cl.private_view(s, seat), seat, col)
+                assert (lo, hi, u) == (min(values, default=cs.NONE_KNOWN_LOW),
+                                       max(values, default=cs.NONE_KNOWN_HIGH), unknown)
+        checked += 1
+    assert checked > 14 * 50
 
 
 def test_strategies_listed():
