@@ -96,6 +96,9 @@ everything else uniformly from what is still possible with ``rng`` only:
   the Grey Entity's tokens; the rest is the Coffee Room (``H_ROOM``).
 - Work and Reprimand cards of later weeks: shuffled (past weeks' are put in a fixed order, with
   the days CL-3 discarded first in both piles; nothing reads their order again).
+- What the rules keep for the strategies: the public part's card set and shown values come with
+  the public part; each other seat's known card set (``P_KNOWN``) is recomputed from its drawn
+  hand, row and looks.
 It returns the number of hidden Commitment cards, -1 if the views contradict each other. Cost:
 one ``below`` per hidden non-deck card, per hidden token and per later Work/Reprimand card.
 
