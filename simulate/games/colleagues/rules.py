@@ -308,10 +308,11 @@ def _placeable(state, base):
 
 
 @njit(cache=True, inline="always")
-def _add_card(state, at, card):
-    """Put Commitment card ``card`` into the card set at ``at`` (FACE_UP_SEEN or P_KNOWN)."""
+def _add_card(state, at, card, present=1):
+    """Put Commitment card ``card`` into the card set at ``at`` (FACE_UP_SEEN or P_KNOWN), if
+    ``present`` (0 or 1: branch-free for callers that decide at run time)."""
     upper = np.int32(card >= HALF)
-    state[at + upper] |= np.int32(1) << (card - HALF * upper)
+    state[at + upper] |= present << (card - HALF * upper)
 
 
 @njit(cache=True, inline="always")
@@ -353,8 +354,7 @@ def derive_views(state):
     """Recompute what the rules keep for the strategies (FACE_UP_SEEN, ROW_SHOWN, P_KNOWN) from
     the rest of the state: for states built outside the rules (positions, tests). The rules
     keep them up to date move by move; the tests check both agree."""
-    state[FACE_UP_SEEN] = 0
-    state[FACE_UP_SEEN + 1] = 0
+    _set_cards(state, FACE_UP_SEEN, 0)
     for cell in range(SEATS * COLS):
         _show(state, cell)
         if state[ROW_CARD + cell] >= 0:
@@ -658,10 +658,8 @@ def _clean_up(state):
             state[base + P_DISC + j] = -1
         for k in range(N_KINDS):
             state[base + P_SPENT + k] = 0
-        state[base + P_KNOWN] = 0
-        state[base + P_KNOWN + 1] = 0
-    state[FACE_UP_SEEN] = 0
-    state[FACE_UP_SEEN + 1] = 0
+        _set_cards(state, base + P_KNOWN, 0)
+    _set_cards(state, FACE_UP_SEEN, 0)
     for s in range(SEATS):
         state[PEEKS + s] = 0
         state[PEEK_N + s] = 0
@@ -768,8 +766,7 @@ def apply_move(state_, move, chance_):
         # branch-free: a face-down card is in no card set and shows SHOWN_HIDDEN (as the empty
         # cell did); a face-up one shows its value (no token on it yet)
         up = 1 - down
-        upper = np.int32(card >= HALF)
-        state[FACE_UP_SEEN + upper] |= up << (card - HALF * upper)
+        _add_card(state, FACE_UP_SEEN, card, up)
         state[ROW_SHOWN + seat * COLS + day] = SHOWN_HIDDEN + up * (state[C_VALUE + card] - SHOWN_HIDDEN)
         if state[C_ICONS + card] > 0:
             _draw(state, chance, seat, state[C_ICONS + card])
