@@ -1,0 +1,158 @@
+"""A game's state layout, declared once: ordered ``(NAME, size, meaning)`` pieces in three regions.
+
+Every game keeps its whole state in one flat int32 array of ``STATE_SIZE`` entries::
+
+    public part   [0, PUBLIC_SIZE)        what every seat sees (``public_view``)
+    private parts [PRIVATE, SCRATCH)      one block of PRIVATE_SIZE per seat (``private_view``);
+                                          a private piece's offset counts from its block's start
+    scratch       [SCRATCH, STATE_SIZE)   the kernel's work space (never shown to a strategy)
+
+A game's ``rules.py`` declares the pieces of each region in order, as one ``Layout``::
+
+    LAYOUT = Layout(
+        public=[("H_PLAYERS", 1, "n players"), ..., ("SCORE", MAX_PLAYERS, "points per seat")],
+        private=[("PV_SIZE", 1, "hand size"), ("PV_HAND", HAND_SIZE, "the hand, ascending")],
+        seats=MAX_PLAYERS,
+        scratch=[("S_DECK", MAX_CARDS, "the deck while dealing")])
+    globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, ..., STATE_SIZE
+    __doc__ += LAYOUT.table()
+
+A piece is ``(NAME, size, meaning)``: ``size`` an int, or a shape such as ``(SEATS, COLS)`` (the
+piece holds their product, row-major); ``NAME`` None for a piece with no name of its own (unused
+room, or one the code reaches from its region's start, ``SCRATCH + i``); size 0 for a marker (an
+offset that names a boundary, as partners' ``ZERO_END``). A bare string between the pieces is a
+heading in the table. Each name becomes a plain module-level int (numba reads module globals as
+compile-time constants, so the kernels compile exactly as they did from hand-written offsets), as
+do the region bounds ``PUBLIC_SIZE``, ``PRIVATE``, ``PRIVATE_SIZE``, ``SCRATCH`` and
+``STATE_SIZE``. The names are written once, in the declaration: to find one, grep for it in
+quotes (``grep -n '"ROW_CARD"' simulate/games/*/rules.py``); to read the table with every offset,
+``help()`` the rules module or print ``rules.LAYOUT.table()``.
+
+This is OpenSpiel's Kuhn poker observer (named views of one flat array, built from
+``(name, size, shape)`` pieces) with offsets in place of views, since the kernels index the array.
+``tests/test_layout.py`` checks every registered game against its layout.
+"""
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass
+
+#: the names a layout gives its region bounds (besides its pieces' names)
+REGION_NAMES = ("PUBLIC_SIZE", "PRIVATE", "PRIVATE_SIZE", "SCRATCH", "STATE_SIZE")
+#: width of the generated table (its meanings are wrapped to it)
+TABLE_WIDTH = 100
+#: the table's indent in the docstring (under a ``::`` paragraph)
+TABLE_INDENT = 4
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One named run of entries: ``offset`` from its region's start (public, scratch: from 0 of
+    the state; private: from the start of a seat's block)."""
+    region: str
+    name: str | None
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+def _shape(size) -> tuple[int, ...]:
+    shape = tuple(size) if isinstance(size, tuple) else (size,)
+    if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        raise ValueError(f"a piece's size is a non-negative int or a tuple of them, not {size!r}")
+    return shape
+
+
+class Layout:
+    """The public pieces, ``seats`` private blocks of the private pieces, then the scratch pieces,
+    each region's pieces one after the other in the order given."""
+
+    def __init__(self, *, public: list, private: list, seats: int, scratch: list):
+        self.seats = seats
+        self.items: list[Piece | str] = []  # pieces and headings, in table order
+        self.public_size = self._lay("public", public, 0)
+        self.private = self.public_size
+        self.private_size = self._lay("private", private, 0)
+        self.scratch = self.private + seats * self.private_size
+        self.state_size = self._lay("scratch", scratch, self.scratch)
+        names = [p.name for p in self.pieces() if p.name is not None] + list(REGION_NAMES)
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"layout names given twice: {', '.join(twice)}")
+        bad = [n for n in names if not (n.isidentifier() and n.isupper())]
+        if bad:
+            raise ValueError(f"layout names must be upper-case identifiers: {', '.join(bad)}")
+
+    def _lay(self, region: str, entries: list, offset: int) -> int:
+        """Append ``entries`` of ``region`` from ``offset``; returns where the region ends (public,
+        scratch) or its size (private: offsets count from the block's start)."""
+        for entry in entries:
+            if isinstance(entry, str):
+                self.items.append(entry)
+                continue
+            name, size, meaning = entry
+            piece = Piece(region, name, offset, _shape(size), meaning)
+            self.items.append(piece)
+            offset = piece.end
+        return offset
+
+    def pieces(self, region: str | None = None) -> list[Piece]:
+        """The pieces of ``region`` (``public``, ``private`` or ``scratch``; all if None), in order."""
+        return [p for p in self.items if isinstance(p, Piece) and region in (None, p.region)]
+
+    def constants(self) -> dict[str, int]:
+        """Every named piece's offset and the region bounds, by name (plain ints)."""
+        out = {p.name: p.offset for p in self.pieces() if p.name is not None}
+        out.update(zip(REGION_NAMES, (self.public_size, self.private, self.private_size,
+                                      self.scratch, self.state_size)))
+        return out
+
+    def table(self) -> str:
+        """The layout as a text table (offset, name, size, meaning), indented for a docstring's
+        ``::`` block, beginning with a blank line."""
+        pieces = self.pieces()
+        name_w = max(len(p.name or "-") for p in pieces)
+        size_w = max(len(_size_text(p.shape)) for p in pieces)
+        off_w = len(str(self.state_size))
+        lead = " " * (TABLE_INDENT + 2)
+        meaning_at = len(lead) + off_w + 2 + name_w + 2 + size_w + 2
+        heads = {
+            "public": f"public part [0, PUBLIC_SIZE = {self.public_size}): what every seat sees",
+            "private": (f"private part of seat p < {self.seats} [PRIVATE + p * PRIVATE_SIZE, + PRIVATE_SIZE), "
+                        f"PRIVATE = {self.private}, PRIVATE_SIZE = {self.private_size}: offsets "
+                        f"from the block's start"),
+            "scratch": (f"scratch [SCRATCH = {self.scratch}, STATE_SIZE = {self.state_size}): hidden "
+                        f"state and work space, never shown to a strategy"),
+        }
+        lines, region = [""], None
+        for item in self.items:
+            if isinstance(item, Piece) and item.region != region:
+                region = item.region
+                lines += _wrap(heads[region], " " * TABLE_INDENT, lead)
+            if isinstance(item, str):
+                lines += _wrap(item, lead, lead + "  ")
+                continue
+            row = (f"{lead}{item.offset:>{off_w}}  {item.name or '-':<{name_w}}  "
+                   f"{_size_text(item.shape):>{size_w}}  ")
+            lines += _wrap(item.meaning, row, " " * meaning_at) or [row.rstrip()]
+        return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """``text`` wrapped to the table's width after ``first``, then ``rest``, keeping words such as
+    ``-1`` or ``face-down`` whole."""
+    return textwrap.wrap(text, TABLE_WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _size_text(shape: tuple[int, ...]) -> str:
+    return " x ".join(str(d) for d in shape)
