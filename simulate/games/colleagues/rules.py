@@ -103,47 +103,11 @@ It returns the number of hidden Commitment cards, -1 if the views contradict eac
 one ``below`` per hidden non-deck card, per hidden token and per later Work/Reprimand card.
 
 State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
-Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``)::
-
-    public part [0, PUBLIC_SIZE)
-      H_PLAYERS n   H_GREY grey seat or -1   H_SHIELD grey_dismissal=shield   H_SEATS result seats
-      H_WEEK 0..2   H_STAGE MONDAY/MIDWEEK/FRIDAY/OVER   H_TURN midweek turn 0..4
-      H_POS position of the seat to move in the turn order   H_FIRST first player this week
-      H_TO_MOVE seat or -1   H_DECISION DEC_*   H_ROOM tokens in the Coffee Room
-      H_DECK_LEFT cards in the deck   H_OT_NEXT next Overtime card (3 = pile empty)
-      H_GREY_HIDDEN face-down Grey Entity cards
-      H_LEADER seat alone in first place after week 2 (``leader_at_two_thirds``), -1 if shared
-        or not reached yet
-      component table (copied from params): C_VALUE[60] C_ICONS[60] W_VALUE[15] W_ICONS[15]
-        R_VALUE[15] R_ICONS[15] OT_VALUE[3] TOKEN_MIX[4]
-      per seat: TOKENS_HELD WORK_TOTAL WORK_CARDS REPR_TOTAL REPR_CARDS OT_TOTAL OT_CARDS
-        PEEKS (bit d: this seat looked at Grey card d this week)
-      WEEK_WORK[5] WEEK_REPR[5]   this week's Work / Reprimand ids per weekday
-      WORK_OWNER[15] REPR_OWNER[15] OT_OWNER[3]   seat, -1 not handed out, DISCARDED (CL-3)
-      ROW_CARD[30]  card id face up, EMPTY, or FACE_DOWN
-      ROW_PLUS[30] ROW_MINUS[30] ROW_ILL[30]   token kinds on face-up cards (0 on face-down ones)
-      ROW_NTOK[30]  tokens on the card (also on face-down cards)
-      DISC_N[5]     Commitment cards each seat discarded at this week's Monday briefing
-                    (appended for the determinization: a mulligan is seen by everyone)
-      PEEK_N[5]     tokens each seat spent on Grey Entity peeks this week (a look at a card
-                    looked at before spends one too, CL-9; everyone sees the token go)
-      (kept by the rules for the strategies, derived from the above; ``derive_views``:)
-      FACE_UP_SEEN[2]  the Commitment cards face up in any row, a card set (bit c of half
-                    c // 30 is card c)
-      ROW_SHOWN[30] what everyone sees of each cell: the value of a face-up card with its
-                    tokens (C_VALUE + 10 x (plus - minus)), SHOWN_ILL for one with an ILLNESS
-                    token, SHOWN_HIDDEN for a face-down card or an empty cell
-    private part of seat p [PRIVATE + p * PRIVATE_SIZE, ...)   (real players only)
-      P_HAND_N, P_HAND[6] ids ascending (-1 beyond), P_TOK[4] tokens held per kind,
-      P_CARD[6] own row (ids, -1 empty, face-down cards too), P_PLUS[6] P_MINUS[6] P_ILL[6],
-      P_SEEN[5] Grey card looked at per weekday (-1)
-      (appended for the determinization, this week's memory of the seat:)
-      P_DISC[6] cards this seat discarded at the Monday briefing, ascending (-1 beyond),
-      P_SPENT[4] tokens this seat spent on Grey Entity peeks, per kind
-      (kept by the rules for the strategies:) P_KNOWN[2] the card set of the seat's hand, its
-      row (face-down cards too) and the Grey Entity cards it looked at
-    scratch [SCRATCH, STATE_SIZE): S_DECK[60] (the H_DECK_LEFT cards left first) S_DISCARD_N S_DISCARD[60]
-      S_WORK_ORDER[15] S_REPR_ORDER[15] S_GREY[5] S_ROOM[4] S_SPENT[4] S_GREY_TOK[4]
+Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``; a card
+set, ``FACE_UP_SEEN`` or ``P_KNOWN``, is two int32 halves: bit c of half c // 30 is card c). It is
+declared once, as ``LAYOUT`` below: each offset is a module constant made from it (find where a
+name is declared with ``grep -n '"ROW_CARD"' rules.py``), and this table is generated from it
+when the module is loaded::
 """
 from __future__ import annotations
 
@@ -157,6 +121,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ... import kernel
 from ...kernel import borrow, remove_sorted, sort_range
 from ...seeding import below, shuffle
+from ..layout import Layout
 from ..spec import RuleError
 
 NAME = "colleagues"
@@ -187,77 +152,108 @@ MOVE_PLAY = 200  # + 16 * card + 2 * day + face
 MOVE_TOKEN_NONE = 2000
 MOVE_TOKEN = 2004  # + 4 * column + kind
 
-# ---- state layout (see the module docstring)
-(H_PLAYERS, H_GREY, H_SHIELD, H_SEATS, H_WEEK, H_STAGE, H_TURN, H_POS, H_FIRST, H_TO_MOVE,
- H_DECISION, H_ROOM, H_DECK_LEFT, H_OT_NEXT, H_GREY_HIDDEN) = range(15)
-H_LEADER = 15
-HEADER = 16
+# ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
 #: ``leader_at_two_thirds`` is taken when this many weeks are over (two thirds of WEEKS)
 LEADER_WEEKS = 2
-C_VALUE = HEADER
-C_ICONS = C_VALUE + N_COMMIT
-W_VALUE = C_ICONS + N_COMMIT
-W_ICONS = W_VALUE + N_WORK
-R_VALUE = W_ICONS + N_WORK
-R_ICONS = R_VALUE + N_REPR
-OT_VALUE = R_ICONS + N_REPR
-TOKEN_MIX = OT_VALUE + N_OT
-TABLE_SIZE = TOKEN_MIX + N_KINDS - C_VALUE
-TOKENS_HELD = TOKEN_MIX + N_KINDS
-WORK_TOTAL = TOKENS_HELD + SEATS
-WORK_CARDS = WORK_TOTAL + SEATS
-REPR_TOTAL = WORK_CARDS + SEATS
-REPR_CARDS = REPR_TOTAL + SEATS
-OT_TOTAL = REPR_CARDS + SEATS
-OT_CARDS = OT_TOTAL + SEATS
-PEEKS = OT_CARDS + SEATS
-WEEK_WORK = PEEKS + SEATS
-WEEK_REPR = WEEK_WORK + DAYS
-WORK_OWNER = WEEK_REPR + DAYS
-REPR_OWNER = WORK_OWNER + N_WORK
-OT_OWNER = REPR_OWNER + N_REPR
-ROW_CARD = OT_OWNER + N_OT
-ROW_PLUS = ROW_CARD + SEATS * COLS
-ROW_MINUS = ROW_PLUS + SEATS * COLS
-ROW_ILL = ROW_MINUS + SEATS * COLS
-ROW_NTOK = ROW_ILL + SEATS * COLS
-DISC_N = ROW_NTOK + SEATS * COLS
-PEEK_N = DISC_N + SEATS
-FACE_UP_SEEN = PEEK_N + SEATS
-ROW_SHOWN = FACE_UP_SEEN + 2
-PUBLIC_SIZE = ROW_SHOWN + SEATS * COLS
+LAYOUT = Layout(
+    public=[
+        ("H_PLAYERS", 1, "n"),
+        ("H_GREY", 1, "the Grey Entity's seat, or -1"),
+        ("H_SHIELD", 1, "grey_dismissal=shield"),
+        ("H_SEATS", 1, "result seats"),
+        ("H_WEEK", 1, "0..2"),
+        ("H_STAGE", 1, "MONDAY/MIDWEEK/FRIDAY/OVER"),
+        ("H_TURN", 1, "midweek turn 0..4"),
+        ("H_POS", 1, "position of the seat to move in the turn order"),
+        ("H_FIRST", 1, "first player this week"),
+        ("H_TO_MOVE", 1, "seat or -1"),
+        ("H_DECISION", 1, "DEC_*"),
+        ("H_ROOM", 1, "tokens in the Coffee Room"),
+        ("H_DECK_LEFT", 1, "cards in the deck"),
+        ("H_OT_NEXT", 1, "next Overtime card (3 = pile empty)"),
+        ("H_GREY_HIDDEN", 1, "face-down Grey Entity cards"),
+        ("H_LEADER", 1, "seat alone in first place after week LEADER_WEEKS (``leader_at_two_thirds``), "
+                        "-1 if shared or not reached yet"),
+        ("HEADER", 0, "the header's end"),
+        "the component table (copied from params):",
+        ("C_VALUE", N_COMMIT, "Commitment card values"),
+        ("C_ICONS", N_COMMIT, "Commitment card Coffee icons"),
+        ("W_VALUE", N_WORK, "Work card values"),
+        ("W_ICONS", N_WORK, "Work card icons"),
+        ("R_VALUE", N_REPR, "Reprimand card values"),
+        ("R_ICONS", N_REPR, "Reprimand card icons"),
+        ("OT_VALUE", N_OT, "Overtime card values"),
+        ("TOKEN_MIX", N_KINDS, "tokens of each kind in the game"),
+        "per seat:",
+        ("TOKENS_HELD", SEATS, "tokens held"),
+        ("WORK_TOTAL", SEATS, "Work values taken"),
+        ("WORK_CARDS", SEATS, "Work cards taken"),
+        ("REPR_TOTAL", SEATS, "Reprimand values taken"),
+        ("REPR_CARDS", SEATS, "Reprimand cards taken"),
+        ("OT_TOTAL", SEATS, "Overtime values taken"),
+        ("OT_CARDS", SEATS, "Overtime cards taken"),
+        ("PEEKS", SEATS, "bit d: this seat looked at Grey card d this week"),
+        ("WEEK_WORK", DAYS, "this week's Work card id per weekday"),
+        ("WEEK_REPR", DAYS, "this week's Reprimand card id per weekday"),
+        ("WORK_OWNER", N_WORK, "seat holding each Work card, -1 not handed out, DISCARDED (CL-3)"),
+        ("REPR_OWNER", N_REPR, "the same for each Reprimand card"),
+        ("OT_OWNER", N_OT, "the same for each Overtime card"),
+        ("ROW_CARD", (SEATS, COLS), "card id face up, EMPTY, or FACE_DOWN"),
+        ("ROW_PLUS", (SEATS, COLS), "+10 tokens on face-up cards (0 on face-down ones)"),
+        ("ROW_MINUS", (SEATS, COLS), "-10 tokens, the same"),
+        ("ROW_ILL", (SEATS, COLS), "ILLNESS tokens, the same"),
+        ("ROW_NTOK", (SEATS, COLS), "tokens on the card (also on face-down cards)"),
+        "appended for the determinization:",
+        ("DISC_N", SEATS, "Commitment cards each seat discarded at this week's Monday briefing "
+                          "(a mulligan is seen by everyone)"),
+        ("PEEK_N", SEATS, "tokens each seat spent on Grey Entity peeks this week (a look at a card "
+                          "looked at before spends one too, CL-9; everyone sees the token go)"),
+        "kept by the rules for the strategies, derived from the above (``derive_views``):",
+        ("FACE_UP_SEEN", 2, "the Commitment cards face up in any row, a card set"),
+        ("ROW_SHOWN", (SEATS, COLS), "what everyone sees of each cell: the value of a face-up card "
+                                     "with its tokens (C_VALUE + 10 x (plus - minus)), SHOWN_ILL for "
+                                     "one with an ILLNESS token, SHOWN_HIDDEN for a face-down card "
+                                     "or an empty cell"),
+    ],
+    private=[
+        ("P_HAND_N", 1, "cards in the hand"),
+        ("P_HAND", HAND, "the hand's ids ascending (-1 beyond)"),
+        ("P_TOK", N_KINDS, "tokens held per kind"),
+        ("P_CARD", COLS, "own row (ids, -1 empty, face-down cards too)"),
+        ("P_PLUS", COLS, "+10 tokens on the own row's cards"),
+        ("P_MINUS", COLS, "-10 tokens, the same"),
+        ("P_ILL", COLS, "ILLNESS tokens, the same"),
+        ("P_SEEN", DAYS, "Grey card looked at per weekday (-1)"),
+        "appended for the determinization, this week's memory of the seat:",
+        ("P_DISC", HAND, "cards this seat discarded at the Monday briefing, ascending (-1 beyond)"),
+        ("P_SPENT", N_KINDS, "tokens this seat spent on Grey Entity peeks, per kind"),
+        "kept by the rules for the strategies:",
+        ("P_KNOWN", 2, "the card set of the seat's hand, its row (face-down cards too) and the "
+                       "Grey Entity cards it looked at"),
+    ],
+    seats=MAX_PLAYERS,  # real players only
+    scratch=[
+        ("S_DECK", N_COMMIT, "the deck (the H_DECK_LEFT cards left first)"),
+        ("S_DISCARD_N", 1, "Monday discards this week"),
+        ("S_DISCARD", N_COMMIT, "the Monday discards"),
+        ("S_WORK_ORDER", N_WORK, "the Work pile's order (setup shuffle)"),
+        ("S_REPR_ORDER", N_REPR, "the Reprimand pile's order"),
+        ("S_GREY", DAYS, "the Grey Entity's cards per weekday"),
+        ("S_ROOM", N_KINDS, "tokens in the Coffee Room per kind"),
+        ("S_SPENT", N_KINDS, "tokens spent on peeks this week, per kind (back at clean-up)"),
+        ("S_GREY_TOK", N_KINDS, "the Grey Entity's tokens per kind"),
+    ],
+)
+globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+if __doc__:  # (None under python -OO)
+    __doc__ += LAYOUT.table()
+TABLE_SIZE = TOKEN_MIX + N_KINDS - C_VALUE  # the component table's length
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
 #: ROW_SHOWN of a face-down or empty cell, and of a face-up card out of the comparison (ILLNESS);
 #: every value a card can show is above both (the component limits keep values far from them)
 SHOWN_HIDDEN, SHOWN_ILL = -(1 << 30), -(1 << 30) + 1
 #: a card set (FACE_UP_SEEN, P_KNOWN) is two int32 halves: cards 0..29, then cards 30..59
 HALF = 30
-
-PRIVATE = PUBLIC_SIZE
-P_HAND_N = 0
-P_HAND = 1
-P_TOK = P_HAND + HAND
-P_CARD = P_TOK + N_KINDS
-P_PLUS = P_CARD + COLS
-P_MINUS = P_PLUS + COLS
-P_ILL = P_MINUS + COLS
-P_SEEN = P_ILL + COLS
-P_DISC = P_SEEN + DAYS
-P_SPENT = P_DISC + HAND
-P_KNOWN = P_SPENT + N_KINDS
-PRIVATE_SIZE = P_KNOWN + 2
-
-SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
-S_DECK = SCRATCH
-S_DISCARD_N = S_DECK + N_COMMIT
-S_DISCARD = S_DISCARD_N + 1
-S_WORK_ORDER = S_DISCARD + N_COMMIT
-S_REPR_ORDER = S_WORK_ORDER + N_WORK
-S_GREY = S_REPR_ORDER + N_REPR
-S_ROOM = S_GREY + DAYS
-S_SPENT = S_ROOM + N_KINDS
-S_GREY_TOK = S_SPENT + N_KINDS
-STATE_SIZE = S_GREY_TOK + N_KINDS
 
 #: most legal moves at one decision: the 64 Monday choices (a first play has 6 x 5 x 2 = 60)
 MAX_MOVES = 64
