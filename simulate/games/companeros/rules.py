@@ -16,34 +16,6 @@ here where both are silent:
 - Result columns: ``cards_taken`` (display cards taken over the match) and
   ``rounds_first_taker`` (rounds in which the seat was the first to take, so starts the next).
 
-State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6). Sets of cards of one
-colour are 10-bit masks: bit ``value - 1`` stands for the card of that value::
-
-    public part  [0, PUBLIC_SIZE)                              what every seat sees
-      H_PLAYERS        n players                H_MATCH_GAMES   games in the match (CO-5)
-      H_GAME_NO        game of the match, 0..   H_ROUND         round of this game, 0..8
-      H_PHASE          PHASE_PLAY/TAKE/OVER     H_STARTER       seat starting this round
-      H_N_PLAYED       cards played this round  H_TAKE_POS      index of the taker to decide
-      H_N_TAKERS       eligible takers          H_FIRST_TAKER   first seat that took, or -1
-      H_GAME_STARTER   starter of this game's first round
-      H_TO_MOVE        the seat to decide now, -1 once the game is over
-      H_DISPLAY_CARDS  number of cards in the display
-      H_LEADER_2_3     seat alone in the lead on match points after two thirds of the match's
-                       rounds (-1: shared lead), for the decisiveness analysis
-      PLAYED[6]        card played this round by each seat, -1 if none yet
-      TAKE_ORDER[6]    eligible takers, in order of trick scoring
-      SCORE[6]         match points per seat
-      CARDS_TAKEN[6]   cards taken per seat      FIRST_TAKES[6]  rounds as first taker
-      DISPLAY_SUM[6]   sum of display values per colour
-      DISPLAY_MASK[6]  display cards per colour (mask)
-      PLAYED_SUM[6]    colour value of this round's played cards per colour (CO-6)
-      PLAYED_MASK[6]   this round's played cards per colour (mask)
-      TAKEN_MASK[6*6]  cards taken in this game, per seat then colour (mask)
-    private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
-      [0] hand size h, [1 .. h] the hand's card ids ascending, then -1 up to [HAND_SIZE]
-    scratch [SCRATCH, STATE_SIZE): the deck while dealing, sort keys while scoring a trick
-                                   (never shown to a strategy)
-
 Every card of the game is in exactly one place: a hand, the display mask, ``PLAYED`` or a
 taken mask. Masks make taking a colour two mask operations (no scan over cards).
 
@@ -66,6 +38,12 @@ cost more here than arithmetic): legal plays are the hand list copied with a fix
 playing a card closes the gap branch-free; trick scoring places each seat by counting the seats
 ahead of it and finds the cut from a bit set of shared colour values. Together 1.8x faster
 than per-colour mask loops and an insertion sort.
+
+State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6). Sets of cards of one
+colour are 10-bit masks: bit ``value - 1`` stands for the card of that value. It is declared once,
+as ``LAYOUT`` below: each offset is a module constant made from it (find where a name is declared
+with ``grep -n '"SCORE"' rules.py``), and this table is generated from it when the module is
+loaded::
 """
 from __future__ import annotations
 
@@ -77,6 +55,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from ... import kernel
 from ...kernel import popcount, rank_descending
 from ...seeding import below, shuffle
+from ..layout import Layout
 
 NAME = "companeros"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -92,25 +71,49 @@ PHASE_PLAY, PHASE_TAKE, PHASE_OVER = 0, 1, 2
 MOVE_TAKE = 64  # MOVE_TAKE + colour: take every display card of that colour
 MOVE_PASS = 127  # take nothing
 
-# ---- state layout (see the module docstring)
-H_PLAYERS, H_MATCH_GAMES, H_GAME_NO, H_ROUND, H_PHASE, H_STARTER = 0, 1, 2, 3, 4, 5
-H_N_PLAYED, H_TAKE_POS, H_N_TAKERS, H_FIRST_TAKER, H_GAME_STARTER = 6, 7, 8, 9, 10
-H_TO_MOVE, H_DISPLAY_CARDS, H_LEADER_2_3 = 11, 12, 13
-PLAYED = 16
-TAKE_ORDER = PLAYED + MAX_PLAYERS
-SCORE = TAKE_ORDER + MAX_PLAYERS
-CARDS_TAKEN = SCORE + MAX_PLAYERS
-FIRST_TAKES = CARDS_TAKEN + MAX_PLAYERS
-DISPLAY_SUM = FIRST_TAKES + MAX_PLAYERS
-DISPLAY_MASK = DISPLAY_SUM + MAX_PLAYERS
-PLAYED_SUM = DISPLAY_MASK + MAX_PLAYERS
-PLAYED_MASK = PLAYED_SUM + MAX_PLAYERS
-TAKEN_MASK = PLAYED_MASK + MAX_PLAYERS
-PUBLIC_SIZE = TAKEN_MASK + MAX_PLAYERS * MAX_PLAYERS
-PRIVATE = PUBLIC_SIZE
-PRIVATE_SIZE = 1 + HAND_SIZE
-SCRATCH = PRIVATE + MAX_PLAYERS * PRIVATE_SIZE
-STATE_SIZE = SCRATCH + MAX_CARDS
+# ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
+LAYOUT = Layout(
+    public=[
+        ("H_PLAYERS", 1, "n players"),
+        ("H_MATCH_GAMES", 1, "games in the match (CO-5)"),
+        ("H_GAME_NO", 1, "game of the match, 0.."),
+        ("H_ROUND", 1, "round of this game, 0..8"),
+        ("H_PHASE", 1, "PHASE_PLAY/TAKE/OVER"),
+        ("H_STARTER", 1, "seat starting this round"),
+        ("H_N_PLAYED", 1, "cards played this round"),
+        ("H_TAKE_POS", 1, "index of the taker to decide"),
+        ("H_N_TAKERS", 1, "eligible takers"),
+        ("H_FIRST_TAKER", 1, "first seat that took, or -1"),
+        ("H_GAME_STARTER", 1, "starter of this game's first round"),
+        ("H_TO_MOVE", 1, "the seat to decide now, -1 once the game is over"),
+        ("H_DISPLAY_CARDS", 1, "number of cards in the display"),
+        ("H_LEADER_2_3", 1, "seat alone in the lead on match points after two thirds of the "
+                            "match's rounds (-1: shared lead), for the decisiveness analysis"),
+        (None, 2, "unused"),
+        ("PLAYED", MAX_PLAYERS, "card played this round by each seat, -1 if none yet"),
+        ("TAKE_ORDER", MAX_PLAYERS, "eligible takers, in order of trick scoring"),
+        ("SCORE", MAX_PLAYERS, "match points per seat"),
+        ("CARDS_TAKEN", MAX_PLAYERS, "cards taken per seat"),
+        ("FIRST_TAKES", MAX_PLAYERS, "rounds as first taker per seat"),
+        ("DISPLAY_SUM", MAX_PLAYERS, "sum of display values per colour"),
+        ("DISPLAY_MASK", MAX_PLAYERS, "display cards per colour (mask)"),
+        ("PLAYED_SUM", MAX_PLAYERS, "colour value of this round's played cards per colour (CO-6)"),
+        ("PLAYED_MASK", MAX_PLAYERS, "this round's played cards per colour (mask)"),
+        ("TAKEN_MASK", (MAX_PLAYERS, MAX_PLAYERS), "cards taken in this game, per seat then colour "
+                                                   "(mask)"),
+    ],
+    private=[
+        (None, 1, "hand size h"),
+        (None, HAND_SIZE, "[1 .. h] the hand's card ids ascending, then -1"),
+    ],
+    seats=MAX_PLAYERS,
+    scratch=[
+        (None, MAX_CARDS, "the deck while dealing, sort keys while scoring a trick"),
+    ],
+)
+globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+if __doc__:  # (None under python -OO)
+    __doc__ += LAYOUT.table()
 
 #: most legal moves at one decision: a full hand, or every colour plus pass
 MAX_MOVES = max(HAND_SIZE, MAX_PLAYERS + 1)
