@@ -57,39 +57,6 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-6) over the Danish ruleb
   (``move_to_json`` adds the same as ``end_of_deal``, and as ``end_of_game`` on the last play of a
   one-deal game); ``describe_state`` writes the complete position (``notation.py``).
 
-State layout (int32, ``STATE_SIZE`` long)::
-
-    public part  [0, PUBLIC_SIZE)                              what every seat sees
-      H_PLAYERS        4                         H_TO_MOVE       seat to play, -1 once over
-      H_TURN           turns of this deal played, 0..48
-      H_SINGLE_FORCED / H_LAST_SWEEP / H_NAPULA10  the rule options (0/1)
-      H_LAST_PLACED    card placed on the previous turn of this deal, -1 if that turn captured
-                       (or none yet)
-      H_LAST_CAPTURER  team that captured last in this deal, -1 if nobody has
-      H_TABLE_N        cards on the table        H_TABLE_NUMERALS  numerals among them
-      H_TABLE_LO/HI    the table as a card mask: bits 0..25 / ids 26..51 (bit id - 26)
-      TEAM_STATS[2][N_STATS]  per team (team * N_STATS + STAT_*), this deal's result columns:
-                       cards and swords taken (during play: captured so far), bonus counts,
-                       the prize points (0 until the deal's end) and Napula points; the
-                       STAT_LEADER slot is the match's (see MATCH_STATS)
-      TEAM_SCORE[2]    this deal's team totals (0 until its end)
-      TABLE[52]        the table's card ids ascending (-1 beyond H_TABLE_N)
-      CARD_PUB[52]     public place of each card in this deal: PUB_HAND (in some hand, hidden),
-                       PUB_TABLE, PUB_TAKEN + team
-      -- CA-6, appended (the offsets above are those of the one-deal game):
-      H_MATCH_DEALS    K, deals in the match     H_DEAL_NO     this deal, 0..K-1
-      H_DEAL_STARTER   seat that started this deal (H_DEAL_NO mod 4)
-      MATCH_SCORE[2]   the match score: each team's total over the finished deals (0 until
-                       the first deal ends; at the end the result). The match points so far
-                       are MATCH_SCORE plus this deal's bonuses (TEAM_STATS scua..quadriglia).
-      MATCH_STATS[2][N_STATS]  the result columns summed over the finished deals (same order
-                       as TEAM_STATS); STAT_LEADER: the leader at two thirds of the match, -1
-                       until it is taken (or if level)
-    private part of seat p  [PRIVATE + p * PRIVATE_SIZE, ... + PRIVATE_SIZE)
-      [0] hand size, [1..12] the hand's card ids ascending (-1 beyond the size)
-    scratch [SCRATCH, STATE_SIZE): in init the deck and each card's destination; in
-      legal_moves the bucket bounds (never shown to a strategy)
-
 Determinization (``determinize(public, private, state, rng)``, for the search player). In
 Cardavia the only hidden things are the other three hands: every played card lies face up on the
 table or in a team's pile (``CARD_PUB``), nothing is passed or drawn, and each deal of a match is
@@ -119,6 +86,10 @@ times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8,
 ``legal_moves`` uses the moves buffer past that bound as scratch (``BUCKETS``: the capture sets
 by sum, bucket r holding at most ``BUCKET_CAP[r]``, best(40, r) for a numeral sum, 4 for a court
 rank), so ``MAX_MOVES`` is larger than the bound.
+
+State layout (int32, ``STATE_SIZE`` long). It is declared once, as ``LAYOUT`` below: each offset
+is a module constant made from it (find where a name is declared with ``grep -n '"CARD_PUB"'
+rules.py``), and this table is generated from it when the module is loaded::
 """
 from __future__ import annotations
 
@@ -130,6 +101,7 @@ from numba.extending import intrinsic
 from ... import kernel
 from ...kernel import popcount, remove_sorted
 from ...seeding import below, shuffle
+from ..layout import Layout
 
 NAME = "cardavia"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -163,26 +135,58 @@ N_STATS = 13
 #: most deals in a match (CA-6)
 MAX_MATCH_DEALS = 20
 
-# ---- state layout (see the module docstring)
-H_PLAYERS, H_TO_MOVE, H_TURN, H_SINGLE_FORCED, H_LAST_SWEEP, H_NAPULA10 = 0, 1, 2, 3, 4, 5
-H_LAST_PLACED, H_LAST_CAPTURER, H_TABLE_N, H_TABLE_NUMERALS, H_TABLE_LO, H_TABLE_HI = 6, 7, 8, 9, 10, 11
-TEAM_STATS = 12
-TEAM_SCORE = TEAM_STATS + 2 * N_STATS
-TABLE = TEAM_SCORE + 2
-CARD_PUB = TABLE + N_CARDS
-# CA-6: appended after the one-deal game's public fields, so that their offsets stay put
-H_MATCH_DEALS = CARD_PUB + N_CARDS
-H_DEAL_NO = H_MATCH_DEALS + 1
-H_DEAL_STARTER = H_DEAL_NO + 1
-MATCH_SCORE = H_DEAL_STARTER + 1
-MATCH_STATS = MATCH_SCORE + 2
-PUBLIC_SIZE = MATCH_STATS + 2 * N_STATS
-PRIVATE = PUBLIC_SIZE
-PRIVATE_SIZE = 1 + HAND_SIZE
-SCRATCH = PRIVATE + PLAYERS * PRIVATE_SIZE
-SCR_COUNT = SCRATCH  # legal_moves: how many sets bucket r holds (r <= 13; see BUCKET_START)
-SCR_OWNER = SCRATCH + N_CARDS  # init: where each card is dealt (index into DEST)
-STATE_SIZE = SCR_OWNER + N_CARDS
+# ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
+LAYOUT = Layout(
+    public=[
+        ("H_PLAYERS", 1, "4"),
+        ("H_TO_MOVE", 1, "seat to play, -1 once over"),
+        ("H_TURN", 1, "turns of this deal played, 0..48"),
+        ("H_SINGLE_FORCED", 1, "rule option single_match_forced (0/1)"),
+        ("H_LAST_SWEEP", 1, "rule option last_sweep_scores (0/1)"),
+        ("H_NAPULA10", 1, "rule option napula_beyond_10 (0/1)"),
+        ("H_LAST_PLACED", 1, "card placed on the previous turn of this deal, -1 if that turn "
+                             "captured (or none yet)"),
+        ("H_LAST_CAPTURER", 1, "team that captured last in this deal, -1 if nobody has"),
+        ("H_TABLE_N", 1, "cards on the table"),
+        ("H_TABLE_NUMERALS", 1, "numerals among them"),
+        ("H_TABLE_LO", 1, "the table as a card mask: ids 0..25 (bit id)"),
+        ("H_TABLE_HI", 1, "the table as a card mask: ids 26..51 (bit id - 26)"),
+        ("TEAM_STATS", (2, N_STATS), "per team (team * N_STATS + STAT_*), this deal's result "
+                                     "columns: cards and swords taken (during play: captured so "
+                                     "far), bonus counts, the prize points (0 until the deal's end) "
+                                     "and Napula points; the STAT_LEADER slot is the match's (see "
+                                     "MATCH_STATS)"),
+        ("TEAM_SCORE", 2, "this deal's team totals (0 until its end)"),
+        ("TABLE", N_CARDS, "the table's card ids ascending (-1 beyond H_TABLE_N)"),
+        ("CARD_PUB", N_CARDS, "public place of each card in this deal: PUB_HAND (in some hand, "
+                              "hidden), PUB_TABLE, PUB_TAKEN + team"),
+        "CA-6, appended (so the offsets above are those of the one-deal game):",
+        ("H_MATCH_DEALS", 1, "K, deals in the match"),
+        ("H_DEAL_NO", 1, "this deal, 0..K-1"),
+        ("H_DEAL_STARTER", 1, "seat that started this deal (H_DEAL_NO mod 4)"),
+        ("MATCH_SCORE", 2, "the match score: each team's total over the finished deals (0 until "
+                           "the first deal ends; at the end the result). The match points so far "
+                           "are MATCH_SCORE plus this deal's bonuses (TEAM_STATS scua..quadriglia)."),
+        ("MATCH_STATS", (2, N_STATS), "the result columns summed over the finished deals (same "
+                                      "order as TEAM_STATS); STAT_LEADER: the leader at two thirds "
+                                      "of the match, -1 until it is taken (or if level)"),
+    ],
+    private=[
+        (None, 1, "hand size"),
+        (None, HAND_SIZE, "[1..12] the hand's card ids ascending (-1 beyond the size)"),
+    ],
+    seats=PLAYERS,
+    scratch=[
+        ("SCR_COUNT", N_CARDS, "init: the deck, then fill counters; legal_moves: how many sets "
+                               "bucket r holds (r <= 13; see BUCKET_START); determinize: the "
+                               "hidden cards"),
+        ("SCR_OWNER", N_CARDS, "init: where each card is dealt (index into DEST); determinize: the "
+                               "seat labels"),
+    ],
+)
+globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+if __doc__:  # (None under python -OO)
+    __doc__ += LAYOUT.table()
 
 #: most legal moves at one decision (the bound is proved in the module docstring)
 MOVES_BOUND = 9748
