@@ -82,29 +82,6 @@ Card kinds (``kind``): 0 Start, 1 Ace (1/14), 2, 3, 4 (the -4), 5, 6, 7 (split),
 11 Swap, 12, 13. Cards are numbered ``0 .. N_CARDS-1`` in kind order (default: card // 4 =
 kind); a hand holds card ids ascending and a move uses the lowest card of its kind.
 
-State layout (int32, ``STATE_SIZE`` long)::
-
-    public part  [0, PUBLIC_SIZE)
-      H_PLAYERS 4   H_OVERSHOOT 0 illegal / 1 bounce   H_MAX_DEALS (PA-7)
-      H_DEALS_PER_DEALER 3   H_SECTION 14   H_HOUSE 4   H_RING 56   H_N_CARDS 56
-      H_PHASE  PHASE_EXCHANGE / PHASE_PLAY / PHASE_OVER      H_TO_MOVE seat or -1
-      H_DEALER   H_DEALS dealt so far   H_DEALER_DEALS deals by this dealer   H_EXCHANGED gives
-      H_PILE cards in the pile   H_WINNER team or -1   H_TRUNCATED
-      HAND_COUNT[4]  HOME[4] pieces in the house  OUT[4] pieces outside  START_CNT[4]
-      HOUSE_MASK[4] bit h-1 = house space h taken   KO_GIVEN[4] KO_SUFFERED[4] SWAPS[4]
-      PIECE[16]      track codes, colour c at PIECE + 4c, ascending (OUTSIDE last)
-      RING_COL[80]   colour on each absolute numbered space or -1;  RING_CNT[80] pieces there
-      KIND_TABLE[14 * 6]  effects per kind: forward, forward alt, start, back, split, swap
-      CARD_KIND[64]  kind of each card id;  CARD_PUB[64]  CP_UNSEEN (a hand or the pile),
-                     CP_PLAYED, CP_DISCARDED (face up), CP_NONE beyond the deck
-    private part of seat p  [PRIVATE + 8p, +8): [0] hand size, [1..4] hand card ids ascending
-                     (-1 beyond), [5] the card p gave this deal (-1), [6] the card p received
-    scratch: the shuffled deck, work tables of the 7 enumeration (never shown to a strategy);
-    and, not shown to a strategy either but game state (a position holds it as ``leads``):
-      LEAD_HIST[HIST_WORDS]  the leading team at the end of each deal, 2 bits a deal: deal d
-                     (1-based) at word (d - 1) // 15, bits 2 * ((d - 1) % 15) and up; the code
-                     is leader + 1 (0 level or not played yet, 1 team 0, 2 team 1)
-
 Determinization (the search's sampler, issue 12): ``determinize(public, private, state, rng)``
 fills ``state`` with a complete state consistent with what the seat to move knows from its
 views, every hidden part drawn uniformly from what is still possible with ``rng`` only:
@@ -127,6 +104,10 @@ views, every hidden part drawn uniformly from what is still possible with ``rng`
   never reads these slots after the exchange and no heuristic reads another seat's slots).
 - Not drawn: the work tables, the hash table and the deal history ``LEAD_HIST`` are zeroed
   (the history only feeds the ``leader_at_two_thirds`` result column, not the score).
+
+State layout (int32, ``STATE_SIZE`` long). It is declared once, as ``LAYOUT`` below: each offset
+is a module constant made from it (find where a name is declared with ``grep -n '"PIECE"'
+rules.py``), and this table is generated from it when the module is loaded::
 """
 from __future__ import annotations
 
@@ -137,6 +118,7 @@ from numba import njit
 
 from ... import kernel
 from ...seeding import below, shuffle
+from ..layout import Layout
 
 NAME = "partners"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -192,67 +174,98 @@ KIND_SHIFT = 58
 MOVE_GIVE = np.int64(14) << np.int64(KIND_SHIFT)
 MOVE_DISCARD = np.int64(15) << np.int64(KIND_SHIFT)
 
-# ---- state layout (see the module docstring)
-(H_PLAYERS, H_OVERSHOOT, H_MAX_DEALS, H_DEALS_PER_DEALER, H_SECTION, H_HOUSE, H_RING, H_N_CARDS,
- H_PHASE, H_TO_MOVE, H_DEALER, H_DEALS, H_DEALER_DEALS, H_EXCHANGED, H_PILE, H_WINNER,
- H_TRUNCATED) = range(17)
-HAND_COUNT = 17
-HOME = HAND_COUNT + 4
-OUT = HOME + 4
-START_CNT = OUT + 4
-HOUSE_MASK = START_CNT + 4
-KO_GIVEN = HOUSE_MASK + 4
-KO_SUFFERED = KO_GIVEN + 4
-SWAPS = KO_SUFFERED + 4
-PIECE = SWAPS + 4
-RING_COL = PIECE + 16
-RING_CNT = RING_COL + MAX_RING
-KIND_TABLE = RING_CNT + MAX_RING
-CARD_KIND = KIND_TABLE + N_KINDS * N_EFFECTS
-CARD_PUB = CARD_KIND + MAX_CARDS
-PUBLIC_SIZE = CARD_PUB + MAX_CARDS
-PRIVATE = PUBLIC_SIZE
-PRIVATE_SIZE = 8
-PV_SIZE, PV_HAND, PV_GIVEN, PV_RECEIVED = 0, 1, 5, 6
-SCRATCH = PRIVATE + 4 * PRIVATE_SIZE
-S_DECK_POS = SCRATCH
-DECK = SCRATCH + 1
-# 7-split work area
-W_T = DECK + MAX_CARDS            # [4] track code per piece slot
-W_LIM = W_T + 4                   # [4] most steps statically possible
-W_CAT = W_LIM + 4                 # [4 * 8] category of (slot, steps)
-W_FIN = W_CAT + 32                # [4 * 8] final track code of a ring move (after landing)
-W_SUB_I = W_FIN + 32              # [8] sub-moves of the current candidate: slot
-W_SUB_S = W_SUB_I + 8             # [8] steps
-W_ORD = W_SUB_S + 8               # [8] order / sort keys
-W_FINALS = W_ORD + 8              # [4] final track codes of the phase colour
-W_SEQ_S = W_FINALS + 4            # [8] full sequence: steps
-W_SEQ_P = W_SEQ_S + 8             # [8] full sequence: positions
-MAX_VARIANTS = 16
-V_N = W_SEQ_P + 8                 # number of own variants (mixed 7)
-V_KEY = V_N + 1                   # [16] packed own finals
-V_LEN = V_KEY + MAX_VARIANTS      # [16]
-V_CODE_HI = V_LEN + MAX_VARIANTS  # [16] comparable prefix code, high/low 31 bits
-V_CODE_LO = V_CODE_HI + MAX_VARIANTS
-V_S = V_CODE_LO + MAX_VARIANTS    # [16 * 8]
-V_P = V_S + MAX_VARIANTS * 8      # [16 * 8]
-PRE_N = V_P + MAX_VARIANTS * 8
-PRE_S = PRE_N + 1                 # [8] prefix (own part of a mixed 7)
-PRE_P = PRE_S + 8
-MAX_ENTRIES = 1024
-HSIZE = 2048
-SW_A = PRE_P + 8                  # [16] swappable pieces: space
-SW_C = SW_A + 16                  # [16] colour
-S_N_ENTRIES = SW_C + 16
-S_OVERFLOW = S_N_ENTRIES + 1      # 1: a 7 had more than MAX_ENTRIES outcomes (never seen)
-EK_LO = S_OVERFLOW + 1            # [MAX_ENTRIES] outcome key of each entry
-EK_HI = EK_LO + MAX_ENTRIES
-LEAD_HIST = EK_HI + MAX_ENTRIES   # [HIST_WORDS] the leading team after each deal (see above)
-ZERO_END = LEAD_HIST + HIST_WORDS  # init zeroes [0, ZERO_END); the hash table keeps its stamps
-S_STAMP = ZERO_END
-HT_STAMP = S_STAMP + 1
-HT_IDX = HT_STAMP + HSIZE
-STATE_SIZE = HT_IDX + HSIZE
+# ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
+MAX_VARIANTS = 16  # own variants of a mixed 7 the work area holds
+MAX_ENTRIES = 1024  # outcomes of one 7 the hash table holds
+HSIZE = 2048  # hash table slots
+LAYOUT = Layout(
+    public=[
+        ("H_PLAYERS", 1, "4"),
+        ("H_OVERSHOOT", 1, "0 illegal / 1 bounce"),
+        ("H_MAX_DEALS", 1, "the deal cap (PA-7)"),
+        ("H_DEALS_PER_DEALER", 1, "3"),
+        ("H_SECTION", 1, "14"),
+        ("H_HOUSE", 1, "4"),
+        ("H_RING", 1, "56"),
+        ("H_N_CARDS", 1, "56"),
+        ("H_PHASE", 1, "PHASE_EXCHANGE / PHASE_PLAY / PHASE_OVER"),
+        ("H_TO_MOVE", 1, "seat or -1"),
+        ("H_DEALER", 1, "the dealer's seat"),
+        ("H_DEALS", 1, "deals dealt so far"),
+        ("H_DEALER_DEALS", 1, "deals by this dealer"),
+        ("H_EXCHANGED", 1, "gives in this deal's exchange"),
+        ("H_PILE", 1, "cards in the pile"),
+        ("H_WINNER", 1, "team or -1"),
+        ("H_TRUNCATED", 1, "1 if the game hit the deal cap"),
+        ("HAND_COUNT", N_PLAYERS, "cards in each hand"),
+        ("HOME", PIECES, "pieces in the house, per colour"),
+        ("OUT", PIECES, "pieces outside, per colour"),
+        ("START_CNT", PIECES, "pieces on the start space, per colour"),
+        ("HOUSE_MASK", PIECES, "bit h-1 = house space h taken, per colour"),
+        ("KO_GIVEN", N_PLAYERS, "knockouts given, per seat"),
+        ("KO_SUFFERED", N_PLAYERS, "knockouts suffered, per colour"),
+        ("SWAPS", N_PLAYERS, "Swap cards played, per seat"),
+        ("PIECE", (N_PLAYERS, PIECES), "track codes, colour c at PIECE + 4c, ascending (OUTSIDE last)"),
+        ("RING_COL", MAX_RING, "colour on each absolute numbered space or -1"),
+        ("RING_CNT", MAX_RING, "pieces there"),
+        ("KIND_TABLE", (N_KINDS, N_EFFECTS), "effects per kind: forward, forward alt, start, back, "
+                                             "split, swap"),
+        ("CARD_KIND", MAX_CARDS, "kind of each card id"),
+        ("CARD_PUB", MAX_CARDS, "CP_UNSEEN (a hand or the pile), CP_PLAYED, CP_DISCARDED (face up), "
+                                "CP_NONE beyond the deck"),
+    ],
+    private=[
+        ("PV_SIZE", 1, "hand size"),
+        ("PV_HAND", HAND_SIZE, "hand card ids ascending (-1 beyond)"),
+        ("PV_GIVEN", 1, "the card p gave this deal (-1)"),
+        ("PV_RECEIVED", 1, "the card p received"),
+        (None, 1, "unused"),
+    ],
+    seats=N_PLAYERS,
+    scratch=[
+        ("S_DECK_POS", 1, "cards of DECK dealt"),
+        ("DECK", MAX_CARDS, "the shuffled deck"),
+        "the 7-split work area:",
+        ("W_T", PIECES, "track code per piece slot"),
+        ("W_LIM", PIECES, "most steps statically possible"),
+        ("W_CAT", (PIECES, 8), "category of (slot, steps)"),
+        ("W_FIN", (PIECES, 8), "final track code of a ring move (after landing)"),
+        ("W_SUB_I", 8, "sub-moves of the current candidate: slot"),
+        ("W_SUB_S", 8, "steps"),
+        ("W_ORD", 8, "order / sort keys"),
+        ("W_FINALS", PIECES, "final track codes of the phase colour"),
+        ("W_SEQ_S", 8, "full sequence: steps"),
+        ("W_SEQ_P", 8, "full sequence: positions"),
+        ("V_N", 1, "number of own variants (mixed 7)"),
+        ("V_KEY", MAX_VARIANTS, "packed own finals"),
+        ("V_LEN", MAX_VARIANTS, "sequence length"),
+        ("V_CODE_HI", MAX_VARIANTS, "comparable prefix code, high 31 bits"),
+        ("V_CODE_LO", MAX_VARIANTS, "low 31 bits"),
+        ("V_S", (MAX_VARIANTS, 8), "steps"),
+        ("V_P", (MAX_VARIANTS, 8), "positions"),
+        ("PRE_N", 1, "prefix length"),
+        ("PRE_S", 8, "prefix (own part of a mixed 7): steps"),
+        ("PRE_P", 8, "positions"),
+        ("SW_A", 16, "swappable pieces: space"),
+        ("SW_C", 16, "colour"),
+        ("S_N_ENTRIES", 1, "outcomes of this 7 so far"),
+        ("S_OVERFLOW", 1, "1: a 7 had more than MAX_ENTRIES outcomes (never seen)"),
+        ("EK_LO", MAX_ENTRIES, "outcome key of each entry, low"),
+        ("EK_HI", MAX_ENTRIES, "high"),
+        "not shown to a strategy either, but game state (a position holds it as ``leads``):",
+        ("LEAD_HIST", HIST_WORDS, "the leading team at the end of each deal, 2 bits a deal: deal d "
+                                  "(1-based) at word (d - 1) // 15, bits 2 * ((d - 1) % 15) and up; "
+                                  "the code is leader + 1 (0 level or not played yet, 1 team 0, 2 "
+                                  "team 1)"),
+        ("ZERO_END", 0, "init zeroes [0, ZERO_END); the hash table keeps its stamps"),
+        ("S_STAMP", 1, "the hash table's current stamp"),
+        ("HT_STAMP", HSIZE, "stamp of each slot (a slot of an older stamp is free)"),
+        ("HT_IDX", HSIZE, "entry of each slot"),
+    ],
+)
+globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+if __doc__:  # (None under python -OO)
+    __doc__ += LAYOUT.table()
 
 #: most legal moves at one decision: splits, swaps (<= 1 + C(16, 2)) and single moves
 MAX_MOVES = MAX_ENTRIES + 256
