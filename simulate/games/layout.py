@@ -5,7 +5,8 @@ Every game keeps its whole state in one flat int32 array of ``STATE_SIZE`` entri
     public part   [0, PUBLIC_SIZE)        what every seat sees (``public_view``)
     private parts [PRIVATE, SCRATCH)      one block of PRIVATE_SIZE per seat (``private_view``);
                                           a private piece's offset counts from its block's start
-    scratch       [SCRATCH, STATE_SIZE)   the kernel's work space (never shown to a strategy)
+    scratch       [SCRATCH, STATE_SIZE)   hidden state and the kernel's work space (never shown
+                                          to a strategy)
 
 A game's ``rules.py`` declares the pieces of each region in order, as one ``Layout``::
 
@@ -15,7 +16,8 @@ A game's ``rules.py`` declares the pieces of each region in order, as one ``Layo
         seats=MAX_PLAYERS,
         scratch=[("S_DECK", MAX_CARDS, "the deck while dealing")])
     globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, ..., STATE_SIZE
-    __doc__ += LAYOUT.table()
+    if __doc__:  # (None under python -OO)
+        __doc__ += LAYOUT.table()
 
 A piece is ``(NAME, size, meaning)``: ``size`` an int, or a shape such as ``(SEATS, COLS)`` (the
 piece holds their product, row-major); ``NAME`` None for a piece with no name of its own (unused
