@@ -664,14 +664,15 @@ def result(state, score, rank, extra):
             extra[p, k] = state[st + k]
 
 
+#: this module: what the kernel loop (``kernel.play_games``) and the search take as the game's rules
+RULES = kernel.rules_module(__name__)
+
+
 @njit(cache=True)
-def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
-    return kernel.play_games(
-        init, to_move, legal_moves, public_view, private_view, apply_move, result,
-        STATE_SIZE, MAX_MOVES, DECISIONS_PER_DEAL * params[P_MATCH_DEALS],
-        params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+def play_chunk(params, chunk):
+    """A chunk of games (``kernel.CHUNK``) under these rules: the kernel loop, with this game's cap
+    on decisions."""
+    return kernel.play_games(RULES, DECISIONS_PER_DEAL * params[P_MATCH_DEALS], params, chunk)
 
 
 # ----------------------------------------------------------------------------- rule parameters
