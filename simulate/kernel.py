@@ -46,8 +46,10 @@ numba: its functions are called directly, and inlined where they are ``inline='a
 each game's module-level ``play_chunk`` (one call: ``play_games(RULES, the game's decision cap,
 params, chunk)``) specialises it and is still cached on disk. numba cannot cache a function given
 dispatchers or modules as arguments, nor one made in a factory, so that one call per game stays:
-a ``play_chunk`` made by a factory would compile again in every process (measured in
-docs/speed.md, "Compiled once per game").
+a ``play_chunk`` made by a factory would compile again in every process, every worker included
+(measured: Compañeros' compiled afresh 42 s, Colleagues' 23 s, on a loaded 2-core machine,
+against 0.05 s and 0.28 s to load the cached one; a whole cached ``tourney run companeros
+--games 1000 --workers 1`` takes 2.6 s).
 """
 from __future__ import annotations
 

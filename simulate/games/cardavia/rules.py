@@ -664,14 +664,11 @@ def result(state, score, rank, extra):
             extra[p, k] = state[st + k]
 
 
-#: this module: what the kernel loop (``kernel.play_games``) and the search take as the game's rules
-RULES = kernel.rules_module(__name__)
+RULES = kernel.rules_module(__name__)  # this module, as the kernel loop and the search take it
 
 
 @njit(cache=True)
-def play_chunk(params, chunk):
-    """A chunk of games (``kernel.CHUNK``) under these rules: the kernel loop, with this game's cap
-    on decisions."""
+def play_chunk(params, chunk):  # kernel.play_games with this game's cap on decisions
     return kernel.play_games(RULES, DECISIONS_PER_DEAL * params[P_MATCH_DEALS], params, chunk)
 
 
