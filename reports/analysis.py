@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from tourney_sim.simulate.games import GAME_MODULES, get_game
+
 from . import stats
-from .games import hints_for
 from .load import DECISIVENESS_COLUMN, Config
 
 RATING_SAMPLE = 10_000
@@ -342,9 +343,9 @@ def shape_analysis(cfg: Config) -> dict:
 def column_analysis(cfg: Config) -> list[dict]:
     """The game's own columns, each summarised by what it is: a 0/1 flag (rates), a per-game
     value (e.g. deals to finish: its distribution), a team value or a per-seat count (means by
-    seat and by strategy); the columns a game declares as points (``reports/games.py``) also as
+    seat and by strategy); the columns a game declares as points (its spec's ``points``) also as
     a share of all points."""
-    hints = hints_for(cfg.game)
+    spec = get_game(cfg.game) if cfg.game in GAME_MODULES else None  # synthetic data: no spec
     gd = tables_per_deal(cfg)
     seat_names = [f"seat {s}" for s in range(cfg.players)] + list(cfg.extra_seats)
     out = []
@@ -394,7 +395,7 @@ def column_analysis(cfg: Config) -> list[dict]:
                                                     index=[cfg.names[j] for j in present])
             entry["mean"] = float(xp.mean())
         out.append(entry)
-    points = [c for c in hints.get("points", ()) if c in cfg.columns]
+    points = [c for c in (spec.points if spec else ()) if c in cfg.columns]
     if points:
         comp = competitor_columns(cfg)
         total = float(cfg.score[:, comp].astype(np.int64).sum())
@@ -406,7 +407,7 @@ def column_analysis(cfg: Config) -> list[dict]:
                                                        "share": v / total if total else math.nan}
                                                    for c, v in parts.items()},
                     "whole_score": whole, "per": "team" if cfg.team_game else "seat",
-                    "title": hints.get("points_title", "points by source")})
+                    "title": spec.points_title})
     return out
 
 

@@ -9,7 +9,7 @@ same seed, so every stage plays the same deals and comparisons between them are 
    seat and first-player advantage, draws, length, decisiveness at that level of play.
 2. ``rules/<P>p-<level>-<key>=<value>``: the same deals at the heuristic and search levels with
    one rule option changed (a true/false option flipped, every other choice of a choice, the
-   value ``reports/games.py`` names for a number); compared with stage 1 on the same deals.
+   value the game's spec names for a number, ``study_values``); compared with stage 1 on the same deals.
 3. ``landscape/<P>p-heuristics``: a duplicate tournament of every built-in heuristic (``--seatings
    field``: each strategy alone among copies of each other one, in every seat); and
    ``landscape/<P>p-search-v-<h>``: the search player against each heuristic, the same way, with
@@ -17,7 +17,7 @@ same seed, so every stage plays the same deals and comparisons between them are 
 4. The player counts side by side (the same measures, from stages 1 to 3).
 
 Budgets fix the deals of every stage and the search budget (:data:`BUDGETS`; a game whose search
-is slow plays fewer search deals, ``search_scale`` in ``reports/games.py``). Findings come from
+is slow plays fewer search deals, the game's spec's ``search_scale``). Findings come from
 :mod:`tourney_sim.reports.findings`: one Holm family over the whole study.
 
 Layout of the study directory::
@@ -123,11 +123,6 @@ class Stage:
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
 
-def study_hints(game: str) -> dict:
-    from .games import hints_for
-    return hints_for(game).get("study", {})
-
-
 def level_strategies(game: str, budget: Budget) -> dict[str, str]:
     """The strategy everyone plays at each level of play."""
     from tourney_sim.strategies import available, heuristics
@@ -146,18 +141,17 @@ def option_values(game: str, players: int) -> list[tuple[str, str]]:
     """The rule options a study varies at this player count: (key, value) pairs."""
     from tourney_sim.simulate.games import get_game
     spec = get_game(game)
-    hints = study_hints(game)
     out = []
     for opt in spec.options:
-        only = hints.get("players", {}).get(opt.name)
+        only = spec.study_players.get(opt.name)
         if only is not None and players not in only:
             continue
         if opt.kind == "bool":
             out.append((opt.name, "false" if opt.default else "true"))
         elif opt.kind == "choice":
             out += [(opt.name, c) for c in opt.choices if c != opt.default]
-        elif opt.kind == "int" and opt.name in hints.get("values", {}):
-            out += [(opt.name, str(v)) for v in hints["values"][opt.name]]
+        elif opt.kind == "int" and opt.name in spec.study_values:
+            out += [(opt.name, str(v)) for v in spec.study_values[opt.name]]
     return out
 
 
@@ -165,12 +159,11 @@ def skipped_options(game: str) -> list[str]:
     """Options a study does not vary, each with why."""
     from tourney_sim.simulate.games import get_game
     spec = get_game(game)
-    hints = study_hints(game)
     out = []
     for opt in spec.options:
         if opt.kind == "file":
             out.append(f"{opt.name} (a file of components: give your own to `tourney sweep`)")
-        elif opt.kind == "int" and opt.name not in hints.get("values", {}):
+        elif opt.kind == "int" and opt.name not in spec.study_values:
             out.append(f"{opt.name} (a number: sweep the values you care about with `tourney sweep`)")
     return out
 
@@ -182,9 +175,10 @@ def supported_players(game: str) -> list[int]:
 
 
 def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> list[Stage]:
+    from tourney_sim.simulate.games import get_game
     from tourney_sim.strategies import heuristics
     strategy = level_strategies(game, budget)
-    scale = float(study_hints(game).get("search_scale", 1.0))
+    scale = get_game(game).search_scale
 
     def deals(n: int, level: str | None) -> int:
         return max(20, int(round(n * scale))) if level == "search" else n
@@ -276,7 +270,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
         "rules_version": get_game(game).rules_version, "budget": b.name,
         "budget_deals": {"levels": b.level_deals, "rules": b.rule_deals, "landscape": b.landscape_deals,
                          "search_v_heuristic": b.versus_search_deals,
-                         "search_scale": float(study_hints(game).get("search_scale", 1.0))},
+                         "search_scale": get_game(game).search_scale},
         "players": counts, "levels": levels, "level_strategies": level_strategies(game, b), "seed": seed,
         "skipped_options": skipped_options(game), "command": command,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "status": "running",

@@ -41,7 +41,7 @@ from tourney_sim.strategies import heuristics  # noqa: E402
 
 def matchup(game: str):
     spec = get_game(game)
-    n = spec.min_players if spec.min_players == spec.max_players else 4
+    n = spec.default_players
     return make_matchup(game, n, heuristics(game)[:n], seed=1)
 
 

@@ -116,7 +116,7 @@ def run(
         if not names:
             from tourney_sim.simulate.games import get_game
             spec = get_game(game)
-            n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
+            n = players or spec.default_players
             names = heuristics(game)[:n]
         m = make_matchup(game, players, names, rules=rule or [], seed=seed, rotate=rotate)
         out = out or Path("runs") / f"{game}-{m.n_players}p-seed{seed}"
@@ -278,7 +278,7 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
             spec = get_game(game)
         except errors as exc:
             fail(str(exc))
-        n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
+        n = players or spec.default_players
         out = Path("runs") / f"{game}-{kind}-{n}p-seed{seed}"
     command = "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     try:

@@ -40,18 +40,26 @@ matchup travel as a tuple of first-class functions, padded to :data:`MAX_STRATEG
 parameter values as the rows of one ``float64[MAX_STRATEGIES, MAX_PARAMS]`` array, so any matchup
 and any setting runs without recompiling.
 
-:func:`play_games` is the loop over games and decisions. It is ``inline='always'`` so that each
-game's module-level ``play_chunk`` (three lines) specialises it with direct calls to that game's
-functions and is still cached on disk (numba cannot cache a function given dispatchers as
-arguments, but can cache one that inlines a loop calling globals).
+:func:`play_games` is the loop over games and decisions, shared by every game. It is
+``inline='always'`` and takes the game's rules module (a module is a compile-time constant to
+numba: its functions are called directly, and inlined where they are ``inline='always'``), so that
+each game's module-level ``play_chunk`` (one call: ``play_games(RULES, the game's decision cap,
+params, chunk)``) specialises it and is still cached on disk. numba cannot cache a function given
+dispatchers or modules as arguments, nor one made in a factory, so that one call per game stays:
+a ``play_chunk`` made by a factory would compile again in every process, every worker included
+(measured: Compañeros' compiled afresh 42 s, Colleagues' 23 s, on a loaded 2-core machine,
+against 0.05 s and 0.28 s to load the cached one; a whole cached ``tourney run companeros
+--games 1000 --workers 1`` takes 2.6 s).
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
 
-from .seeding import seed_stream
+from .seeding import CHANCE_STREAM, FIRST_SEAT_STREAM, seed_stream
 
 #: ``int64 choose(int32[::1] public, int32[::1] private, int64[::1] moves, int64 n,
 #: uint64[::1] rng, float64[::1] params)``
@@ -135,22 +143,47 @@ def keep_alive(typingctx, arr):
     return types.none(arr), codegen
 
 
-@njit(inline="always")
-def play_games(init, to_move, legal_moves, public_view, private_view, apply_move, result,
-               state_size, max_moves, max_decisions,
-               params, n_players, seed, first_game, n_games, lineup, rotate, strategies,
-               strategy_params, out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
-    """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
+@register_jitable
+def lineup_seat(seat, game, n_players, rotate):
+    """The lineup entry (the index into a matchup's ``lineup``) that sits at ``seat`` in game
+    ``game``: with ``rotate`` game i seats ``lineup[(seat + i) % n_players]``, so over any
+    n_players consecutive games every strategy sits in every seat equally often; without it,
+    ``lineup[seat]``. Compiled into the kernel loop, and plain Python for the rest (numbers, or
+    numpy arrays of seats and games)."""
+    if rotate:
+        return (seat + game % n_players) % n_players
+    return seat
 
-    ``lineup[k]`` is the index (into ``strategies``) of the strategy at seat k before rotation;
-    with ``rotate`` game i seats ``lineup[(s + i) % n_players]`` at seat s, so over any
-    n_players consecutive games every strategy sits in every seat equally often.
-    ``strategy_params[k]`` holds the parameter values handed to ``strategies[k]``.
+
+def rules_module(name: str):
+    """A game's rules module, by its ``__name__``: how a ``rules.py`` names itself
+    (``RULES = kernel.rules_module(__name__)``) to hand itself to :func:`play_games` and the search."""
+    return sys.modules[name]
+
+
+#: what a chunk of games is, the ``chunk`` tuple handed to a game's ``play_chunk`` (and so to
+#: :func:`play_games`), in this order
+CHUNK = ("n_players", "seed", "first_game", "n_games", "lineup", "rotate", "strategies", "strategy_params",
+         "out_strategy", "out_score", "out_rank", "out_extra", "out_start", "out_decisions", "error")
+
+
+@njit(inline="always")
+def play_games(rules, max_decisions, params, chunk):
+    """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed`` under
+    ``rules`` (the game's rules module) with ``params``; ``chunk`` holds the rest (:data:`CHUNK`).
+
+    ``lineup[k]`` is the index (into ``strategies``) of the strategy at seat k before rotation
+    (see :func:`lineup_seat`); ``strategy_params[k]`` holds the parameter values handed to
+    ``strategies[k]``. A game longer than ``max_decisions`` decisions is a rules bug.
     Outputs are indexed [game - first_game, seat]. Returns the number of games completed; on an
     error it stops and fills ``error``.
     """
-    state_owner = np.zeros(state_size, np.int32)
-    moves_owner = np.zeros(max_moves, np.int64)
+    (n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
+     out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error) = chunk
+    # the rules' functions are called as ``rules.NAME``: numba inlines those declared
+    # inline="always" only when it can see the module they come from
+    state_owner = np.zeros(rules.STATE_SIZE, np.int32)
+    moves_owner = np.zeros(rules.MAX_MOVES, np.int64)
     chance_owner = np.zeros(4, np.uint64)
     seat_rng_owner = np.zeros((MAX_PLAYER_SEATS, 4), np.uint64)
     seat_strategy_owner = np.zeros(n_players, np.int64)
@@ -173,24 +206,20 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
     out_decisions = borrow(out_decisions)
     error = borrow(error)
     # What a strategy is handed, made once per chunk.
-    public = borrow(public_view(state))
+    public = borrow(rules.public_view(state))
     for g in range(n_games):
         game = first_game + g
-        seed_stream(chance, seed, game, 0)
-        shift = game % n_players if rotate else 0
+        seed_stream(chance, seed, game, CHANCE_STREAM)
         for s in range(n_players):
-            seed_stream(seat_rng[s], seed, game, 1 + s)
-            k = s + shift
-            if k >= n_players:
-                k -= n_players
-            seat_strategy[s] = lineup[k]
+            seed_stream(seat_rng[s], seed, game, FIRST_SEAT_STREAM + s)
+            seat_strategy[s] = lineup[lineup_seat(s, game, n_players, rotate)]
             out_strategy[g, s] = seat_strategy[s]
-        init(state, params, chance)
-        out_start[g] = to_move(state)
+        rules.init(state, params, chance)
+        out_start[g] = rules.to_move(state)
         decisions = 0
-        seat = to_move(state)
+        seat = rules.to_move(state)
         while seat >= 0:
-            n = legal_moves(state, moves)
+            n = rules.legal_moves(state, moves)
             if n <= 0:
                 error[0] = ERR_NO_MOVES if n == 0 else ERR_MOVE_LIMIT
                 error[1] = game
@@ -204,7 +233,7 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
             choose = strategies[seat_strategy[seat]]
             # views of a borrowed array are borrowed too: making them costs no counting
             k = seat_strategy[seat]
-            choice = choose(public, private_view(state, seat), moves, n, seat_rng[seat],
+            choice = choose(public, rules.private_view(state, seat), moves, n, seat_rng[seat],
                             strategy_params[k])
             if choice < 0 or choice >= n:
                 error[0] = ERR_ILLEGAL_CHOICE
@@ -212,10 +241,10 @@ def play_games(init, to_move, legal_moves, public_view, private_view, apply_move
                 error[2] = seat
                 error[3] = choice
                 return g
-            apply_move(state, moves[choice], chance)
+            rules.apply_move(state, moves[choice], chance)
             decisions += 1
-            seat = to_move(state)
-        result(state, out_score[g], out_rank[g], out_extra[g])
+            seat = rules.to_move(state)
+        rules.result(state, out_score[g], out_rank[g], out_extra[g])
         out_decisions[g] = decisions
     keep_alive(state_owner)
     keep_alive(moves_owner)

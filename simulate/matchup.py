@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tourney_sim.strategies import Strategy, StrategyError, resolve
-from tourney_sim.strategies.params import MAX_PARAMS
 
 from .games import GameSpec, RuleError, get_game
-from .kernel import ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES, ready
+from .kernel import (
+    ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES, lineup_seat, ready,
+)
+from .params import MAX_PARAMS
 
 MAX_SEED = 2**64 - 1
 
@@ -58,8 +60,7 @@ class Matchup:
     def seating(self, game: int) -> list[str]:
         """Strategy name per seat in game ``game`` (after rotation)."""
         n = self.n_players
-        shift = game % n if self.rotate else 0
-        return [self.strategies[self.lineup[(s + shift) % n]].label for s in range(n)]
+        return [self.strategies[self.lineup[lineup_seat(s, game, n, self.rotate)]].label for s in range(n)]
 
     def describe(self) -> dict:
         return {"game": self.spec.name, "players": self.n_players, "options": self.options,
@@ -75,7 +76,7 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     """
     spec = get_game(game)
     if n_players is None:
-        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+        n_players = spec.default_players
     spec.check_players(n_players)
     values = spec.resolve_options(list(rules))
     if options:
@@ -132,10 +133,10 @@ def play_block(m: Matchup, first_game: int, n_games: int) -> Block:
                   np.zeros((n_games, seats, len(m.spec.columns)), np.int32),
                   np.zeros(n_games, np.int8), np.zeros(n_games, np.int32))
     error = np.zeros(4, np.int64)
-    done = m.spec.module.play_chunk(
-        m.params, m.n_players, np.uint64(m.seed), first_game, n_games, m.lineup, m.rotate,
+    done = m.spec.module.play_chunk(m.params, (  # kernel.CHUNK
+        m.n_players, np.uint64(m.seed), first_game, n_games, m.lineup, m.rotate,
         m.strategy_tuple(), m.strategy_params(), block.strategy, block.score, block.rank, block.extra,
-        block.start_seat, block.decisions, error)
+        block.start_seat, block.decisions, error))
     if done != n_games:
         kind, game, seat, value = (int(x) for x in error)
         who = m.seating(game)[seat]

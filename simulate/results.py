@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .kernel import lineup_seat
 from .matchup import Block, Matchup
 
 FORMAT = "tourney-results/1"
@@ -288,8 +289,8 @@ def _seating_names(manifest: dict, first_game: int, games: int) -> list:
     seats = list(manifest["seats"])
     n = len(seats)
     extra = list(manifest.get("extra_seats", []))
-    shift = (np.arange(first_game, first_game + games) % n) if manifest.get("rotate") else np.zeros(games, int)
-    idx = (np.arange(n)[None, :] + shift[:, None]) % n
+    idx = np.broadcast_to(lineup_seat(np.arange(n)[None, :], np.arange(first_game, first_game + games)[:, None],
+                                      n, manifest.get("rotate")), (games, n))
     table = np.asarray(seats, dtype=object)[idx]
     if extra:
         table = np.concatenate([table, np.tile(np.asarray(extra, dtype=object), (games, 1))], axis=1)

@@ -46,9 +46,11 @@ Memory: the tree is ``iterations + 1`` nodes at most (one new node per iteration
 rounds the iterations up to whole rounds), in arrays allocated once per decision; nothing grows
 with the number of games.
 
-:func:`ismcts` is ``inline="always"`` and takes the game's functions as arguments, like the kernel
-loop, so that each game's module-level ``ismcts`` strategy (a few lines in ``strategies/GAME.py``)
-specialises it with direct calls and is cached on disk.
+:func:`ismcts` is ``inline="always"`` and takes the game's rules module, like the kernel loop,
+so that each game's module-level ``ismcts`` strategy (one call in ``strategies/GAME.py``)
+specialises it with direct calls and is cached on disk. Its play-out decisions come from
+:func:`rollout_player`, made from the game's heuristics (the strategies layer declares them once:
+``strategies.common.rollout_policies``).
 
 Node arrays (index 0 is the root):
 
@@ -69,9 +71,8 @@ import math
 import numpy as np
 from numba import njit
 
-from tourney_sim.strategies.params import MAX_PARAMS, Param
-
 from .kernel import MAX_SEATS, borrow, keep_alive
+from .params import Param
 from .seeding import below, next_u64
 
 #: result columns a game may declare at most (the scratch array ``result`` writes into)
@@ -136,37 +137,43 @@ def search_params(policies: tuple[str, ...], iterations: int = 300, exploration:
     )
 
 
-def rollout_policies(game: str, heuristics: dict) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """A game's play-out policies: ``random``, each of ``heuristics`` (name -> parameter
-    declarations, in the order of the game's ``rollout`` dispatch) at its default setting, then
-    each heuristic's tuned setting shipped as ``strategies/tuned/GAME-NAME.toml`` (``NAME-tuned``,
-    the same values as the built-in strategy of that name).
+def rollout_player(heuristics: tuple, kinds: np.ndarray):
+    """The search's play-out decision ``rollout(policy, public, private, moves, n_moves, rng, rows)``
+    for a game whose rollout policies are played by ``heuristics`` (compiled strategies): policy
+    ``policy`` plays a random move when ``kinds[policy]`` is 0, else heuristic ``kinds[policy]``
+    (1: the first) with the parameter values ``rows[policy]``.
 
-    Returns (names, rows, kinds): ``rows[p]`` (float64[MAX_PARAMS]) are policy p's parameter
-    values, ``kinds[p]`` which heuristic plays it (0: random; k: the k-th of ``heuristics``)."""
-    from pathlib import Path
+    It is a chain of ``inline="always"`` functions, one per heuristic, so that the game's cached
+    ``ismcts`` compiles it into the same direct calls as a written-out ``if kind == 1: ...`` chain
+    (a call through a tuple of functions would be an indirect call, and numba cannot cache a
+    function that holds one)."""
+    play = _random_policy
+    for kind in range(len(heuristics), 0, -1):
+        play = _policy(kind, heuristics[kind - 1], play)
+    kinds = np.asarray(kinds, np.int64)
 
-    from tourney_sim.strategies import params as param_module
+    @njit(inline="always")
+    def rollout(policy, public, private, moves, n_moves, rng, rows):
+        return play(kinds[policy], policy, public, private, moves, n_moves, rng, rows)
 
-    def row(declarations, values):
-        out = np.zeros(MAX_PARAMS, np.float64)
-        for i, p in enumerate(declarations):
-            out[i] = p.number(values.get(p.name, p.default))
-        return out
+    return rollout
 
-    names, rows, kinds = ["random"], [np.zeros(MAX_PARAMS, np.float64)], [0]
-    for k, (name, declarations) in enumerate(heuristics.items(), 1):
-        names.append(name)
-        rows.append(row(declarations, {}))
-        kinds.append(k)
-    tuned = Path(param_module.__file__).parent / "tuned"
-    for k, (name, declarations) in enumerate(heuristics.items(), 1):
-        path = tuned / f"{game}-{name}.toml"
-        if path.exists():
-            names.append(f"{name}-tuned")
-            rows.append(row(declarations, param_module.read_toml(str(path), name, f"{name}-tuned")))
-            kinds.append(k)
-    return tuple(names), np.array(rows), np.array(kinds, np.int64)
+
+@njit(inline="always")
+def _random_policy(kind, policy, public, private, moves, n_moves, rng, rows):
+    return below(rng, n_moves)
+
+
+def _policy(kind: int, heuristic, otherwise):
+    """Play ``heuristic`` for policies of kind ``kind``, ``otherwise`` for the others."""
+
+    @njit(inline="always")
+    def play(k, policy, public, private, moves, n_moves, rng, rows):
+        if k == kind:
+            return heuristic(public, private, moves, n_moves, rng, rows[policy])
+        return otherwise(k, policy, public, private, moves, n_moves, rng, rows)
+
+    return play
 
 
 @njit(inline="always")
@@ -204,13 +211,16 @@ def _halve(cand, n_cand, mean, better, keep, first, nxt, move, reward, visits, m
 
 
 @njit(inline="always")
-def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, private_view, rollout,
-           policy_rows, evaluate, stage, state_size, max_moves, lower_is_better, public, private, moves,
-           n_moves, rng, params):
+def ismcts(rules, rollout, policy_rows, evaluate, stage, lower_is_better, public, private, moves, n_moves,
+           rng, params):
     """The index into ``moves[:n_moves]`` that the search chooses (see the module docstring).
 
+    ``rules``: the game's rules module (``determinize``, ``to_move``, ``legal_moves``,
+    ``apply_move``, ``result``, the views, ``STATE_SIZE``, ``MAX_MOVES``; called as ``rules.NAME``
+    so numba inlines them);
     ``rollout(policy, public, private, moves, n, rng, rows) -> index`` plays one rollout decision
-    (``rows[policy]``: that policy's parameter values, a copy of ``policy_rows``);
+    (``rows[policy]``: that policy's parameter values, a copy of ``policy_rows``; see
+    :func:`rollout_player`);
     ``evaluate(state, scale, reward)`` writes each seat's reward in [0, 1] for a position cut
     off after ``params[P_DEPTH]`` play-out decisions (0: games are played out to the end), with
     ``scale`` the ``score_scale`` parameter;
@@ -246,13 +256,13 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
     visits_o = np.zeros(size, np.float64)
     avail_o = np.zeros(size, np.float64)
     reward_o = np.zeros(size, np.float64)
-    state_o = np.empty(state_size, np.int32)
-    world_o = np.empty(state_size, np.int32)
+    state_o = np.empty(rules.STATE_SIZE, np.int32)
+    world_o = np.empty(rules.STATE_SIZE, np.int32)
     world_chance_o = np.empty(4, np.uint64)
     world_play_o = np.empty(4, np.uint64)
     play_o = np.empty(4, np.uint64)
-    mv_o = np.empty(max_moves, np.int64)
-    untried_o = np.empty(max_moves, np.int64)
+    mv_o = np.empty(rules.MAX_MOVES, np.int64)
+    untried_o = np.empty(rules.MAX_MOVES, np.int64)
     chance_o = np.empty(4, np.uint64)
     score_o = np.empty(MAX_SEATS, np.int32)
     rank_o = np.empty(MAX_SEATS, np.int8)
@@ -342,7 +352,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
                     phases -= 1
                     phase_budget = (iterations - it) // max(phases, 1)
                     spent = 0
-                determinize(public, private, world, rng)
+                rules.determinize(public, private, world, rng)
                 for w in range(4):
                     world_chance[w] = next_u64(rng)
                     world_play[w] = next_u64(rng)
@@ -358,7 +368,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
         else:
             if it >= iterations:
                 break
-            determinize(public, private, state, rng)
+            rules.determinize(public, private, state, rng)
             for w in range(4):
                 chance[w] = next_u64(rng)
                 play[w] = next_u64(rng)
@@ -368,7 +378,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
         last_stage = stage(state) + horizon  # play-outs stop when it is reached (horizon > 0)
         # selection and expansion
         while True:
-            seat = to_move(state)
+            seat = rules.to_move(state)
             if seat < 0 or (tree_depth > 0 and level >= tree_depth):
                 break
             if level == 0:
@@ -379,7 +389,7 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
                 n = 1
                 forced = -1
             else:
-                n = legal_moves(state, mv)
+                n = rules.legal_moves(state, mv)
             n_untried = 0
             best = -1
             best_value = -1.0
@@ -404,25 +414,25 @@ def ismcts(determinize, to_move, legal_moves, apply_move, result, public_view, p
                 first[node] = c
                 seat_of[c] = seat
                 avail[c] = 1.0
-                apply_move(state, m, chance)
+                rules.apply_move(state, m, chance)
                 node = c
                 break
-            apply_move(state, move[best], chance)
+            rules.apply_move(state, move[best], chance)
             node = best
         # play-out
         steps = 0
-        while to_move(state) >= 0 and (depth == 0 or steps < depth) and (horizon == 0 or stage(state) < last_stage):
-            seat = to_move(state)
-            n = legal_moves(state, mv)
-            i = rollout(policy, public_view(state), private_view(state, seat), mv, n, play, rows)
-            apply_move(state, mv[i], chance)
+        while rules.to_move(state) >= 0 and (depth == 0 or steps < depth) and (horizon == 0 or stage(state) < last_stage):
+            seat = rules.to_move(state)
+            n = rules.legal_moves(state, mv)
+            i = rollout(policy, rules.public_view(state), rules.private_view(state, seat), mv, n, play, rows)
+            rules.apply_move(state, mv[i], chance)
             steps += 1
-        if to_move(state) >= 0 and depth > 0 and steps >= depth:
+        if rules.to_move(state) >= 0 and depth > 0 and steps >= depth:
             evaluate(state, score_scale, seat_reward)
         else:
             for s in range(MAX_SEATS):
                 rank[s] = 0  # seats the game does not have stay 0
-            result(state, score, rank, extra)
+            rules.result(state, score, rank, extra)
             worst = 1
             seats = 0
             total = 0.0

@@ -3,8 +3,9 @@
 A run with seed S gives game i its own independent streams, so game i is the same whatever the
 number of workers, the chunk size or the machine:
 
-- stream 0 is the *chance* stream of game i: the deal, reshuffles, token draws;
-- stream 1 + s is the decision stream of seat s (what a strategy at seat s may use).
+- stream :data:`CHANCE_STREAM` (0) is the *chance* stream of game i: the deal, reshuffles, token draws;
+- stream :data:`FIRST_SEAT_STREAM` + s (1 + s) is the decision stream of seat s (what a strategy
+  at seat s may use).
 
 A stream is a xoshiro256** generator (Blackman & Vigna) whose four state words come from a
 splitmix64 sequence started at ``key = mix(mix(mix(S) ^ i) ^ stream)``, where ``mix`` is one
@@ -46,7 +47,10 @@ U57 = np.uint64(57)
 U45 = np.uint64(45)
 U19 = np.uint64(19)
 
+#: the stream id of a game's chance events
 CHANCE_STREAM = 0
+#: the stream id of seat 0's decisions; seat s decides with stream ``FIRST_SEAT_STREAM + s``
+FIRST_SEAT_STREAM = 1
 
 
 # ----------------------------------------------------------------------------- compiled

@@ -10,7 +10,7 @@ import numpy as np
 
 from .games.spec import GameSpec
 from .kernel import ready
-from .seeding import CHANCE_STREAM, new_stream
+from .seeding import CHANCE_STREAM, FIRST_SEAT_STREAM, new_stream
 
 #: the parameter values handed to a bare strategy function (one that declares none)
 NO_PARAMS = np.zeros(1, np.float64)
@@ -26,7 +26,7 @@ class KernelGame:
         self.n_players = int(params[0])
         self.state = np.zeros(spec.state_size, np.int32)
         self.chance = new_stream(seed, game, CHANCE_STREAM)
-        self.seat_rng = [new_stream(seed, game, 1 + s) for s in range(self.n_players)]
+        self.seat_rng = [new_stream(seed, game, FIRST_SEAT_STREAM + s) for s in range(self.n_players)]
         self.moves = np.zeros(spec.max_moves, np.int64)
         self.m.init(self.state, params, self.chance)
 
@@ -41,7 +41,7 @@ class KernelGame:
         k.n_players = n_players
         k.state = np.asarray(state, np.int32).copy()
         k.chance = new_stream(seed, game, CHANCE_STREAM)
-        k.seat_rng = [new_stream(seed, game, 1 + s) for s in range(n_players)]
+        k.seat_rng = [new_stream(seed, game, FIRST_SEAT_STREAM + s) for s in range(n_players)]
         k.moves = np.zeros(spec.max_moves, np.int64)
         return k
 

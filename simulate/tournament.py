@@ -177,7 +177,7 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
     """Validate everything and build every seating's matchup (nothing is written)."""
     spec = get_game(game)
     if n_players is None:
-        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+        n_players = spec.default_players
     spec.check_players(n_players)
     if not strategies:
         raise TournamentError("give the strategies with --strategy (at least two)")

@@ -262,7 +262,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
     spec = get_game(game)
     if n_players is None:
-        n_players = spec.min_players if spec.min_players == spec.max_players else 4
+        n_players = spec.default_players
     spec.check_players(n_players)
     options = spec.resolve_options(list(rules))
     if sampler not in SAMPLERS:

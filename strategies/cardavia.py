@@ -35,10 +35,9 @@ from numba import njit
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
-from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import random_move
+from .common import random_move, rollout_policies
 
 SWORD_MASK = ca.SWORD_MASK
 PRIZE_MASK = np.int64((1 << ca.MATA) | (1 << ca.TEN_OF_COINS) | (1 << ca.FANTE_OF_CUPS))
@@ -280,36 +279,8 @@ def swords(public, private, moves, n_moves, rng, params):
                      place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
-# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
-    "cardavia", {"capture-max": CAPTURE_MAX_PARAMS, "guard": GUARD_PARAMS, "swords": SWORDS_PARAMS})
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="guard", score_scale=8.0)
-
-
-@njit(cache=True, inline="always")
-def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
-    policy ``policy``'s parameter values (its default or tuned setting)."""
-    kind = ROLLOUT_KINDS[policy]
-    if kind == 1:
-        return capture_max(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 2:
-        return guard(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 3:
-        return swords(public, private, moves, n_moves, rng, rows[policy])
-    return below(rng, n_moves)
-
-
-@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
-def ismcts(public, private, moves, n_moves, rng, params):
-    return search.ismcts(ca.determinize, ca.to_move, ca.legal_moves, ca.apply_move, ca.result,
-                         ca.public_view, ca.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages,
-                         ca.STATE_SIZE, ca.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
-
-
-STRATEGIES = [
-    Strategy("cardavia", "random", "uniformly random legal move (places often, captures sometimes)",
-             random_move),
+# the heuristics, each also a rollout policy of the search (declared here once)
+HEURISTICS = [
     Strategy("cardavia", "capture-max",
              "takes the capture worth most now (bonuses, prize cards, cards, swords); else places "
              "its least useful card", capture_max, params=CAPTURE_MAX_PARAMS),
@@ -319,6 +290,22 @@ STRATEGIES = [
     Strategy("cardavia", "swords",
              "guard that prizes swords and the Napula run (Asso-2-3 most) and places them last",
              swords, params=SWORDS_PARAMS),
+]
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="guard", score_scale=8.0)
+
+
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(ca, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages, False,
+                         public, private, moves, n_moves, rng, params)
+
+
+STRATEGIES = [
+    Strategy("cardavia", "random", "uniformly random legal move (places often, captures sometimes)",
+             random_move),
+    *HEURISTICS,
     Strategy("cardavia", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),

@@ -29,7 +29,7 @@ from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import random_move
+from .common import random_move, rollout_policies
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -465,41 +465,8 @@ def hider(public, private, moves, n_moves, rng, params):
     return 0
 
 
-# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
-    "colleagues", {"middle": MIDDLE_PARAMS, "dodger": DODGER_PARAMS, "dumper": DUMPER_PARAMS,
-                   "hider": HIDER_PARAMS})
-# rank only: a dismissed seat ranks last; play-outs to the end of the week, among dodger's 8
-# favourite moves, leaving dodger's own only on a clear lead (docs/search.md)
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="dodger", score_weight=0.0,
-                                     score_scale=6.0, candidates=8, margin=1.0, horizon=1, stages="weeks")
-
-
-@njit(cache=True, inline="always")
-def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
-    policy ``policy``'s parameter values (its default or tuned setting)."""
-    kind = ROLLOUT_KINDS[policy]
-    if kind == 1:
-        return middle(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 2:
-        return dodger(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 3:
-        return dumper(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 4:
-        return hider(public, private, moves, n_moves, rng, rows[policy])
-    return below(rng, n_moves)
-
-
-@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
-def ismcts(public, private, moves, n_moves, rng, params):
-    return search.ismcts(cl.determinize, cl.to_move, cl.legal_moves, cl.apply_move, cl.result,
-                         cl.public_view, cl.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation,
-                         cl.weeks_over, cl.STATE_SIZE, cl.MAX_MOVES, True, public, private, moves, n_moves, rng, params)
-
-
-STRATEGIES = [
-    Strategy("colleagues", "random", "uniformly random legal move", random_move),
+# the heuristics, each also a rollout policy of the search (declared here once)
+HEURISTICS = [
     Strategy("colleagues", "middle",
              "plays each card where it is least likely to be top or bottom of what is shown, "
              "keeps its lowest for Overtime, keeps the Monday hand, hoards tokens", middle,
@@ -513,6 +480,24 @@ STRATEGIES = [
     Strategy("colleagues", "hider",
              "plays like middle but hides extreme cards face down with MEETING", hider,
              params=HIDER_PARAMS),
+]
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# rank only: a dismissed seat ranks last; play-outs to the end of the week, among dodger's 8
+# favourite moves, leaving dodger's own only on a clear lead (docs/search.md)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="dodger", score_weight=0.0,
+                                     score_scale=6.0, candidates=8, margin=1.0, horizon=1, stages="weeks")
+
+
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(cl, rollout, ROLLOUT_ROWS, search.no_evaluation, cl.weeks_over, True,
+                         public, private, moves, n_moves, rng, params)
+
+
+STRATEGIES = [
+    Strategy("colleagues", "random", "uniformly random legal move", random_move),
+    *HEURISTICS,
     Strategy("colleagues", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, face-down cards and tokens "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),

@@ -19,10 +19,9 @@ from numba import njit
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
-from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import random_move
+from .common import random_move, rollout_policies
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -159,38 +158,8 @@ def greedy(public, private, moves, n_moves, rng, params):
     return lowest
 
 
-# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
-    "companeros", {"high": HIGH_PARAMS, "follower": FOLLOWER_PARAMS, "greedy": GREEDY_PARAMS})
-# 150 iterations: a 2,000-deal tournament against greedy at 6 players (--seatings field) fits in
-# 15 minutes on 2 cores; halving measured no stronger than paired here (docs/search.md)
-ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=150, rollout="greedy", score_scale=20.0,
-                                     root="paired")
-
-
-@njit(cache=True, inline="always")
-def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
-    policy ``policy``'s parameter values (its default or tuned setting)."""
-    kind = ROLLOUT_KINDS[policy]
-    if kind == 1:
-        return play_high(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 2:
-        return follower(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 3:
-        return greedy(public, private, moves, n_moves, rng, rows[policy])
-    return below(rng, n_moves)
-
-
-@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
-def ismcts(public, private, moves, n_moves, rng, params):
-    return search.ismcts(co.determinize, co.to_move, co.legal_moves, co.apply_move, co.result,
-                         co.public_view, co.private_view, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages,
-                         co.STATE_SIZE, co.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
-
-
-STRATEGIES = [
-    Strategy("companeros", "random", "uniformly random legal move (passes sometimes)", random_move),
+# the heuristics, each also a rollout policy of the search (declared here once)
+HEURISTICS = [
     Strategy("companeros", "high", "plays its highest card to take first; takes the richest colour",
              play_high, params=HIGH_PARAMS),
     Strategy("companeros", "follower",
@@ -199,6 +168,24 @@ STRATEGIES = [
     Strategy("companeros", "greedy",
              "plays the cheapest card that makes it a taker now, else dumps its lowest; takes the richest colour",
              greedy, params=GREEDY_PARAMS),
+]
+# random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# 150 iterations: a 2,000-deal tournament against greedy at 6 players (--seatings field) fits in
+# 15 minutes on 2 cores; halving measured no stronger than paired here (docs/search.md)
+ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=150, rollout="greedy", score_scale=20.0,
+                                     root="paired")
+
+
+@njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
+def ismcts(public, private, moves, n_moves, rng, params):
+    return search.ismcts(co, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages, False,
+                         public, private, moves, n_moves, rng, params)
+
+
+STRATEGIES = [
+    Strategy("companeros", "random", "uniformly random legal move (passes sometimes)", random_move),
+    *HEURISTICS,
     Strategy("companeros", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),

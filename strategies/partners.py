@@ -23,10 +23,9 @@ from numba import njit
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
-from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import random_move
+from .common import random_move, rollout_policies
 
 NO_USE = -1000.0  # sentinel: a card kind with no use now
 
@@ -325,10 +324,23 @@ def teamwork(public, private, moves, n_moves, rng, params):
     return decide(public, private, moves, n_moves, params, True)
 
 
+# the heuristics, each also a rollout policy of the search (declared here once)
+HEURISTICS = [
+    Strategy("partners", "race",
+             "advances its pieces, the one furthest ahead first; ignores opponents; gives away "
+             "the card it needs least", race, params=RACE_PARAMS),
+    Strategy("partners", "hunter",
+             "knocks opponents out whenever it can and swaps them back, else advances; gives "
+             "away the card it needs least", hunter, params=HUNTER_PARAMS),
+    Strategy("partners", "guardian",
+             "advances safely: avoids spaces opponents can reach, keeps pairs and its start "
+             "block; gives away the card it needs least", guardian, params=GUARDIAN_PARAMS),
+    Strategy("partners", "teamwork",
+             "plays for the team's progress and gives the partner the card the partner can "
+             "use best", teamwork, params=TEAMWORK_PARAMS),
+]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, ROLLOUT_KINDS = search.rollout_policies(
-    "partners", {"race": RACE_PARAMS, "hunter": HUNTER_PARAMS, "guardian": GUARDIAN_PARAMS,
-                 "teamwork": TEAMWORK_PARAMS})
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
 # 40 iterations over guardian-tuned's 4 favourite moves, leaving its choice only on a lead of one
 # standard error: a 2,000-deal team-against-team tournament against guardian-tuned takes about
 # 6 minutes on 2 cores (docs/search.md, "Partners against its tuned heuristic")
@@ -358,43 +370,15 @@ def evaluate(state, scale, reward):
         reward[p] = min(1.0, max(0.0, 0.5 + lead / (2.0 * scale)))
 
 
-@njit(cache=True, inline="always")
-def rollout(policy, public, private, moves, n_moves, rng, rows):
-    """One play-out decision of the search: random, or a heuristic (``ROLLOUT_KINDS``) with
-    policy ``policy``'s parameter values (its default or tuned setting)."""
-    kind = ROLLOUT_KINDS[policy]
-    if kind == 1:
-        return race(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 2:
-        return hunter(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 3:
-        return guardian(public, private, moves, n_moves, rng, rows[policy])
-    if kind == 4:
-        return teamwork(public, private, moves, n_moves, rng, rows[policy])
-    return below(rng, n_moves)
-
-
 @njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
-    return search.ismcts(pa.determinize, pa.to_move, pa.legal_moves, pa.apply_move, pa.result,
-                         pa.public_view, pa.private_view, rollout, ROLLOUT_ROWS, evaluate, search.no_stages,
-                         pa.STATE_SIZE, pa.MAX_MOVES, False, public, private, moves, n_moves, rng, params)
+    return search.ismcts(pa, rollout, ROLLOUT_ROWS, evaluate, search.no_stages, False,
+                         public, private, moves, n_moves, rng, params)
 
 
 STRATEGIES = [
     Strategy("partners", "random", "uniformly random legal move and card to give", random_move),
-    Strategy("partners", "race",
-             "advances its pieces, the one furthest ahead first; ignores opponents; gives away "
-             "the card it needs least", race, params=RACE_PARAMS),
-    Strategy("partners", "hunter",
-             "knocks opponents out whenever it can and swaps them back, else advances; gives "
-             "away the card it needs least", hunter, params=HUNTER_PARAMS),
-    Strategy("partners", "guardian",
-             "advances safely: avoids spaces opponents can reach, keeps pairs and its start "
-             "block; gives away the card it needs least", guardian, params=GUARDIAN_PARAMS),
-    Strategy("partners", "teamwork",
-             "plays for the team's progress and gives the partner the card the partner can "
-             "use best", teamwork, params=TEAMWORK_PARAMS),
+    *HEURISTICS,
     Strategy("partners", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, exchanges and piles "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),

@@ -1,6 +1,7 @@
 """The runner and results: determinism, rotation, manifest, atomic parts, summary with pandas."""
 import dataclasses
 import json
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -195,19 +196,21 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
     def result(state, score, rank, extra):
         rank[0] = 1
 
+    # the kernel loop takes a game's rules module: a module of these functions
+    rules = ModuleType("move_limit_rules")
+    vars(rules).update(init=init, to_move=to_move, legal_moves=legal_moves, apply_move=apply_move, result=result,
+                       public_view=co.public_view, private_view=co.private_view, STATE_SIZE=co.STATE_SIZE,
+                       MAX_MOVES=co.MAX_MOVES)
+
     @njit
-    def chunk(params, seed, lineup, strategies, strategy_params, out_strategy, out_score, out_rank, out_extra,
-              out_start, out_decisions, error):
-        return kernel.play_games(init, to_move, legal_moves, co.public_view, co.private_view, apply_move,
-                                 result, co.STATE_SIZE, co.MAX_MOVES, 10, params, 3, seed, 0, 2, lineup,
-                                 False, strategies, strategy_params, out_strategy, out_score, out_rank, out_extra,
-                                 out_start, out_decisions, error)
+    def chunk(params, chunk):
+        return kernel.play_games(rules, 10, params, chunk)
 
     m = make_matchup("companeros", 3, ["random"], seed=1)
     error = np.zeros(4, np.int64)
-    done = chunk(m.params, np.uint64(1), m.lineup, m.strategy_tuple(), m.strategy_params(), np.zeros((2, 3), np.int8),
-                 np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8), np.zeros((2, 3, 3), np.int32),
-                 np.zeros(2, np.int8), np.zeros(2, np.int32), error)
+    done = chunk(m.params, (3, np.uint64(1), 0, 2, m.lineup, False, m.strategy_tuple(), m.strategy_params(),
+                            np.zeros((2, 3), np.int8), np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8),
+                            np.zeros((2, 3, 3), np.int32), np.zeros(2, np.int8), np.zeros(2, np.int32), error))
     assert done == 0 and list(error[:3]) == [kernel.ERR_MOVE_LIMIT, 0, 0]
 
 

@@ -134,7 +134,7 @@ def _tournament(game, strategies, players, games, seed, rules, vary, out, worker
         raise ValueError(f"games must be a positive number, got {games}")
     if out is None:
         spec = get_game(game)
-        n = players or (spec.min_players if spec.min_players == spec.max_players else 4)
+        n = players or spec.default_players
         out = Path("runs") / f"{game}-{kind}-{n}p-seed{seed}"
     path = Path(out)
     result = run_tournament(game, players, list(strategies), games, seed, path, rules=rules,

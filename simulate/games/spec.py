@@ -88,7 +88,9 @@ class GameSpec:
     rules_version: int
     team_game: bool
     options: tuple[RuleOption, ...]
-    #: the game's own result columns, one value per result seat: (name, description)
+    #: the game's own result columns, one value per result seat: (name, description); a column
+    #: ``leader_at_two_thirds`` (the seat leading when two thirds of the game's decisions are made,
+    #: -1 when nobody leads) makes the report show how often that leader wins (decisiveness)
     columns: tuple[tuple[str, str], ...]
     state_size: int
     max_moves: int
@@ -100,6 +102,29 @@ class GameSpec:
     extra_seats: Callable[[int], tuple[str, ...]] = field(default=lambda n: ())
     #: "high" when the highest score is best, "low" when the lowest is
     better: str = "high"
+    #: the player count when none is given; a game with a choice of counts must declare it
+    default_players: int | None = None
+    #: ``tourney study``: the values it tries for a number option (a match's length is not a
+    #: yes/no), by option name; a number option not named here is left to ``tourney sweep``
+    study_values: dict[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
+    #: ``tourney study``: the player counts at which an option matters at all, by option name
+    #: (an option not named matters at every count)
+    study_players: dict[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
+    #: ``tourney study``: the share of a budget's search deals the game plays (its search player
+    #: is slower, and the standard budget must fit in 30 minutes)
+    search_scale: float = 1.0
+    #: columns that are points of the score: the report shows each as a share of all points and
+    #: says whether together they make up the whole score
+    points: tuple[str, ...] = ()
+    #: the heading of the report's table of ``points``
+    points_title: str = "points by source"
+
+    def __post_init__(self):
+        if self.default_players is None:
+            if self.min_players != self.max_players:
+                raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} "
+                                 f"players: declare default_players")
+            object.__setattr__(self, "default_players", self.min_players)
 
     @property
     def module(self):

@@ -66,4 +66,8 @@ SPEC = GameSpec(
     max_decisions=MAX_DECISIONS,
     module_name=rules.__name__,
     make_params=make_params,
+    study_values={"match_deals": (4,)},  # CA-6: a match of four deals, each seat dealing once
+    points=("scua", "picada", "simili", "quadriglia", "most_cards", "most_swords", "mata", "ten_of_coins",
+            "fante_of_cups", "napula"),
+    points_title="bonuses and prizes as a share of points",
 )

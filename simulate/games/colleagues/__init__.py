@@ -54,4 +54,7 @@ SPEC = GameSpec(
     make_params=make_params,
     extra_seats=lambda n: ("grey-entity",) if n == 2 else (),
     better="low",
+    default_players=4,
+    study_players={"grey_dismissal": (2,)},  # CL-11: the Grey Entity sits only at 2 players
+    search_scale=0.4,
 )

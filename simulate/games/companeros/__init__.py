@@ -39,4 +39,6 @@ SPEC = GameSpec(
     max_decisions=MAX_DECISIONS_PER_GAME * MAX_MATCH_GAMES,
     module_name=rules.__name__,
     make_params=make_params,
+    default_players=4,
+    study_values={"match_games": (2,)},  # CO-5: a match of two, the leader starting the second
 )

@@ -462,14 +462,12 @@ def determinize(public, private, state, rng):
     return k
 
 
+RULES = kernel.rules_module(__name__)  # this module, as the kernel loop and the search take it
+
+
 @njit(cache=True)
-def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
-    return kernel.play_games(
-        init, to_move, legal_moves, public_view, private_view, apply_move, result,
-        STATE_SIZE, MAX_MOVES, MAX_DECISIONS_PER_GAME * params[P_MATCH_GAMES],
-        params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+def play_chunk(params, chunk):  # kernel.play_games with this game's cap on decisions
+    return kernel.play_games(RULES, MAX_DECISIONS_PER_GAME * params[P_MATCH_GAMES], params, chunk)
 
 
 # ----------------------------------------------------------------------------- rule parameters

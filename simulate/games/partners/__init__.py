@@ -44,4 +44,5 @@ SPEC = GameSpec(
     max_decisions=DECISIONS_PER_DEAL * MAX_DEALS,
     module_name=rules.__name__,
     make_params=make_params,
+    search_scale=0.5,
 )

@@ -1307,14 +1307,12 @@ def determinize(public, private, state, rng):
 
 
 
+RULES = kernel.rules_module(__name__)  # this module, as the kernel loop and the search take it
+
+
 @njit(cache=True)
-def play_chunk(params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-               out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error):
-    return kernel.play_games(
-        init, to_move, legal_moves, public_view, private_view, apply_move, result,
-        STATE_SIZE, MAX_MOVES, DECISIONS_PER_DEAL * params[P_MAX_DEALS],
-        params, n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-        out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error)
+def play_chunk(params, chunk):  # kernel.play_games with this game's cap on decisions
+    return kernel.play_games(RULES, DECISIONS_PER_DEAL * params[P_MAX_DEALS], params, chunk)
 
 
 # ----------------------------------------------------------------------------- rule parameters
