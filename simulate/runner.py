@@ -129,17 +129,18 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         job.start(manifest)
         plan = [c for c in chunk_plan(games, chunk_size) if c[0] not in done]
         bar = None
-        clock = {"start": time.perf_counter(), "compile": 0.0}
+        started = time.perf_counter()  # then: when the first chunk was sent
+        compile_seconds = 0.0
 
         def start():
-            nonlocal backend, bar
+            nonlocal backend, bar, started, compile_seconds
             play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
-            clock["compile"] = time.perf_counter() - clock["start"]
+            compile_seconds = time.perf_counter() - started
             if backend is None:  # the built-in runner: never more processes than chunks
                 backend = open_backend(max(1, min(n_workers, len(plan))), None)
             bar = progress_bar(games, games - sum(n for _, _, n in plan), progress and bool(plan),
                                f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""))
-            clock["start"] = time.perf_counter()
+            started = time.perf_counter()
             return backend
 
         def on_done(key, info):
@@ -148,7 +149,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
             bar.update(n)
 
         def save(status=None, error=None):
-            manifest["seconds"] = round(base_seconds + time.perf_counter() - clock["start"], 3)
+            manifest["seconds"] = round(base_seconds + time.perf_counter() - started, 3)
             _record(manifest, done)
             if status is None:
                 job.write(manifest)
@@ -161,10 +162,10 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         finally:
             if bar is not None:
                 bar.close()
-        seconds = time.perf_counter() - clock["start"]
+        seconds = time.perf_counter() - started
         save("interrupted" if outcome == "interrupted" else "complete")
         played = sum(n for index, _, n in plan if index in done)
-        return RunReport(manifest, seconds, clock["compile"], outcome == "interrupted", old is not None, notes,
+        return RunReport(manifest, seconds, compile_seconds, outcome == "interrupted", old is not None, notes,
                          played)
     finally:
         if own_backend and backend is not None:

@@ -45,7 +45,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from tourney_sim.strategies import available, heuristics
+
+from . import __version__
+from .games import get_game
 from .jobdir import JobDir, JobKind, now
+from .matchup import make_matchup
+from .runner import run as run_games
+from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
@@ -128,13 +135,12 @@ class Stage:
 
 
 def study_hints(game: str) -> dict:
-    from tourney_sim.reports.games import hints_for
+    from tourney_sim.reports.games import hints_for  # to move into the game's GameSpec (issue 28)
     return hints_for(game).get("study", {})
 
 
 def level_strategies(game: str, budget: Budget) -> dict[str, str]:
     """The strategy everyone plays at each level of play."""
-    from tourney_sim.strategies import available, heuristics
     table = available(game)
     names = heuristics(game)
     tuned = [n for n in names if n.endswith("-tuned") and table[n].origin == "built-in"]
@@ -148,7 +154,6 @@ def level_strategies(game: str, budget: Budget) -> dict[str, str]:
 
 def option_values(game: str, players: int) -> list[tuple[str, str]]:
     """The rule options a study varies at this player count: (key, value) pairs."""
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     hints = study_hints(game)
     out = []
@@ -167,7 +172,6 @@ def option_values(game: str, players: int) -> list[tuple[str, str]]:
 
 def skipped_options(game: str) -> list[str]:
     """Options a study does not vary, each with why."""
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     hints = study_hints(game)
     out = []
@@ -180,13 +184,11 @@ def skipped_options(game: str) -> list[str]:
 
 
 def supported_players(game: str) -> list[int]:
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     return list(range(spec.min_players, spec.max_players + 1))
 
 
 def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> list[Stage]:
-    from tourney_sim.strategies import heuristics
     strategy = level_strategies(game, budget)
     scale = float(study_hints(game).get("search_scale", 1.0))
 
@@ -225,7 +227,6 @@ class StudyResult:
 
 
 def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], list[str]]:
-    from tourney_sim.simulate.games import get_game
     get_game(game)  # RuleError (one line) for an unknown game
     if budget not in BUDGETS:
         raise StudyError(f"unknown budget {budget!r}: use {', '.join(BUDGETS)}")
@@ -265,12 +266,6 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     ``write_report(out, manifest)`` (findings.json, report.html, report.md) and return its
     findings summary. ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each
     ``--until-decided`` stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`)."""
-    from tourney_sim.simulate import __version__
-    from tourney_sim.simulate.games import get_game
-    from tourney_sim.simulate.matchup import make_matchup
-    from tourney_sim.simulate.runner import run as run_games
-    from tourney_sim.simulate.tournament import ALPHA, MARGIN, question_of, run_tournament
-
     if echo is None:
         def echo(text):
             print(text, file=sys.stderr, flush=True)

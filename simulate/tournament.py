@@ -226,6 +226,7 @@ def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, man
                      batches: list) -> list[str]:
     """Check that every seating of the tournament was made with these parameters (nothing is
     changed until all agree), then keep each seating's sound parts. Returns notes for the user."""
+    job.check_resume(old, manifest)  # the tournament's own differences first: they say it all
     olds, more = [], []
     for s, man in zip(seatings, manifests):
         seating = JobDir(DATASET, job.path / s.dir)
@@ -233,8 +234,6 @@ def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, man
         if seating_old is not None:
             more += [f"{s.dir}: {x}" for x in differences(DATASET.identity_of(seating_old), DATASET.identity_of(man))]
         olds.append(seating_old)
-    if differences(TOURNAMENT.identity_of(old), TOURNAMENT.identity_of(manifest)):
-        more = []  # the tournament's own differences say it all
     job.check_resume(old, manifest, more)
     parts = [p for batch in batches for p in batch]
     kept = 0
@@ -393,22 +392,24 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         seating.write(man)
 
     bar = None
-    clock = {"start": time.perf_counter()}
-    done_deals = 0
-    new_files: dict[Path, list[Path]] = {}
+    started = time.perf_counter()  # then: when the first chunk was sent
+    batch: list = []  # the batch being played
+    done_deals = 0  # deals every seating has played in the batches so far
+    stopped = "complete"  # or decided, cap, interrupted, failed (recorded with --until-decided)
+    new_files: dict[Path, list[Path]] = {}  # the batch's parts per seating directory (resolved)
 
     def start():
-        nonlocal bar
+        nonlocal bar, started
         play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
         bar = progress_bar(games * len(seatings), sum(p["games"] for s in seatings for p in s.parts.values()),
                            progress, f"{game} {len(seatings)} seatings x{workers}")
-        clock["start"] = time.perf_counter()
+        started = time.perf_counter()
         return backend
 
     def batch_tasks():
         """Each batch's tasks: the parts of every seating not kept from an interrupted run."""
+        nonlocal batch
         for batch in batches:
-            current[:] = [batch]
             new_files.clear()
             tasks = []
             for chunk in batch:
@@ -429,8 +430,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     def after_batch() -> bool:
         """Count the batch's deals; with ``stop``, feed it the batch and stop once decided."""
         nonlocal done_deals, stopped
-        last = current[0][-1]
-        done_deals = last[1] + last[2]
+        done_deals = batch[-1][1] + batch[-1][2]
         if stop is None:
             return False
         stop.add_datasets([(out / s.dir, manifests[i], s.variant) for i, s in enumerate(seatings)], new_files)
@@ -440,11 +440,9 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
 
     def record(status, error=None):
         _finish(job, seating_jobs, manifest, manifests, seatings, status,
-                time.perf_counter() - clock["start"] + (float(old.get("seconds") or 0.0) if old else 0.0),
+                time.perf_counter() - started + (float(old.get("seconds") or 0.0) if old else 0.0),
                 done_deals, stop, stopped if error is None else "failed", games, error)
 
-    current: list = []
-    stopped = "complete"
     try:
         outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch,
                           on_failure=lambda error: record("failed", error))
@@ -452,7 +450,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         if bar is not None:
             bar.close()
         backend.close()
-    seconds = time.perf_counter() - clock["start"]
+    seconds = time.perf_counter() - started
     if outcome == "interrupted":
         stopped = "interrupted"
     elif stop is not None and stopped != "decided":
