@@ -200,8 +200,8 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
 
     path = Path(out) if out is not None else Path("runs") / f"study-{game}-{budget}-seed{seed}"
     report = _run_study(game, path, budget=budget, players=list(players) if players else None,
-                       levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
-                       overwrite=overwrite, progress=progress)
+                        levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
+                        overwrite=overwrite, progress=progress)
     if report.interrupted:
         raise KeyboardInterrupt(f"interrupted: finished stages kept in {path} (resume=True continues)")
     import pandas as pd
