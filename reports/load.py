@@ -21,9 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from tourney_sim.simulate.results import MANIFEST, DatasetError, part_files, read_manifest
+from tourney_sim.simulate.tournament import TOURNAMENT_FILE, read_tournament
 
-TOURNAMENT_FILE = "_tournament.json"
-TOURNAMENT_FORMAT = "tourney-tournament/1"
 #: manifest fields the reports need (all written by tourney 0.1.0's runner)
 REQUIRED_FIELDS = ("game", "players", "seed", "options", "rules_version", "seats", "rotate",
                    "columns", "better", "team_game", "extra_seats")
@@ -44,19 +43,6 @@ class Source:
     @property
     def label(self) -> str:
         return str(self.path)
-
-
-def read_tournament(directory: Path) -> dict:
-    path = Path(directory) / TOURNAMENT_FILE
-    try:
-        t = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{path} is unreadable: {exc}") from None
-    if not isinstance(t, dict) or t.get("format") != TOURNAMENT_FORMAT:
-        got = t.get("format") if isinstance(t, dict) else None
-        raise DatasetError(f"{directory} is a tournament of format {got!r}; this tourney reads "
-                           f"{TOURNAMENT_FORMAT}")
-    return t
 
 
 def _check_manifest(directory: Path) -> dict:

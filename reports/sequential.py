@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -64,6 +65,13 @@ class Sequential:
                     key = (cfg.label, names[u], names[v])
                     obs[key] = np.concatenate([obs.get(key, np.zeros(0)), rates[:, u] - rates[:, v]])
         return obs
+
+    def add_datasets(self, datasets, new_files=None) -> None:
+        """A tournament's batch (:class:`tourney_sim.simulate.tournament.StoppingRule`): every seating as
+        (directory, manifest, variant), of which only the part files in ``new_files`` (resolved
+        directory -> [part path, ...]) are read."""
+        from .load import Source, load_sources
+        self.add(load_sources([Source(Path(d), m, variant=v) for d, m, v in datasets], new_files))
 
     def add(self, configs) -> None:
         obs = self.observations(configs)

@@ -1,4 +1,4 @@
-"""A study's data, questions and report (see :mod:`tourney_sim.reports.study` for the stages and
+"""A study's data, questions and report (see :mod:`tourney_sim.simulate.study` for the stages and
 :mod:`tourney_sim.reports.findings` for the statistics).
 
 :class:`StudyData` holds one loaded configuration per stage (the landscape's tournaments merged
@@ -16,7 +16,7 @@ from pathlib import Path
 from . import analysis, findings
 from .findings import Family, Question
 from .load import Config, load
-from .render import Report, Table, _h, _p, _ul, count, interval_pct, num, pct, pval
+from .render import Report, Table, _h, _p, _ul, count, interval_pct, num, pct, pval, write
 
 LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
 
@@ -417,3 +417,18 @@ def summary_text(data: StudyData, family: Family, out: Path, limit: int = 12) ->
         lines.append("  * " + line)
     lines.append(f"report: {Path(out) / 'report.html'} (and report.md); stages and commands: {Path(out) / '_study.json'}")
     return "\n".join(lines)
+
+
+def write_report(out: Path, manifest: dict) -> str:
+    """Analyse a study whose stages are all played (the ``write_report`` that
+    :func:`tourney_sim.simulate.study.run_study` is given): findings.json, report.html and
+    report.md in ``out``; returns the findings in words."""
+    from tourney_sim.simulate.jobdir import write_json
+
+    data = load_study(out, manifest)
+    family = questions(data)
+    report = build(data, family)
+    write(report, Path(out) / "report.html", "html")
+    write(report, Path(out) / "report.md", "md")
+    write_json(Path(out) / "findings.json", findings_json(data, family))
+    return summary_text(data, family, out)

@@ -44,6 +44,14 @@ WORKER_WAIT = 60.0
 DEFAULT_PORT = 8786
 
 
+def default_workers() -> int:
+    """Worker processes by default: every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 class BackendError(ValueError):
     """The backend cannot be used (bad or unreachable scheduler, unfit workers); one line."""
 
@@ -81,12 +89,6 @@ def write_chunk(description: dict, metadata: dict, out: str, index: int, first: 
     """Play one chunk and write its part; returns the part's info (see the module docstring)."""
     info = write_part_bytes(Path(out), index, play_part(description, metadata, index, first, n))
     return {"index": index, "first_game": first, "games": n, **info}
-
-
-def run_chunk(description: dict, metadata: dict, out: str, index: int, first: int, n: int):
-    """Play one chunk and write its part; returns ``(index, first, n)``."""
-    write_chunk(description, metadata, out, index, first, n)
-    return index, first, n
 
 
 def worker_info() -> dict:
@@ -213,7 +215,6 @@ class DaskBackend(Backend):
         self.client = None
         try:
             if address == "local":
-                from .runner import default_workers
                 self.cluster = distributed.LocalCluster(
                     n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.CRITICAL)  # workers: no tracebacks
@@ -386,6 +387,5 @@ def open_backend(workers: int | None = None, scheduler: str | None = None) -> Ba
     ``tcp://HOST:PORT`` -> an existing Dask cluster (``workers`` is then ignored)."""
     if scheduler is not None:
         return DaskBackend(scheduler, workers)
-    from .runner import default_workers
     workers = workers or default_workers()
     return InProcess() if workers == 1 else LocalPool(workers)

@@ -263,6 +263,7 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
                      resume=False, design="all", first_batch=None) -> None:
     errors, run_error = _tournament_errors()
     from tourney_sim.reports.render import build, to_text, write
+    from tourney_sim.api import _stopping_rule
     from tourney_sim.simulate.tournament import run_tournament
     if games < 1:
         fail(f"--games must be a positive number, got {games}")
@@ -284,8 +285,8 @@ def _play_tournament(game, players, strategy, games, seed, rule, sweep, out, wor
     try:
         result = run_tournament(game, players, list(strategy or []), games, seed, out, rules=list(rule or []),
                                 sweep=sweep, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
-                                progress=not quiet, command=command, until_decided=until_decided,
-                                alpha=alpha, margin=margin, scheduler=scheduler, resume=resume,
+                                progress=not quiet, command=command,
+                                stop=_stopping_rule(sweep, until_decided, alpha, margin), scheduler=scheduler, resume=resume,
                                 design=design, **({} if first_batch is None else {"first_batch": first_batch}))
     except errors as exc:
         fail(str(exc))
@@ -527,7 +528,8 @@ def study(
     Example: tourney study colleagues --budget quick --players 4 --out study/c-quick
     """
     errors, run_error = _tournament_errors()
-    from tourney_sim.reports.study import StudyError, run_study
+    from tourney_sim.api import _run_study as run_study
+    from tourney_sim.simulate.study import StudyError
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
     counts: list[int] = []

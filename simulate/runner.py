@@ -11,30 +11,20 @@ plays only the missing chunks. The result is byte for byte the dataset of an uni
 """
 from __future__ import annotations
 
-import json
-import os
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .backends import SOURCES, Backend, _worker_init, open_backend, run_chunk, write_chunk  # noqa: F401
-from .matchup import Matchup, RunError, play_block
-from .results import (FORMAT, MANIFEST, DatasetError, OutputError, PartError, check_output, check_part,
-                      metadata_of, part_entry, part_files, part_name, prepare_output, read_manifest,
-                      sha256_file, temporary_files, write_manifest)
+from .backends import SOURCES, Backend, default_workers, open_backend  # noqa: F401  (default_workers: for callers)
+from .jobdir import JobDir, OutputError, ResumeError, execute, progress_bar  # noqa: F401  (the errors: for callers)
+from .matchup import Matchup, play_block
+from .results import (DATASET, FORMAT, PartError, check_part, metadata_of, part_entry, part_files, part_name,
+                      sha256_file, temporary_files)
 
 DEFAULT_CHUNK = 50_000
 MIN_CHUNK = 1_000
-
-
-def default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def default_chunk(games: int, workers: int) -> int:
@@ -76,17 +66,6 @@ def chunk_plan(games: int, chunk_size: int):
         yield index, first, min(chunk_size, games - first)
 
 
-#: what must be equal for a run to be resumed (the parts hold exactly these games and rows)
-RESUME_KEYS = ("format", "tool_version", "sources", "game", "rules_version", "players", "options",
-               "seed", "games", "seats", "rotate", "chunk_size", "columns", "extra_seats", "team_game",
-               "better")
-CHECKPOINT_SECONDS = 1.0
-
-
-class ResumeError(OutputError):
-    """A resume that cannot go on (different parameters, not a dataset); one line."""
-
-
 # ----------------------------------------------------------------------------- the run
 @dataclass
 class RunReport:
@@ -116,14 +95,13 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
     """
     if games < 1:
         raise ValueError("games must be at least 1")
-    if resume and overwrite:
-        raise OutputError("--resume and --overwrite cannot be used together")
-    out = Path(out)
-    old = _resumable(out) if resume else None
-    if old is not None and chunk_size is None:
-        chunk_size = old.get("chunk_size")
-    if old is None:
-        check_output(out, overwrite)
+    job = JobDir(DATASET, out)
+    out = job.path
+    old = job.previous(resume, overwrite)
+    if old is not None:
+        if not isinstance(old.get("chunk_size"), int) or not isinstance(old.get("games"), int):
+            raise ResumeError(f"cannot resume {out}: its manifest records no chunking")
+        chunk_size = chunk_size or old["chunk_size"]
 
     own_backend = backend is None
     if backend is None and scheduler is not None:
@@ -136,144 +114,75 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         done: dict[int, dict] = {}
         base_seconds = 0.0
         if old is not None:
-            diffs = resume_differences(old, manifest)
-            if diffs:
-                raise ResumeError(
-                    f"cannot resume {out}: it was started with different parameters: {'; '.join(diffs)}. "
-                    f"Give the original parameters"
-                    + (f" ({old['command']})" if old.get("command") else "")
-                    + ", or use --overwrite to start again")
+            job.check_resume(old, manifest)
         if backend is not None:
             backend.check(m.describe())  # before anything is written
 
         if old is not None:
             done, notes = recover_parts(out, old)
             manifest = dict(old)
-            manifest["resumed"] = list(old.get("resumed", [])) + [
-                {"at": _now(), "command": command, "parts_kept": len(done)}]
+            job.resumed(old, manifest, command, parts_kept=len(done))
             base_seconds = float(old.get("seconds") or 0.0)
         else:
-            prepare_output(out, overwrite)
-        manifest.pop("error", None)
-        manifest["status"] = "running"
+            job.create(overwrite)
         _record(manifest, done)
-        write_manifest(out, manifest)
-        metadata = metadata_of(manifest)
-
+        job.start(manifest)
         plan = [c for c in chunk_plan(games, chunk_size) if c[0] not in done]
-        description = m.describe()
-        interrupted = False
-        start = last_checkpoint = time.perf_counter()
-        compile_seconds = 0.0
         bar = None
+        started = time.perf_counter()  # then: when the first chunk was sent
+        compile_seconds = 0.0
+
+        def start():
+            nonlocal backend, bar, started, compile_seconds
+            play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
+            compile_seconds = time.perf_counter() - started
+            if backend is None:  # the built-in runner: never more processes than chunks
+                backend = open_backend(max(1, min(n_workers, len(plan))), None)
+            bar = progress_bar(games, games - sum(n for _, _, n in plan), progress and bool(plan),
+                               f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""))
+            started = time.perf_counter()
+            return backend
 
         def on_done(key, info):
-            nonlocal last_checkpoint
             index, first, n = key
             done[index] = part_entry(index, first, n, m.result_seats, info)
             bar.update(n)
-            now = time.perf_counter()
-            if now - last_checkpoint >= CHECKPOINT_SECONDS:  # a killed run loses no recorded part
-                last_checkpoint = now
-                manifest["seconds"] = round(base_seconds + now - start, 3)
-                _record(manifest, done)
-                write_manifest(out, manifest)
 
-        tasks = (((index, first, n), (description, metadata, str(out), index, first, n))
-                 for index, first, n in plan)
-        try:
-            play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
-            compile_seconds = time.perf_counter() - start
-            if backend is None:  # the built-in runner: never more processes than chunks
-                backend = open_backend(max(1, min(n_workers, len(plan))), None)
-            from tqdm import tqdm
-            bar = tqdm(total=games, initial=games - sum(n for _, _, n in plan), unit="game",
-                       unit_scale=True, disable=not progress or not plan, file=sys.stderr,
-                       desc=f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""),
-                       smoothing=0.1)
-            start = last_checkpoint = time.perf_counter()
-            backend.run(tasks, on_done)
-        except KeyboardInterrupt:
-            interrupted = True
-        except BaseException as exc:
-            if isinstance(exc, OSError):  # a full disk, a vanished directory: one line, parts kept
-                exc = RunError(f"cannot write the results to {out}: {exc.strerror or exc}; the finished "
-                               f"parts are kept, continue with --resume")
-            manifest["status"] = "failed"
-            manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            manifest["seconds"] = round(base_seconds + time.perf_counter() - start, 3)
+        def save(status=None, error=None):
+            manifest["seconds"] = round(base_seconds + time.perf_counter() - started, 3)
             _record(manifest, done)
-            try:
-                write_manifest(out, manifest)
-            except OSError:
-                pass
-            if isinstance(exc, RunError):
-                raise exc from None
-            raise
+            if status is None:
+                job.write(manifest)
+            else:
+                job.finish(manifest, status, error=error)
+
+        try:
+            outcome = execute(start, [chunk_tasks(m, manifest, out, plan)], on_done, where=out,
+                              checkpoint=save, on_failure=lambda error: save("failed", error))
         finally:
             if bar is not None:
                 bar.close()
-
-        seconds = time.perf_counter() - start
-        _record(manifest, done)
-        manifest["status"] = "interrupted" if interrupted else "complete"
-        manifest["seconds"] = round(base_seconds + seconds, 3)
-        write_manifest(out, manifest)
+        seconds = time.perf_counter() - started
+        save("interrupted" if outcome == "interrupted" else "complete")
         played = sum(n for index, _, n in plan if index in done)
-        return RunReport(manifest, seconds, compile_seconds, interrupted, old is not None, notes, played)
+        return RunReport(manifest, seconds, compile_seconds, outcome == "interrupted", old is not None, notes,
+                         played)
     finally:
         if own_backend and backend is not None:
             backend.close()
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def chunk_tasks(m: Matchup, manifest: dict, out: Path, chunks, key=lambda chunk: chunk):
+    """The backend tasks that play ``chunks`` ((part index, first game, games), ...) of the dataset
+    ``out``: ``(key(chunk), (description, metadata, out, index, first, games))``."""
+    description, metadata = m.describe(), metadata_of(manifest)
+    return ((key((index, first, n)), (description, metadata, str(out), index, first, n))
+            for index, first, n in chunks)
 
 
 def _record(manifest: dict, done: dict) -> None:
     manifest["parts"] = [done[i] for i in sorted(done)]
     manifest["games_done"] = sum(p["games"] for p in manifest["parts"])
-
-
-def _resumable(out: Path) -> dict | None:
-    """The manifest of the run to resume in ``out``, or None when there is nothing to resume
-    (no directory, an empty one, or only the temporary files of a run killed at its very start)."""
-    if not out.exists():
-        return None
-    if not out.is_dir():
-        raise ResumeError(f"cannot resume {out}: it is not a directory")
-    if not (out / MANIFEST).exists():
-        leftovers = set(temporary_files(out)) | {out / ".write-probe"}
-        others = [p for p in out.iterdir() if p not in leftovers]
-        if others:
-            raise ResumeError(f"cannot resume {out}: it is not a tourney dataset (no {MANIFEST})")
-        for p in leftovers:
-            p.unlink(missing_ok=True)
-        return None
-    try:
-        old = read_manifest(out)
-    except DatasetError as exc:
-        raise ResumeError(f"cannot resume: {exc}") from None
-    if not isinstance(old.get("chunk_size"), int) or not isinstance(old.get("games"), int):
-        raise ResumeError(f"cannot resume {out}: its manifest records no chunking")
-    return old
-
-
-def resume_differences(old: dict, new: dict, keys=RESUME_KEYS) -> list[str]:
-    """What differs between a recorded run (or tournament) and the one asked for, over ``keys``
-    (empty: it can be resumed)."""
-    diffs = []
-    for k in keys:
-        a = old.get(k)
-        b = json.loads(json.dumps(new.get(k)))
-        if a != b and k == "rules_version":
-            diffs.append(f"the rules of {old.get('game')} changed since it started (rules v{a}, now v{b}): "
-                         f"its games would not be the same games")
-        elif a != b and k == "sources":
-            diffs.append(f"tourney's code changed since the run started (sources {a}, now {b})")
-        elif a != b:
-            diffs.append(f"{k} {json.dumps(a)} (now {json.dumps(b)})")
-    return diffs
 
 
 def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict], list[str]]:

@@ -34,32 +34,34 @@ any run), and ``--until-decided`` can stop between batches.
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import re
-import shutil
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
+from typing import Protocol
 
 from . import __version__
 from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name
 
+from .backends import default_workers, open_backend
 from .games import RuleError, get_game
+from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
-from .backends import open_backend
-from .results import (MANIFEST, DatasetError, OutputError, metadata_of, part_entry, part_name, read_manifest,
-                      write_manifest)
-from .runner import ResumeError, chunk_plan, default_workers, make_manifest, recover_parts, resume_differences
+from .results import DATASET, DatasetError, part_entry, part_name
+from .runner import chunk_plan, chunk_tasks, make_manifest, recover_parts
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
+#: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
+RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
+               "rules", "sweep", "sequential", "design")
+#: a tournament or sweep as a job directory (its seatings are datasets)
+TOURNAMENT = JobKind("tournament", TOURNAMENT_FILE, TOURNAMENT_FORMAT, RESUME_KEYS)
 MAX_SEATINGS = 2000
 DESIGNS = ("all", "field")
 FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches grow by half
+ALPHA, MARGIN = 0.05, 0.02  # --until-decided: the error rate and the margin of "equally strong" by default
 
 
 class TournamentError(ValueError):
@@ -198,29 +200,9 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
 
 
 # ----------------------------------------------------------------------------- output
-def prepare_tournament_output(out: Path, overwrite: bool) -> None:
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"output {out} exists and is not a directory")
-    if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise OutputError(f"output directory {out} already exists (use --overwrite to replace it)")
-        if not (out / TOURNAMENT_FILE).exists():
-            raise OutputError(f"refusing to overwrite {out}: it is not a tourney tournament (no {TOURNAMENT_FILE})")
-        shutil.rmtree(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise OutputError(f"cannot write to output {out}: {exc.strerror or exc}") from None
-
-
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, path)
+def read_tournament(directory: Path) -> dict:
+    """The ``_tournament.json`` of a tournament or sweep directory (DatasetError if unreadable)."""
+    return read_job(TOURNAMENT, directory, DatasetError)
 
 
 def plan_batches(games: int, chunk_size: int, sequential: bool,
@@ -240,58 +222,26 @@ def plan_batches(games: int, chunk_size: int, sequential: bool,
     return batches
 
 
-#: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
-RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
-               "rules", "sweep", "sequential", "design")
-
-
-def _resumable_tournament(out: Path) -> dict | None:
-    """The manifest of the tournament to resume in ``out``, or None when there is nothing yet."""
-    if not out.exists() or (out.is_dir() and not any(out.iterdir())):
-        return None
-    if not out.is_dir():
-        raise ResumeError(f"cannot resume {out}: it is not a directory")
-    try:
-        old = json.loads((out / TOURNAMENT_FILE).read_text())
-    except FileNotFoundError:
-        raise ResumeError(f"cannot resume {out}: it is not a tourney tournament (no {TOURNAMENT_FILE})") from None
-    except (OSError, ValueError) as exc:
-        raise ResumeError(f"cannot resume {out}: {TOURNAMENT_FILE} is unreadable ({exc})") from None
-    if old.get("format") != TOURNAMENT_FORMAT:
-        raise ResumeError(f"cannot resume {out}: it was written in format {old.get('format')!r}, "
-                          f"this tourney writes {TOURNAMENT_FORMAT!r}")
-    old.setdefault("design", "all")  # written before the field design existed
-    return old
-
-
-def _resume_seatings(out: Path, old: dict, manifest: dict, seatings: list, manifests: list,
+def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, manifests: list,
                      batches: list) -> list[str]:
-    """Check that every seating of ``out`` was made with these parameters (nothing is changed
-    until all agree), then keep each seating's sound parts. Returns notes for the user."""
-    diffs = resume_differences(old, manifest, RESUME_KEYS)
-    olds = []
+    """Check that every seating of the tournament was made with these parameters (nothing is
+    changed until all agree), then keep each seating's sound parts. Returns notes for the user."""
+    job.check_resume(old, manifest)  # the tournament's own differences first: they say it all
+    olds, more = [], []
     for s, man in zip(seatings, manifests):
-        d = out / s.dir
-        try:
-            seating_old = read_manifest(d) if (d / MANIFEST).exists() else None
-        except DatasetError as exc:
-            raise ResumeError(f"cannot resume: {exc}") from None
-        if seating_old is not None and not diffs:
-            diffs += [f"{s.dir}: {x}" for x in resume_differences(seating_old, man)]
+        seating = JobDir(DATASET, job.path / s.dir)
+        seating_old = seating.previous(resume=True, overwrite=False) if seating.manifest_path.exists() else None
+        if seating_old is not None:
+            more += [f"{s.dir}: {x}" for x in differences(DATASET.identity_of(seating_old), DATASET.identity_of(man))]
         olds.append(seating_old)
-    if diffs:
-        raise ResumeError(f"cannot resume {out}: it was started with different parameters: {'; '.join(diffs[:3])}"
-                          + (f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else "")
-                          + ". Give the original parameters"
-                          + (f" ({old['command']})" if old.get("command") else "")
-                          + ", or use --overwrite to start again")
+    job.check_resume(old, manifest, more)
     parts = [p for batch in batches for p in batch]
     kept = 0
     notes = []
-    for s, seating_old, man in zip(seatings, olds, manifests):
+    for s, seating_old in zip(seatings, olds):
         if seating_old is None:
             continue
-        s.parts, seating_notes = recover_parts(out / s.dir, seating_old, parts)
+        s.parts, seating_notes = recover_parts(job.path / s.dir, seating_old, parts)
         kept += len(s.parts)
         notes += [f"{s.dir}: {n}" for n in seating_notes[1:]]
     notes.insert(0, f"resuming: {kept} of {len(parts) * len(seatings)} parts kept")
@@ -308,38 +258,74 @@ class TournamentReport:
     notes: list = field(default_factory=list)  # what a resume kept or discarded
 
 
+class StoppingRule(Protocol):
+    """``--until-decided``: after every batch it is given the batch's new parts and says whether
+    the tournament's question is settled. The caller constructs it (tourney's own is
+    :class:`tourney_sim.reports.sequential.Sequential`); the tournament only feeds it."""
+
+    question: str  # "strength" (a tournament) or "balance" (a sweep)
+    alpha: float
+    margin: float
+
+    def add_datasets(self, datasets: list[tuple[Path, dict, str | None]], new_files: dict) -> None:
+        """A batch: every seating as (directory, manifest, variant); only the part files in
+        ``new_files`` (resolved directory -> [part path, ...]) are new."""
+
+    @property
+    def decided(self) -> bool: ...
+
+    def summary(self) -> dict: ...
+
+
+def check_stopping(alpha: float, margin: float, first_batch: int = FIRST_BATCH) -> None:
+    """TournamentError unless ``--until-decided``'s settings make sense."""
+    if not (0 < alpha < 0.5):
+        raise TournamentError(f"--alpha must be between 0 and 0.5, got {alpha}")
+    if not (0 < margin < 1):
+        raise TournamentError(f"--margin must be between 0 and 1, got {margin}")
+    if first_batch < 1:
+        raise TournamentError(f"--first-batch must be a positive number of deals, got {first_batch}")
+
+
+def question_of(sweep) -> str:
+    """The question ``--until-decided`` settles: a sweep's balance, a tournament's strength."""
+    return "balance" if sweep is not None else "strength"
+
+
 def run_tournament(game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
                    out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
-                   command: str | None = None, until_decided: bool = False, alpha: float = 0.05,
-                   margin: float = 0.02, scheduler: str | None = None, resume: bool = False,
+                   command: str | None = None, stop: StoppingRule | None = None,
+                   scheduler: str | None = None, resume: bool = False,
                    design: str = "all", first_batch: int = FIRST_BATCH) -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
-    are required; every seating keeps its sound parts, and with ``until_decided`` the finished
-    batches are counted again, so it stops where an uninterrupted run would have).
+    are required; every seating keeps its sound parts, and with ``stop`` the finished batches
+    are counted again, so it stops where an uninterrupted run would have).
 
-    ``games`` is the number of deals each seating plays (the cap with ``until_decided``). All
-    input is checked before anything is written; errors are RuleError, StrategyError,
-    TournamentError, OutputError or BackendError with one-line messages. ``scheduler`` as for
+    ``games`` is the number of deals each seating plays (the cap with ``stop``). All input is
+    checked before anything is written; errors are RuleError, StrategyError, TournamentError,
+    OutputError or BackendError with one-line messages. ``scheduler`` as for
     :func:`tourney_sim.simulate.runner.run` (None: the local runner with ``workers`` processes).
     ``design``: which seatings are played, "all" or "field" (see the module docstring).
-    ``first_batch``: with ``until_decided``, the deals of the first batch (later batches grow by
-    half of what is done); a small first batch lets a clear question stop early.
+    ``stop``: ``--until-decided``, a :class:`StoppingRule` of the question :func:`question_of`
+    names: the seatings are played in batches and it may stop after any.
+    ``first_batch``: with ``stop``, the deals of the first batch (later batches grow by half
+    of what is done); a small first batch lets a clear question stop early.
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
-    if until_decided and not (0 < alpha < 0.5):
-        raise TournamentError(f"--alpha must be between 0 and 0.5, got {alpha}")
-    if until_decided and not (0 < margin < 1):
-        raise TournamentError(f"--margin must be between 0 and 1, got {margin}")
-    if until_decided and first_batch < 1:
-        raise TournamentError(f"--first-batch must be a positive number of deals, got {first_batch}")
-    if resume and overwrite:
-        raise TournamentError("--resume and --overwrite cannot be used together")
-    out = Path(out)
-    old = _resumable_tournament(out) if resume else None
+    if stop is not None:
+        check_stopping(stop.alpha, stop.margin, first_batch)
+        if stop.question != question_of(sweep):
+            raise TournamentError(f"a {'sweep' if sweep is not None else 'tournament'} settles the "
+                                  f"{question_of(sweep)} question, not {stop.question}")
+    job = JobDir(TOURNAMENT, out)
+    out = job.path
+    old = job.previous(resume, overwrite)
+    if old is not None:
+        old.setdefault("design", "all")  # written before the field design existed
     if sweep is not None:
         variants = parse_sweep(game, list(sweep))
         fixed = list(rules)
@@ -366,7 +352,6 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
             # the seatings give the parallelism: one part per seating up to 50,000 deals
             chunk_size = min(50_000, max(1_000, games))
 
-    question = "balance" if sweep is not None else "strength"
     manifest = {
         "format": TOURNAMENT_FORMAT, "tool": "tourney", "tool_version": __version__,
         "kind": "sweep" if sweep is not None else "tournament", "game": game,
@@ -378,10 +363,9 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         "design": design, "seatings": len(seatings) // len(variants),
         "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
                      for s in seatings],
-        "command": command, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "chunk_size": chunk_size,
-        "sequential": ({"alpha": alpha, "margin": margin, "first_batch": first_batch}
-                       if until_decided else None),
+        "command": command, "created": now(), "chunk_size": chunk_size,
+        "sequential": ({"alpha": stop.alpha, "margin": stop.margin, "first_batch": first_batch}
+                       if stop is not None else None),
         "status": "running", "until_decided": None,
     }
     manifests = []
@@ -389,110 +373,106 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         man = make_manifest(s.m, games, chunk_size, command)
         man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
         manifests.append(man)
-    batches = plan_batches(games, chunk_size, until_decided, first_batch)
+    batches = plan_batches(games, chunk_size, stop is not None, first_batch)
     notes: list[str] = []
     try:
         if old is not None:
-            notes = _resume_seatings(out, old, manifest, seatings, manifests, batches)
-            manifest["created"] = old.get("created")
-            manifest["resumed"] = list(old.get("resumed", [])) + [
-                {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command}]
+            notes = _resume_seatings(job, old, manifest, seatings, manifests, batches)
+            job.resumed(old, manifest, command)
         else:
-            prepare_tournament_output(out, overwrite)
+            job.create(overwrite)
     except BaseException:
         backend.close()
         raise
-    _write_json(out / TOURNAMENT_FILE, manifest)
-    for s, man in zip(seatings, manifests):
-        d = out / s.dir
-        d.mkdir(parents=True, exist_ok=True)
+    job.write(manifest)
+    seating_jobs = [JobDir(DATASET, out / s.dir) for s in seatings]
+    for s, seating, man in zip(seatings, seating_jobs, manifests):
+        seating.path.mkdir(parents=True, exist_ok=True)
         man["parts"] = [s.parts[index] for index in sorted(s.parts)]
-        write_manifest(d, man)
+        seating.write(man)
 
-    play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
+    bar = None
+    started = time.perf_counter()  # then: when the first chunk was sent
+    batch: list = []  # the batch being played
+    done_deals = 0  # deals every seating has played in the batches so far
+    stopped = "complete"  # or decided, cap, interrupted, failed (recorded with --until-decided)
+    new_files: dict[Path, list[Path]] = {}  # the batch's parts per seating directory (resolved)
 
-    seq = None
-    if until_decided:
-        from tourney_sim.reports.sequential import Sequential
-        seq = Sequential(question, alpha, margin)
-    from tqdm import tqdm
+    def start():
+        nonlocal bar, started
+        play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
+        bar = progress_bar(games * len(seatings), sum(p["games"] for s in seatings for p in s.parts.values()),
+                           progress, f"{game} {len(seatings)} seatings x{workers}")
+        started = time.perf_counter()
+        return backend
 
-    bar = tqdm(total=games * len(seatings), unit="game", unit_scale=True, disable=not progress,
-               file=sys.stderr, desc=f"{game} {len(seatings)} seatings x{workers}", smoothing=0.1,
-               initial=sum(p["games"] for s in seatings for p in s.parts.values()))
-    start = time.perf_counter()
-    done_deals = 0
-    interrupted = False
-    stopped = "complete"
-    try:
+    def batch_tasks():
+        """Each batch's tasks: the parts of every seating not kept from an interrupted run."""
+        nonlocal batch
         for batch in batches:
-            new_files: dict[Path, list[Path]] = {}
+            new_files.clear()
             tasks = []
-            for index, first, n in batch:
+            for chunk in batch:
                 for i, s in enumerate(seatings):
-                    if index in s.parts:  # kept from the interrupted run: counted, not played
-                        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+                    if chunk[0] in s.parts:  # kept from the interrupted run: counted, not played
+                        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(chunk[0]))
                         continue
-                    tasks.append(((i, index, first, n),
-                                  (s.m.describe(), metadata_of(manifests[i]), str(out / s.dir), index, first, n)))
+                    tasks += chunk_tasks(s.m, manifests[i], out / s.dir, [chunk], key=lambda c, i=i: (i, *c))
+            yield tasks
 
-            def finished(key, info):
-                i, index, first, n = key
-                seatings[i].parts[index] = part_entry(index, first, n, seatings[i].m.result_seats, info)
-                new_files.setdefault((out / seatings[i].dir).resolve(), []).append(out / seatings[i].dir / part_name(index))
-                bar.update(n)
+    def on_done(key, info):
+        i, index, first, n = key
+        s = seatings[i]
+        s.parts[index] = part_entry(index, first, n, s.m.result_seats, info)
+        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+        bar.update(n)
 
-            backend.run(tasks, finished)
-            done_deals = batch[-1][1] + batch[-1][2]
-            if seq is not None:
-                from tourney_sim.reports.load import Source, load_sources
-                sources = [Source(out / s.dir, manifests[i], variant=s.variant) for i, s in enumerate(seatings)]
-                seq.add(load_sources(sources, new_files))
-                if seq.decided:
-                    stopped = "decided"
-                    break
-        if seq is not None and stopped != "decided":
-            stopped = "cap"
-    except KeyboardInterrupt:
-        interrupted = True
-        stopped = "interrupted"
-    except BaseException as exc:  # a strategy or the cluster failed: keep what finished, say so
-        _finish(out, manifest, manifests, seatings, "failed", time.perf_counter() - start, done_deals,
-                seq, "failed", games, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        raise
+    def after_batch() -> bool:
+        """Count the batch's deals; with ``stop``, feed it the batch and stop once decided."""
+        nonlocal done_deals, stopped
+        done_deals = batch[-1][1] + batch[-1][2]
+        if stop is None:
+            return False
+        stop.add_datasets([(out / s.dir, manifests[i], s.variant) for i, s in enumerate(seatings)], new_files)
+        if stop.decided:
+            stopped = "decided"
+        return stop.decided
+
+    def record(status, error=None):
+        _finish(job, seating_jobs, manifest, manifests, seatings, status,
+                time.perf_counter() - started + (float(old.get("seconds") or 0.0) if old else 0.0),
+                done_deals, stop, stopped if error is None else "failed", games, error)
+
+    try:
+        outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch,
+                          on_failure=lambda error: record("failed", error))
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         backend.close()
-    seconds = time.perf_counter() - start
-    total_seconds = seconds + (float(old.get("seconds") or 0.0) if old is not None else 0.0)
-    _finish(out, manifest, manifests, seatings, "interrupted" if interrupted else "complete", total_seconds,
-            done_deals, seq, stopped, games)
-    return TournamentReport(manifest, out, seconds, interrupted, notes)
+    seconds = time.perf_counter() - started
+    if outcome == "interrupted":
+        stopped = "interrupted"
+    elif stop is not None and stopped != "decided":
+        stopped = "cap"
+    record("interrupted" if outcome == "interrupted" else "complete")
+    return TournamentReport(manifest, out, seconds, outcome == "interrupted", notes)
 
 
-def _finish(out, manifest, manifests, seatings, status, seconds, done_deals, seq, stopped, games,
-            error=None) -> None:
+def _finish(job, seating_jobs, manifest, manifests, seatings, status, seconds, done_deals, stop, stopped,
+            games, error=None) -> None:
     """Record every seating's finished parts and the tournament's outcome."""
-    for i, s in enumerate(seatings):
-        man = manifests[i]
+    for s, seating, man in zip(seatings, seating_jobs, manifests):
         man["parts"] = [s.parts[index] for index in sorted(s.parts)]
         man["games_done"] = sum(p["games"] for p in man["parts"])
-        if seq is not None and status == "complete":
+        if stop is not None and status == "complete":
             man["games_requested"] = games
             man["games"] = man["games_done"]
-        man["status"] = status
-        man["seconds"] = round(seconds, 3)
-        if error:
-            man["error"] = error
-        write_manifest(out / s.dir, man)
-    manifest["status"] = status
+        seating.finish(man, status, seconds, error)
     # deals every seating finished (an interrupted run may hold more in some seatings)
     manifest["deals_played"] = done_deals if status == "complete" else min(
         sum(p["games"] for p in s.parts.values()) for s in seatings)
     manifest["games_played"] = sum(sum(p["games"] for p in s.parts.values()) for s in seatings)
-    manifest["seconds"] = round(seconds, 3)
-    if error:
-        manifest["error"] = error
-    if seq is not None:
-        manifest["until_decided"] = {**seq.summary(), "stopped": stopped, "cap": games}
-    _write_json(out / TOURNAMENT_FILE, manifest)
+    if stop is not None:
+        manifest["until_decided"] = {**stop.summary(), "stopped": stopped, "cap": games}
+    job.finish(manifest, status, seconds, error)

@@ -32,13 +32,11 @@ one per seating, that ``tourney report`` and ``tourney verify`` read).
 """
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import time
 import warnings
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -49,8 +47,9 @@ from tourney_sim.strategies.params import Param
 from . import __version__
 from .backends import SOURCES, open_backend
 from .games import get_game
+from .jobdir import JobDir, JobKind, now, read_job
 from .matchup import make_matchup
-from .results import OutputError, check_output, numpy_array, read_parts
+from .results import DatasetError, numpy_array, read_parts
 
 TUNE_FILE = "_tune.json"
 TUNE_FORMAT = "tourney-tune/1"
@@ -63,6 +62,8 @@ DIGITS = 4
 #: what a resumed study must share with the one it continues
 RESUME_KEYS = ("game", "players", "options", "strategy", "tuned", "against", "deals", "seed",
                "sampler", "objective", "sources")
+#: a tuning run as a job directory
+TUNE = JobKind("tuning run", TUNE_FILE, TUNE_FORMAT, RESUME_KEYS)
 
 
 class TuneError(ValueError):
@@ -223,12 +224,6 @@ class TuneReport:
     notes: list = field(default_factory=list)
 
 
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
-
-
 def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
     """A setting as a TOML file that ``NAME@file.toml`` reads (every parameter's value)."""
     lines = [f"# {c}" for c in comment]
@@ -238,16 +233,6 @@ def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
         text = f'"{v}"' if p.kind == "choice" else str(int(v)) if p.kind == "int" else repr(float(v))
         lines.append(f"{p.name} = {text}")
     return "\n".join(lines) + "\n"
-
-
-def _check_out(out: Path, overwrite: bool) -> None:
-    check_output(out, overwrite, TUNE_FILE, "tuning run")
-    if out.exists() and any(out.iterdir()):
-        shutil.rmtree(out)  # an old tuning run, and --overwrite
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write to output {out}: {exc.strerror or exc}") from None
 
 
 def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
@@ -303,24 +288,13 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     request = {"game": game, "players": n_players, "options": options, "strategy": base.label,
                "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
                "sampler": sampler, "objective": objective, "sources": SOURCES}
-    out = Path(out)
-    old = None
-    if resume:
-        if overwrite:
-            raise TuneError("--resume and --overwrite cannot be used together")
-        if (out / TUNE_FILE).exists():
-            try:
-                old = json.loads((out / TUNE_FILE).read_text())
-            except (OSError, json.JSONDecodeError) as exc:
-                raise OutputError(f"cannot resume {out}: {TUNE_FILE} is unreadable ({exc})") from None
-            diffs = [f"{k} {json.dumps(old.get(k))} (now {json.dumps(json.loads(json.dumps(request[k])))})"
-                     for k in RESUME_KEYS if old.get(k) != json.loads(json.dumps(request[k]))]
-            if diffs:
-                raise OutputError(f"cannot resume {out}: it was started with other parameters: " + "; ".join(diffs))
-        elif out.exists() and any(out.iterdir()):
-            raise OutputError(f"cannot resume {out}: it is not a tourney tuning run (no {TUNE_FILE})")
-    if old is None:
-        _check_out(out, overwrite)
+    job = JobDir(TUNE, out)
+    out = job.path
+    old = job.previous(resume, overwrite)
+    if old is not None:
+        job.check_resume(old, request)
+    else:
+        job.create(overwrite)
 
     manifest = {"format": TUNE_FORMAT, "tool": "tourney", "tool_version": __version__, **request,
                 "space": [{"name": p.name, "kind": p.kind, "low": p.low, "high": p.high,
@@ -328,8 +302,8 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
                 "base_setting": base.settings(), "seatings": [list(s) for s in seatings],
                 "trials": trials, "confirm_deals": confirm_deals, "confirm_seed": confirm_seed,
                 "command": command, "status": "running",
-                "created": (old or {}).get("created") or datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    _write_json(out / TUNE_FILE, manifest)
+                "created": (old or {}).get("created") or now()}
+    job.start(manifest)
     study = open_study(out, create=old is None or not (out / STUDY_FILE).exists())
     optuna = _optuna()
     notes = []
@@ -396,17 +370,15 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
             a = confirm.play(best.label, out / "confirmation" / "best", backend)
             b = confirm.play(base.label, out / "confirmation" / "defaults", backend)
         manifest["confirmation"] = paired_summary(a, b)
-        manifest["status"] = "complete"
     except KeyboardInterrupt:
-        manifest["status"] = "interrupted"
-        _write_json(out / TUNE_FILE, manifest)
+        job.finish(manifest, "interrupted")
         raise
     finally:
         if bar is not None:
             bar.close()
         backend.close()
     shutil.rmtree(work, ignore_errors=True)
-    manifest["seconds"] = round(time.perf_counter() - start + (old or {}).get("seconds", 0.0), 3)
+    seconds = time.perf_counter() - start + (old or {}).get("seconds", 0.0)
     c = manifest["confirmation"]
     (out / "best.toml").write_text(toml_text(best, game, [
         f"tourney tune: the best setting of {base.name} found in {len(done)} trials "
@@ -414,21 +386,12 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
         f"confirmation on {c['deals']:,} fresh deals: {c['difference']:+.4f} "
         f"[{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}] against the start, p = {c['p_value']:.3g}",
         f"made by: {command}" if command else "made with the tourney_sim API"]))
-    _write_json(out / TUNE_FILE, manifest)
+    job.finish(manifest, "complete", seconds)
     return TuneReport(out, manifest, time.perf_counter() - start, notes)
 
 
 def read_tune(directory: Path) -> dict:
-    from .results import DatasetError
-    path = Path(directory) / TUNE_FILE
-    try:
-        t = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{path} is unreadable: {exc}") from None
-    if not isinstance(t, dict) or t.get("format") != TUNE_FORMAT:
-        raise DatasetError(f"{directory} is a tuning run of format {t.get('format') if isinstance(t, dict) else None!r}; "
-                           f"this tourney reads {TUNE_FORMAT}")
-    return t
+    return read_job(TUNE, directory, DatasetError)
 
 
 def summary_text(t: dict) -> str:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from .results import (FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
                       sha256_file, temporary_files)
+from .tournament import TOURNAMENT_FILE
 
-TOURNAMENT_FILE = "_tournament.json"
 NEEDED = {"game": str, "players": int, "seed": int, "games": int, "seats": list, "rotate": bool,
           "options": dict, "parts": list, "status": str, "rules_version": int, "tool_version": str}
 PART_NAME = re.compile(r"^part-\d{6}\.parquet$")

@@ -43,7 +43,7 @@ def test_study_values_are_valid_values_of_number_options(game):
         for value in values:
             assert option.parse(str(value)) == value != option.default
         # the study tries them: they are among the (key, value) pairs it varies
-        from tourney_sim.reports.study import option_values
+        from tourney_sim.simulate.study import option_values
         assert {(name, str(v)) for v in values} <= set(option_values(game, spec.default_players))
 
 
@@ -53,7 +53,7 @@ def test_study_players_are_counts_the_game_is_played_by(game):
     for name, counts in spec.study_players.items():
         spec.option(name)
         assert counts and all(spec.min_players <= n <= spec.max_players for n in counts)
-        from tourney_sim.reports.study import option_values
+        from tourney_sim.simulate.study import option_values
         for n in range(spec.min_players, spec.max_players + 1):
             varied = any(key == name for key, _ in option_values(game, n))
             assert varied == (n in counts)

@@ -295,5 +295,5 @@ def test_resume_of_a_directory_without_a_study_is_refused(tmp_path):
     (tmp_path / "s").mkdir()
     (tmp_path / "s" / "notes.txt").write_text("mine")
     r = runner.invoke(app, ["study", "companeros", "--resume", "--out", str(tmp_path / "s")])
-    assert r.exit_code == 2 and "holds no study" in r.output
+    assert r.exit_code == 2 and "it is not a tourney study (no _study.json)" in r.output
     assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and len(list((tmp_path / "s").iterdir())) == 1

@@ -82,7 +82,7 @@ def test_bad_requests_are_one_line_errors(tmp_path):
     small(tmp_path / "e", trials=2)
     r = invoke("tune", "companeros", "--strategy", "planted", "--against", "random", "--deals", "99",
                "--players", "3", "--seed", "4", "--out", tmp_path / "e", "--resume")
-    assert r.exit_code == 2 and "other parameters" in r.output and "deals 150 (now 99)" in r.output
+    assert r.exit_code == 2 and "different parameters" in r.output and "deals 150 (now 99)" in r.output
 
 
 def test_report_of_a_tuning_run(tmp_path):

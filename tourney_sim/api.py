@@ -140,11 +140,30 @@ def _tournament(game, strategies, players, games, seed, rules, vary, out, worker
     result = run_tournament(game, players, list(strategies), games, seed, path, rules=rules,
                             sweep=vary, workers=workers, chunk_size=chunk_size,
                             overwrite=overwrite, progress=progress, command=None,
-                            until_decided=until_decided, alpha=alpha, margin=margin,
+                            stop=_stopping_rule(vary, until_decided, alpha, margin),
                             scheduler=scheduler, resume=resume, design=seatings)
     if result.interrupted:
         raise KeyboardInterrupt(f"interrupted: finished parts kept in {path} (resume=True continues)")
     return Result(path, _tournament_summary(path), result.manifest)
+
+
+def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
+    """``until_decided``'s stopping rule for a tournament (a sweep with ``vary``): the sequential
+    test of :mod:`tourney_sim.reports.sequential`, or None (TournamentError for bad settings)."""
+    from tourney_sim.simulate.tournament import check_stopping, question_of
+    if not until_decided:
+        return None
+    check_stopping(alpha, margin)
+    from tourney_sim.reports.sequential import Sequential
+    return Sequential(question_of(vary), alpha, margin)
+
+
+def _run_study(game: str, out: Path, **options):
+    """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
+    from tourney_sim.reports.sequential import Sequential
+    from tourney_sim.reports.study_report import write_report
+    from tourney_sim.simulate.study import run_study
+    return run_study(game, out, stopping_rule=Sequential, write_report=write_report, **options)
 
 
 def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,
@@ -179,11 +198,10 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
     p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
     import json
 
-    from tourney_sim.reports.study import run_study
     path = Path(out) if out is not None else Path("runs") / f"study-{game}-{budget}-seed{seed}"
-    report = run_study(game, path, budget=budget, players=list(players) if players else None,
-                       levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
-                       overwrite=overwrite, progress=progress)
+    report = _run_study(game, path, budget=budget, players=list(players) if players else None,
+                        levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
+                        overwrite=overwrite, progress=progress)
     if report.interrupted:
         raise KeyboardInterrupt(f"interrupted: finished stages kept in {path} (resume=True continues)")
     import pandas as pd

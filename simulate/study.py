@@ -17,8 +17,11 @@ same seed, so every stage plays the same deals and comparisons between them are 
 4. The player counts side by side (the same measures, from stages 1 to 3).
 
 Budgets fix the deals of every stage and the search budget (:data:`BUDGETS`; a game whose search
-is slow plays fewer search deals, the game's spec's ``search_scale``). Findings come from
-:mod:`tourney_sim.reports.findings`: one Holm family over the whole study.
+is slow plays fewer search deals, the game's spec's ``search_scale``). This module plays the
+stages; the caller passes in what needs the reports: the stopping rule of the ``--until-decided``
+stages and the analysis that writes the findings and the report once every stage is played
+(:func:`tourney_sim.reports.study_report.write_report`: findings from
+:mod:`tourney_sim.reports.findings`, one Holm family over the whole study).
 
 Layout of the study directory::
 
@@ -28,20 +31,28 @@ Layout of the study directory::
     findings.json        every question with its estimate, interval, p-values and outcome
     report.html report.md  the report (findings in words at the top)
 
-A study is resumable: ``--resume`` keeps the finished stages and resumes the unfinished one (the
-runner's and tournament's own resume), and the report is a function of the data alone, so a
-resumed study writes the same report as an uninterrupted one.
+A study is a job directory (:mod:`tourney_sim.simulate.jobdir`) and resumable: ``--resume`` keeps
+the finished stages and resumes the unfinished one (the runner's and tournament's own resume),
+and the report is a function of the data alone, so a resumed study writes the same report as an
+uninterrupted one.
 """
 from __future__ import annotations
 
-import json
 import shlex
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
+
+from tourney_sim.strategies import available, heuristics
+
+from . import __version__
+from .games import get_game
+from .jobdir import JobDir, JobKind, now
+from .matchup import make_matchup
+from .runner import run as run_games
+from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
@@ -125,7 +136,6 @@ class Stage:
 
 def level_strategies(game: str, budget: Budget) -> dict[str, str]:
     """The strategy everyone plays at each level of play."""
-    from tourney_sim.strategies import available, heuristics
     table = available(game)
     names = heuristics(game)
     tuned = [n for n in names if n.endswith("-tuned") and table[n].origin == "built-in"]
@@ -139,7 +149,6 @@ def level_strategies(game: str, budget: Budget) -> dict[str, str]:
 
 def option_values(game: str, players: int) -> list[tuple[str, str]]:
     """The rule options a study varies at this player count: (key, value) pairs."""
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     out = []
     for opt in spec.options:
@@ -157,7 +166,6 @@ def option_values(game: str, players: int) -> list[tuple[str, str]]:
 
 def skipped_options(game: str) -> list[str]:
     """Options a study does not vary, each with why."""
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     out = []
     for opt in spec.options:
@@ -169,14 +177,11 @@ def skipped_options(game: str) -> list[str]:
 
 
 def supported_players(game: str) -> list[int]:
-    from tourney_sim.simulate.games import get_game
     spec = get_game(game)
     return list(range(spec.min_players, spec.max_players + 1))
 
 
 def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> list[Stage]:
-    from tourney_sim.simulate.games import get_game
-    from tourney_sim.strategies import heuristics
     strategy = level_strategies(game, budget)
     scale = get_game(game).search_scale
 
@@ -215,7 +220,6 @@ class StudyResult:
 
 
 def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], list[str]]:
-    from tourney_sim.simulate.games import get_game
     get_game(game)  # RuleError (one line) for an unknown game
     if budget not in BUDGETS:
         raise StudyError(f"unknown budget {budget!r}: use {', '.join(BUDGETS)}")
@@ -234,37 +238,37 @@ def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], 
     return BUDGETS[budget], sorted(counts), levels
 
 
-def _write(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    tmp.replace(path)
+class _StudyKind(JobKind):
+    def identity_of(self, manifest: dict) -> dict:
+        """The stages are compared by their ids (their status and seconds change as it runs)."""
+        ids = super().identity_of(manifest)
+        ids["stages"] = [st.get("id") for st in ids.get("stages") or []]
+        return ids
 
 
-RESUME_KEYS = ("format", "game", "budget", "players", "levels", "seed", "stages")
+#: a study as a job directory; what must be equal for it to be resumed
+STUDY = _StudyKind("study", STUDY_FILE, STUDY_FORMAT,
+                   ("format", "game", "budget", "players", "levels", "seed", "stages"))
 
 
 def run_study(game: str, out: Path, budget: str = "standard", players=None, levels=None, seed: int = 0,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = True, command: str | None = None,
-              echo=None) -> StudyResult:
+              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str]) -> StudyResult:
     """Play every stage of the study into ``out`` (skipping finished ones with ``resume``), then
-    write findings.json, report.html and report.md and return the findings summary."""
-    from tourney_sim.simulate import __version__
-    from tourney_sim.simulate.games import get_game
-    from tourney_sim.simulate.matchup import make_matchup
-    from tourney_sim.simulate.runner import run as run_games
-    from tourney_sim.simulate.tournament import run_tournament
-
+    ``write_report(out, manifest)`` (findings.json, report.html, report.md) and return its
+    findings summary. ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each
+    ``--until-decided`` stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`)."""
     if echo is None:
         def echo(text):
             print(text, file=sys.stderr, flush=True)
-    if resume and overwrite:
-        raise StudyError("--resume and --overwrite cannot be used together")
+    job = JobDir(STUDY, out)
+    out = job.path
     b, counts, levels = _check(game, budget, players, list(LEVELS if levels is None else levels))
-    out = Path(out)
     stages = plan(game, b, counts, levels)
     for s in stages:  # every strategy and rule is valid before anything is written
         make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
+    old = job.previous(resume, overwrite)
     manifest = {
         "format": STUDY_FORMAT, "tool": "tourney", "tool_version": __version__, "game": game,
         "rules_version": get_game(game).rules_version, "budget": b.name,
@@ -273,43 +277,22 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
                          "search_scale": get_game(game).search_scale},
         "players": counts, "levels": levels, "level_strategies": level_strategies(game, b), "seed": seed,
         "skipped_options": skipped_options(game), "command": command,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "status": "running",
+        "created": now(), "status": "running",
         "stages": [s.to_dict(game, seed, out) for s in stages],
     }
-    old = None
-    path = out / STUDY_FILE
-    if resume and path.exists():
-        try:
-            old = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise StudyError(f"cannot resume: {path} is unreadable ({exc})") from None
-        for key in RESUME_KEYS:
-            mine = manifest[key] if key != "stages" else [st["id"] for st in manifest["stages"]]
-            theirs = old.get(key) if key != "stages" else [st.get("id") for st in old.get("stages", [])]
-            if mine != theirs:
-                raise StudyError(f"cannot resume {out}: it is a study with another {key} "
-                                 f"({theirs!r}, not {mine!r}); give the same parameters or use --overwrite")
-        manifest["created"] = old.get("created", manifest["created"])
+    if old is not None:
+        job.check_resume(old, manifest)
         manifest["command"] = old.get("command")  # the study's own command; resumptions listed apart
-        manifest["resumed"] = list(old.get("resumed", [])) + [
-            {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command}]
+        job.resumed(old, manifest, command)
         done = {st["id"]: st for st in old.get("stages", [])}
         for s, d in zip(stages, manifest["stages"]):
             if done.get(s.id, {}).get("status") == "complete":
                 s.status, s.seconds = "complete", float(done[s.id].get("seconds") or 0)
                 d.update(status=s.status, seconds=s.seconds)
-    elif resume and out.exists() and any(out.iterdir()):
-        raise StudyError(f"cannot resume {out}: it holds no study ({STUDY_FILE} is missing); give the "
-                         f"directory of a study, or another --out")
-    elif out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise StudyError(f"{out} already exists and is not empty: use --resume to continue a study "
-                             f"there, --overwrite to replace it, or another --out")
-        if not (path.exists() or (out / "levels").exists()):
-            raise StudyError(f"{out} is not a tourney study: refusing to --overwrite it")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
-    _write(path, manifest)
+        out.mkdir(parents=True, exist_ok=True)
+    else:
+        job.create(overwrite)
+    job.start(manifest)
 
     start = time.perf_counter()
     interrupted = False
@@ -329,8 +312,9 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
                 rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
                                 command=cmd, scheduler=scheduler, resume=where.exists())
             else:
+                stop = stopping_rule(question_of(None), ALPHA, MARGIN) if s.sequential else None
                 rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
-                                     workers=workers, progress=progress, command=cmd, until_decided=s.sequential,
+                                     workers=workers, progress=progress, command=cmd, stop=stop,
                                      scheduler=scheduler, resume=where.exists(), design="field",
                                      **({"first_batch": s.first_batch} if s.sequential else {}))
             s.seconds += time.perf_counter() - t0
@@ -340,30 +324,22 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
             else:
                 s.status = "complete"
             manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
-            _write(path, manifest)
+            job.write(manifest)
             if interrupted:
                 break
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - start
-    manifest["seconds"] = round(sum(s.seconds for s in stages), 3)
+    total = sum(s.seconds for s in stages)
     if interrupted:
-        manifest["status"] = "interrupted"
-        _write(path, manifest)
+        job.finish(manifest, "interrupted", total)
         return StudyResult(manifest, out, seconds, True)
     if progress:
         echo(f"analysing {len(stages)} stages ({len(todo)} played now) ...")
-    from . import study_report
-    from .render import write
+    manifest["seconds"] = round(total, 3)
     try:
-        data = study_report.load_study(out, manifest)
-        family = study_report.questions(data)
-        report = study_report.build(data, family)
-        write(report, out / "report.html", "html")
-        write(report, out / "report.md", "md")
-        _write(out / "findings.json", study_report.findings_json(data, family))
+        summary = write_report(out, manifest)
     except KeyboardInterrupt:  # every stage is played: --resume only analyses again
         return StudyResult(manifest, out, seconds, True)
-    manifest["status"] = "complete"
-    _write(path, manifest)
-    return StudyResult(manifest, out, seconds, False, study_report.summary_text(data, family, out))
+    job.finish(manifest, "complete", total)
+    return StudyResult(manifest, out, seconds, False, summary)

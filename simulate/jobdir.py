@@ -1,0 +1,315 @@
+"""The job directory: where a run, a tournament, a tuning run or a study (and the design search
+to come) keeps its output, its manifest and its status, so that it can be resumed.
+
+A *job kind* (:class:`JobKind`) names the manifest file that marks a directory as one of its
+jobs, the manifest's format, and the *identity keys*: what must be equal for a job to be resumed.
+A :class:`JobDir` is one directory of a kind:
+
+- before anything is written, :meth:`JobDir.previous` refuses an existing directory unless
+  ``overwrite`` (and then only a directory of the same kind is ever deleted), or with ``resume``
+  reads the manifest of the job to continue; :meth:`JobDir.check_resume` refuses, in one line
+  naming every difference, a resume with other identity keys;
+- :meth:`JobDir.create` replaces (``overwrite``) and creates the directory and checks it is
+  writable;
+- the manifest is written atomically and flushed to disk (:func:`write_json`: a hidden temporary
+  file renamed into place), so a reader or a resume never sees half a manifest;
+- its ``status`` goes ``running`` -> ``complete`` | ``interrupted`` | ``failed`` (with the
+  one-line ``error``), and back to ``running`` when the job is resumed (:meth:`JobDir.start`,
+  :meth:`JobDir.finish`).
+
+:func:`execute` is the one loop that plays a job's tasks on a backend
+(:mod:`tourney_sim.simulate.backends`), batch after batch: it records each finished task, saves a
+checkpoint at most every :data:`CHECKPOINT_SECONDS`, may stop between batches, turns Ctrl-C into
+an ``interrupted`` outcome (the finished tasks are kept) and records any failure before raising it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+#: a job's life: it runs, then ends one of three ways; a resume sets it running again
+RUNNING = "running"
+ENDINGS = ("complete", "interrupted", "failed")
+#: while tasks run, the manifest is saved at most this often (a killed job loses no recorded task)
+CHECKPOINT_SECONDS = 1.0
+#: the empty file written and deleted to check that a directory is writable
+PROBE = ".write-probe"
+
+
+class OutputError(ValueError):
+    """Bad output location; the message is one line for the user."""
+
+
+class ResumeError(OutputError):
+    """A resume that cannot go on (different parameters, not a job of this kind); one line."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def error_line(exc: BaseException) -> str:
+    """The first line of an error's message (its class name if it has none)."""
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def write_json(path: Path, data: dict, indent: int = 1) -> None:
+    """Replace the JSON file ``path`` atomically: a hidden temporary file, flushed to disk and
+    renamed into place (a reader sees the old file or the new one, never a part of either)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w") as f:
+            f.write(json.dumps(data, indent=indent) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def as_stored(value):
+    """A value as it reads back from a manifest (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """What a kind of job writes: ``name`` as the user calls it ("dataset", "tournament", ...),
+    ``marker`` its manifest's file name, ``format`` the manifest's format, ``identity`` the
+    manifest keys a resume must match, ``indent`` of the manifest's JSON."""
+
+    name: str
+    marker: str
+    format: str
+    identity: tuple[str, ...]
+    indent: int = 1
+
+    def identity_of(self, manifest: dict) -> dict:
+        """The values a resume compares (a kind may compare a summary of a key instead)."""
+        return {k: as_stored(manifest.get(k)) for k in self.identity}
+
+
+def differences(old: dict, new: dict) -> list[str]:
+    """Each identity value that differs between a recorded job and the one asked for, in words
+    (empty: it can be resumed). ``old`` and ``new`` as :meth:`JobKind.identity_of` gives them."""
+    diffs = []
+    for k, a in old.items():
+        b = new.get(k)
+        if a == b:
+            continue
+        if k == "rules_version":
+            diffs.append(f"the rules of {old.get('game')} changed since it started (rules v{a}, now v{b}): "
+                         f"its games would not be the same games")
+        elif k == "sources":
+            diffs.append(f"tourney's code changed since the run started (sources {a}, now {b})")
+        else:
+            diffs.append(f"{k} {json.dumps(a)} (now {json.dumps(b)})")
+    return diffs
+
+
+def mismatch(out: Path, diffs: list[str], command: str | None, shown: int = 3) -> ResumeError:
+    """The one-line refusal of a resume with other parameters (the first ``shown`` differences)."""
+    return ResumeError(f"cannot resume {out}: it was started with different parameters: {'; '.join(diffs[:shown])}"
+                       + (f" (and {len(diffs) - shown} more)" if len(diffs) > shown else "")
+                       + ". Give the original parameters"
+                       + (f" ({command})" if command else "")
+                       + ", or use --overwrite to start again")
+
+
+def leftovers(directory: Path) -> list[Path]:
+    """Files a writer killed at any moment may leave behind: hidden temporary files and the
+    writability probe."""
+    d = Path(directory)
+    return sorted(set(d.glob(".*.tmp")) | ({d / PROBE} if (d / PROBE).exists() else set()))
+
+
+class JobDir:
+    """One job's directory (see the module docstring)."""
+
+    def __init__(self, kind: JobKind, path: Path):
+        self.kind = kind
+        self.path = Path(path)
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.path / self.kind.marker
+
+    def _holds_files(self) -> bool:
+        return self.path.is_dir() and any(self.path.iterdir())
+
+    # ------------------------------------------------------------------ before anything is written
+    def refuse_unless_replaceable(self, overwrite: bool) -> None:
+        """Raise OutputError unless the directory may be used for a new job: missing, empty, or
+        (with ``overwrite``) a job of this kind."""
+        out, kind = self.path, self.kind
+        if out.exists() and not out.is_dir():
+            raise OutputError(f"output {out} exists and is not a directory")
+        if self._holds_files():
+            if not overwrite:
+                raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
+                                  f"or --resume to continue it)")
+            if not self.manifest_path.exists():
+                raise OutputError(f"refusing to overwrite {out}: it is not a tourney {kind.name} "
+                                  f"(no {kind.marker})")
+
+    def previous(self, resume: bool, overwrite: bool) -> dict | None:
+        """Check the directory before anything is written. With ``resume``: the manifest of the
+        job to continue, or None when there is none yet (no directory, an empty one, or only the
+        leftovers of a job killed at its very start, which are deleted). Without: None, or
+        OutputError if it may not be used (:meth:`refuse_unless_replaceable`)."""
+        out, kind = self.path, self.kind
+        if resume and overwrite:
+            raise OutputError("--resume and --overwrite cannot be used together")
+        if not resume:
+            self.refuse_unless_replaceable(overwrite)
+            return None
+        if not out.exists():
+            return None
+        if not out.is_dir():
+            raise ResumeError(f"cannot resume {out}: it is not a directory")
+        if not self.manifest_path.exists():
+            stale = set(leftovers(out))
+            if any(p not in stale for p in out.iterdir()):
+                raise ResumeError(f"cannot resume {out}: it is not a tourney {kind.name} (no {kind.marker})")
+            for p in stale:
+                p.unlink(missing_ok=True)
+            return None
+        try:
+            old = json.loads(self.manifest_path.read_text())
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise ResumeError(f"cannot resume {out}: {kind.marker} is unreadable ({exc})") from None
+        found = old.get("format") if isinstance(old, dict) else None
+        if found != kind.format:
+            raise ResumeError(f"cannot resume {out}: it was written in format {found!r}, this tourney "
+                              f"writes {kind.format!r}")
+        return old
+
+    def check_resume(self, old: dict, new: dict, more=()) -> None:
+        """ResumeError naming every identity key in which ``new`` differs from ``old`` (and the
+        differences ``more`` found elsewhere, e.g. in the job's sub-directories), with the
+        command that started it."""
+        diffs = differences(self.kind.identity_of(old), self.kind.identity_of(new)) + list(more)
+        if diffs:
+            raise mismatch(self.path, diffs, old.get("command"))
+
+    # ------------------------------------------------------------------ writing
+    def create(self, overwrite: bool) -> None:
+        """Make the directory for a new job: a job of this kind already there is deleted
+        (``overwrite``; anything else is refused), and the directory must be writable."""
+        self.refuse_unless_replaceable(overwrite)
+        if self._holds_files():
+            shutil.rmtree(self.path)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / PROBE
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise OutputError(f"cannot write to output {self.path}: {exc.strerror or exc}") from None
+
+    def write(self, manifest: dict) -> None:
+        write_json(self.manifest_path, manifest, self.kind.indent)
+
+    @staticmethod
+    def resumed(old: dict, manifest: dict, command: str | None, **record) -> None:
+        """Keep the job's creation time and list this resumption (when, by which command)."""
+        manifest["created"] = old.get("created", manifest.get("created"))
+        manifest["resumed"] = list(old.get("resumed", [])) + [{"at": now(), "command": command, **record}]
+
+    def start(self, manifest: dict) -> None:
+        """The job runs (again, when resumed): status ``running``, any old error dropped."""
+        manifest.pop("error", None)
+        manifest["status"] = RUNNING
+        self.write(manifest)
+
+    def finish(self, manifest: dict, status: str, seconds: float | None = None,
+               error: str | None = None) -> None:
+        """The job ended: ``complete``, ``interrupted`` or ``failed`` (with its one-line error)."""
+        if status not in ENDINGS:
+            raise ValueError(f"a job ends {', '.join(ENDINGS)}, not {status!r}")
+        if manifest.get("status") != RUNNING:
+            raise ValueError(f"only a running job ends; this one is {manifest.get('status')!r}")
+        manifest["status"] = status
+        if seconds is not None:
+            manifest["seconds"] = round(seconds, 3)
+        if error is not None:
+            manifest["error"] = error
+        self.write(manifest)
+
+
+def read_job(kind: JobKind, directory: Path, error=ValueError) -> dict:
+    """The manifest of a finished or running job of ``kind`` in ``directory``, for a reader;
+    ``error`` (a class) with a one-line message if it is missing, unreadable or of another format."""
+    path = Path(directory) / kind.marker
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise error(f"{path} is unreadable: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != kind.format:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise error(f"{directory} is a {kind.name} of format {found!r}; this tourney reads {kind.format}")
+    return data
+
+
+# ----------------------------------------------------------------------------- the task loop
+def progress_bar(total: int, initial: int, enabled: bool, desc: str):
+    """The progress bar of a job's games (on stderr)."""
+    from tqdm import tqdm
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, disable=not enabled,
+                file=sys.stderr, desc=desc, smoothing=0.1)
+
+
+def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *,
+            on_failure: Callable[[str], None], where: Path, checkpoint: Callable[[], None] | None = None,
+            after_batch: Callable[[], bool] | None = None) -> str:
+    """Play a job's tasks: ``start()`` (compile, open the backend; inside the guard, so Ctrl-C or
+    a failure there counts too) returns the backend, which runs each batch (an iterable of
+    ``(key, args)`` chunk tasks) in turn, calling ``on_done(key, info)`` for each finished task
+    and ``checkpoint()`` at most every :data:`CHECKPOINT_SECONDS`; ``after_batch()`` returning
+    True stops before the next batch.
+
+    Returns ``"complete"``, ``"stopped"`` or ``"interrupted"`` (Ctrl-C; the tasks already
+    finished are kept). Any other failure is recorded with ``on_failure(error line)`` and raised
+    (a failed write, an OSError, as a one-line RunError)."""
+    from .matchup import RunError
+
+    try:
+        backend = start()
+        last = time.perf_counter()
+
+        def done(key, info) -> None:
+            nonlocal last
+            on_done(key, info)
+            moment = time.perf_counter()
+            if checkpoint is not None and moment - last >= CHECKPOINT_SECONDS:
+                last = moment
+                checkpoint()
+
+        for batch in batches:
+            backend.run(batch, done)
+            if after_batch is not None and after_batch():
+                return "stopped"
+        return "complete"
+    except KeyboardInterrupt:
+        return "interrupted"
+    except BaseException as exc:
+        if isinstance(exc, OSError):  # a full disk, a vanished directory: one line, tasks kept
+            exc = RunError(f"cannot write the results to {where}: {exc.strerror or exc}; the finished "
+                           f"parts are kept, continue with --resume")
+        try:
+            on_failure(error_line(exc))
+        except OSError:
+            pass
+        if isinstance(exc, RunError):
+            raise exc from None
+        raise
