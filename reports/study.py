@@ -43,13 +43,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tourney_sim.simulate.errors import TourneyError
+
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
 LEVELS = ("random", "heuristic", "search")
 SEARCH = "ismcts"
 
 
-class StudyError(ValueError):
+class StudyError(TourneyError):
     """Bad study request; the message is one line for the user."""
 
 

@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from . import __version__, _source_hash
+from .errors import TourneyError
 from .matchup import Matchup, RunError, from_description, play_block
 from .results import block_table, encode_part, write_part_bytes
 
@@ -44,7 +45,7 @@ WORKER_WAIT = 60.0
 DEFAULT_PORT = 8786
 
 
-class BackendError(ValueError):
+class BackendError(TourneyError):
     """The backend cannot be used (bad or unreachable scheduler, unfit workers); one line."""
 
 

@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .errors import TourneyError
 from .matchup import Block, Matchup
 
 FORMAT = "tourney-results/1"
@@ -63,7 +64,7 @@ BASE_SCHEMA = (("game", pa.int64()), ("seat", pa.int8()),
                ("start_seat", pa.int8()), ("decisions", pa.int32()))
 
 
-class OutputError(ValueError):
+class OutputError(TourneyError):
     """Bad output location; the message is one line for the user."""
 
 
@@ -206,7 +207,7 @@ def expected_schema(manifest: dict) -> list[tuple[str, pa.DataType]]:
     return list(BASE_SCHEMA) + [(name, pa.int32()) for name in manifest.get("columns", {})]
 
 
-class PartError(ValueError):
+class PartError(TourneyError):
     """A part file that is not what the manifest says; the message names the file."""
 
 
@@ -342,7 +343,7 @@ def write_manifest(out: Path, manifest: dict) -> None:
     os.replace(tmp, Path(out) / MANIFEST)
 
 
-class DatasetError(ValueError):
+class DatasetError(TourneyError):
     """Not a readable tourney dataset; the message is one line for the user."""
 
 

@@ -48,6 +48,7 @@ from pathlib import Path
 from . import __version__
 from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name
 
+from .errors import TourneyError
 from .games import RuleError, get_game
 from .matchup import Matchup, make_matchup, play_block
 from .backends import open_backend
@@ -62,7 +63,7 @@ DESIGNS = ("all", "field")
 FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches grow by half
 
 
-class TournamentError(ValueError):
+class TournamentError(TourneyError):
     """Bad tournament or sweep request; the message is one line for the user."""
 
 

@@ -48,6 +48,7 @@ from tourney_sim.strategies.params import Param
 
 from . import __version__
 from .backends import SOURCES, open_backend
+from .errors import TourneyError
 from .games import get_game
 from .matchup import make_matchup
 from .results import OutputError, check_output, numpy_array, read_parts
@@ -65,7 +66,7 @@ RESUME_KEYS = ("game", "players", "options", "strategy", "tuned", "against", "de
                "sampler", "objective", "sources")
 
 
-class TuneError(ValueError):
+class TuneError(TourneyError):
     """A bad tuning request; the message is one line for the user."""
 
 

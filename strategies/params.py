@@ -23,6 +23,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tourney_sim.simulate.errors import TourneyError
+
 #: Most parameters a strategy may declare (the kernel's parameter rows are this long).
 MAX_PARAMS = 24
 
@@ -104,7 +106,7 @@ class Param:
         return f"{self.name}={_fmt(self.default)} ({self.allowed()}): {self.help}"
 
 
-class StrategyError(ValueError):
+class StrategyError(TourneyError):
     """Unknown or malformed strategy; the message is one line for the user."""
 
 
