@@ -4,7 +4,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 
 runner = CliRunner()
 
@@ -138,7 +138,7 @@ def test_the_command_runs_with_the_collector_on_and_leaves_its_objects_frozen(mo
     import gc
 
     from tourney_sim import command
-    from tourney_sim.simulate import cli
+    from tourney_sim import cli
 
     seen = {}
 
