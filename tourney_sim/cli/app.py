@@ -202,7 +202,7 @@ def _show_tournament(result: api.Result, quiet: bool, report: Optional[Path]) ->
         result.report(report)
     typer.echo(result.summary.text)
     typer.echo(f"\n{man['games_played']:,} games ({man['seatings']} seatings x {man['deals_played']:,} deals"
-               f"{' x ' + str(len(man['variants'])) + ' variants' if len(man['variants']) > 1 else ''} in "
+               f"{' x ' + str(len(man['variants'])) + ' variants' if len(man['variants']) > 1 else ''}) in "
                f"{result.seconds:.1f} s; results in {result.path}" + (f"; report in {report}" if report else ""))
 
 
