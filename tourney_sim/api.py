@@ -322,8 +322,7 @@ def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = No
 
 def verify(path: str | Path):
     """Check that a dataset, tournament or sweep is complete and sound (as ``tourney verify``):
-    a verdict with ``ok``, ``problems`` and ``warnings`` (``str(verdict)``-like text:
-    :func:`tourney_sim.simulate.verify.report_text`)."""
+    a verdict with ``ok``, ``problems`` (one line each) and ``warnings``."""
     from tourney_sim.simulate.verify import verify as check_directory
     return check_directory(Path(path))
 
