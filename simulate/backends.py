@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from . import __version__, _source_hash
+from .errors import TourneyError
 from .matchup import Matchup, RunError, from_description, play_block
 from .results import block_table, encode_part, write_part_bytes
 
@@ -52,7 +53,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-class BackendError(ValueError):
+class BackendError(TourneyError):
     """The backend cannot be used (bad or unreachable scheduler, unfit workers); one line."""
 
 

@@ -28,12 +28,13 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from .errors import TourneyError
 from .games import RuleError, get_game
 from .games.chance import ChanceError, ScriptedChance
 from .replay import TRACE_FORMAT
 
 
-class TraceError(ValueError):
+class TraceError(TourneyError):
     """Not a trace this tourney can check; the message is one line for the user."""
 
 

@@ -34,6 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .errors import TourneyError
+
 #: a job's life: it runs, then ends one of three ways; a resume sets it running again
 RUNNING = "running"
 ENDINGS = ("complete", "interrupted", "failed")
@@ -43,7 +45,7 @@ CHECKPOINT_SECONDS = 1.0
 PROBE = ".write-probe"
 
 
-class OutputError(ValueError):
+class OutputError(TourneyError):
     """Bad output location; the message is one line for the user."""
 
 

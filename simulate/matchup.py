@@ -12,6 +12,7 @@ import numpy as np
 
 from tourney_sim.strategies import Strategy, StrategyError, resolve
 
+from .errors import TourneyFailure
 from .games import GameSpec, RuleError, get_game
 from .kernel import (
     ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES, lineup_seat, ready,
@@ -21,7 +22,7 @@ from .params import MAX_PARAMS
 MAX_SEED = 2**64 - 1
 
 
-class RunError(RuntimeError):
+class RunError(TourneyFailure):
     """A run stopped by a broken strategy or rules bug; the message names game, seat, strategy."""
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .errors import TourneyError
+
 #: Most parameters a strategy may declare (the kernel's parameter rows are this long).
 MAX_PARAMS = 24
 
@@ -94,7 +96,7 @@ class Param:
         return f"{self.name}={_fmt(self.default)} ({self.allowed()}): {self.help}"
 
 
-class StrategyError(ValueError):
+class StrategyError(TourneyError):
     """Unknown or malformed strategy; the message is one line for the user."""
 
 

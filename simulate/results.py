@@ -42,6 +42,7 @@ import pyarrow.parquet as pq
 
 from .jobdir import JobDir, JobKind, OutputError  # noqa: F401  (OutputError: where callers find it)
 from .kernel import lineup_seat
+from .errors import TourneyError
 from .matchup import Block, Matchup
 
 FORMAT = "tourney-results/1"
@@ -209,7 +210,7 @@ def expected_schema(manifest: dict) -> list[tuple[str, pa.DataType]]:
     return list(BASE_SCHEMA) + [(name, pa.int32()) for name in manifest.get("columns", {})]
 
 
-class PartError(ValueError):
+class PartError(TourneyError):
     """A part file that is not what the manifest says; the message names the file."""
 
 
@@ -309,7 +310,7 @@ def write_manifest(out: Path, manifest: dict) -> None:
     JobDir(DATASET, out).write(manifest)
 
 
-class DatasetError(ValueError):
+class DatasetError(TourneyError):
     """Not a readable tourney dataset; the message is one line for the user."""
 
 

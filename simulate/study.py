@@ -54,13 +54,15 @@ from .matchup import make_matchup
 from .runner import run as run_games
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
+from .errors import TourneyError
+
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
 LEVELS = ("random", "heuristic", "search")
 SEARCH = "ismcts"
 
 
-class StudyError(ValueError):
+class StudyError(TourneyError):
     """Bad study request; the message is one line for the user."""
 
 

@@ -45,6 +45,7 @@ from . import __version__
 from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name
 
 from .backends import default_workers, open_backend
+from .errors import TourneyError
 from .games import RuleError, get_game
 from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
@@ -64,7 +65,7 @@ FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches g
 ALPHA, MARGIN = 0.05, 0.02  # --until-decided: the error rate and the margin of "equally strong" by default
 
 
-class TournamentError(ValueError):
+class TournamentError(TourneyError):
     """Bad tournament or sweep request; the message is one line for the user."""
 
 

@@ -46,6 +46,7 @@ from tourney_sim.strategies.params import Param
 
 from . import __version__
 from .backends import SOURCES, open_backend
+from .errors import TourneyError
 from .games import get_game
 from .jobdir import JobDir, JobKind, now, read_job
 from .matchup import make_matchup
@@ -66,7 +67,7 @@ RESUME_KEYS = ("game", "players", "options", "strategy", "tuned", "against", "de
 TUNE = JobKind("tuning run", TUNE_FILE, TUNE_FORMAT, RESUME_KEYS)
 
 
-class TuneError(ValueError):
+class TuneError(TourneyError):
     """A bad tuning request; the message is one line for the user."""
 
 

@@ -84,3 +84,44 @@ def test_bad_input_raises_one_line_errors(tmp_path):
         tourney.load(tmp_path / "missing")
     with pytest.raises(ValueError, match="unknown game"):
         tourney.strategies("chess")
+
+
+def test_defaults_are_the_commands(tmp_path, monkeypatch):
+    """The API chooses what the command chooses when an option is left out: the output directory
+    (api.DEFAULT_OUT) and a run's strategies (the game's built-ins, one per seat), so a run without
+    them makes the same dataset either way; `summary` prints what the command prints."""
+    monkeypatch.chdir(tmp_path)
+    r = tourney.run("partners", games=40, workers=1)
+    assert r.path == Path("runs/partners-4p-seed0") and r.games_played == 40 and r.notes == []
+    first = {p.name: p.read_bytes() for p in r.path.glob("part-*.parquet")}
+    cli = invoke("run", "partners", "--games", 40, "--workers", 1, "--overwrite")
+    assert cli.exit_code == 0, cli.output
+    assert {p.name: p.read_bytes() for p in r.path.glob("part-*.parquet")} == first
+    assert tourney.summary(r.path).text in cli.output and r.summary.text == tourney.summary(r.path).text
+    assert list(r.summary.tables["seat"].index) == [0, 1, 2, 3]
+    assert tourney.verify(r.path).ok
+
+
+def test_a_tournament_report_and_its_summary_share_one_analysis(tmp_path):
+    t = tourney.tournament("companeros", ["high", "random"], players=3, games=30, seed=2, out=tmp_path / "t",
+                           workers=1)
+    md = t.report()
+    html = Path(t.report(tmp_path / "r.html"))
+    assert md == tourney.report(t.path) and html.read_text().lstrip().startswith("<!DOCTYPE html>")
+    assert t.summary.text == tourney.report_text(t.path)
+    with pytest.raises(tourney.TourneyError, match="cannot write report"):
+        t.report(tmp_path / "missing" / "r.html")
+
+
+def test_the_commands_checks_are_the_apis(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for call, message in [(lambda: tourney.run("companeros", games=0), "--games must be a positive number, got 0"),
+                          (lambda: tourney.run("companeros", workers=0), "--workers must be at least 1, got 0"),
+                          (lambda: tourney.sweep("companeros", [], ["greedy", "random"]), "give the rule to vary"),
+                          (lambda: tourney.tune("companeros", "greedy", ["random"], trials=0), "--trials and --deals"),
+                          (lambda: tourney.study("companeros", players=["3,x"]), "--players takes player counts"),
+                          (lambda: tourney.bench("companeros", repeats=0), "--games and --repeats must be positive")]:
+        with pytest.raises(tourney.TourneyError, match=message) as caught:
+            call()
+        assert caught.value.exit_code == 2
+    assert not (tmp_path / "runs").exists()

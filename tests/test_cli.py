@@ -4,7 +4,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 
 runner = CliRunner()
 
@@ -138,7 +138,7 @@ def test_the_command_runs_with_the_collector_on_and_leaves_its_objects_frozen(mo
     import gc
 
     from tourney_sim import command
-    from tourney_sim.simulate import cli
+    from tourney_sim import cli
 
     seen = {}
 
@@ -155,3 +155,81 @@ def test_the_command_runs_with_the_collector_on_and_leaves_its_objects_frozen(mo
         assert gc.get_freeze_count() >= seen["frozen"]
     finally:
         gc.unfreeze()
+
+
+def _user_error_classes():
+    from tourney_sim.simulate.study import StudyError
+    from tourney_sim.simulate.backends import BackendError
+    from tourney_sim.simulate.check import TraceError
+    from tourney_sim.simulate.games import PositionError, RuleError
+    from tourney_sim.simulate.games.chance import ChanceError
+    from tourney_sim.simulate.matchup import RunError
+    from tourney_sim.simulate.results import DatasetError, OutputError, PartError
+    from tourney_sim.simulate.runner import ResumeError
+    from tourney_sim.simulate.tournament import TournamentError
+    from tourney_sim.simulate.tune import TuneError
+    from tourney_sim.strategies import StrategyError
+    from tourney_sim.strategies.params import ParamError
+    return [RuleError, PositionError, ChanceError, TraceError, TuneError, OutputError, PartError, DatasetError,
+            ResumeError, TournamentError, RunError, BackendError, StrategyError, ParamError, StudyError]
+
+
+@pytest.mark.parametrize("error", _user_error_classes(), ids=lambda e: e.__name__)
+def test_every_user_error_is_one_line_and_its_exit_code_whatever_the_command(monkeypatch, error):
+    """The errors are handled in one place (tourney_sim/cli/_errors.py), not per command: any of
+    the library's error classes, raised by any command's api call, is `error: MESSAGE` and exit 2
+    (1 for a run that failed, RunError), and stays a ValueError for the API's callers."""
+    from tourney_sim import api
+    from tourney_sim.simulate.errors import TourneyError
+
+    def refuse(*args, **kwargs):
+        raise error("the one line")
+
+    assert issubclass(error, TourneyError) and issubclass(error, ValueError)
+    for command, args in [("summary", ["d"]), ("verify", ["d"]), ("report", ["d"]), ("bench", ["companeros"])]:
+        monkeypatch.setattr(api, {"report": "report_text"}.get(command, command), refuse)
+        r = invoke(command, *args)
+        assert r.exit_code == (1 if error.__name__ == "RunError" else 2), (command, r.output)
+        assert r.output.splitlines() == ["error: the one line"], (command, r.output)
+
+
+def test_an_interrupted_run_says_where_its_work_is_and_exits_130(monkeypatch):
+    from tourney_sim import api
+    from tourney_sim.simulate.errors import Interrupted
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted("interrupted: 10 of 20 games kept in here (whole parts only; continue with --resume)")
+
+    monkeypatch.setattr(api, "run", interrupted)
+    r = invoke("run", "companeros", "--quiet")
+    assert r.exit_code == 130
+    assert r.output.splitlines() == ["interrupted: 10 of 20 games kept in here (whole parts only; continue with --resume)"]
+
+
+def test_an_error_that_is_not_the_users_keeps_its_traceback(monkeypatch):
+    """A plain ValueError is a bug: not dressed as `error: ...` (the handler knows the library's
+    error classes only)."""
+    from tourney_sim import api
+
+    def bug(*args, **kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(api, "summary", bug)
+    r = invoke("summary", "d")
+    assert isinstance(r.exception, ValueError) and "error:" not in r.output
+
+
+def test_the_recorded_command_and_the_default_output(tmp_path, monkeypatch):
+    """Without --out a run lands where api.DEFAULT_OUT says, and the manifest records the command
+    line as typed (shell-quoted), built in one place for every command."""
+    from tourney_sim.api import DEFAULT_OUT
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "companeros", "--games", "30", "--workers", "1", "--quiet", "--strategy", "greedy ",
+            "--strategy", "random"]
+    monkeypatch.setattr("sys.argv", ["tourney", *args])
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    out = tmp_path / DEFAULT_OUT["run"].format(game="companeros", players=4, seed=0)
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert out == tmp_path / "runs" / "companeros-4p-seed0"
+    assert manifest["command"] == "tourney run companeros --games 30 --workers 1 --quiet --strategy 'greedy ' --strategy random"

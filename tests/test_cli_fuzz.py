@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.runner import run

@@ -343,7 +343,7 @@ def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players)
     import pandas as pd
     from typer.testing import CliRunner
 
-    from tourney_sim.simulate.cli import app
+    from tourney_sim.cli import app
     out = tmp_path / "run"
     cli = CliRunner()
     r = cli.invoke(app, ["run", "colleagues", "--players", str(players), "--games", "300", "--seed", "2",

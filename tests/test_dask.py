@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.results import read_manifest, read_table
 from tourney_sim.simulate.runner import run

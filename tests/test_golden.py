@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.simulate.check import TraceError, check_trace, load_trace, validate_trace
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.replay import trace_game
 

@@ -42,7 +42,7 @@ def test_wheel_holds_only_tourney_sim_and_every_source_file(tmp_path):
 def test_old_top_level_names_do_not_import_outside_the_checkout(tmp_path):
     code = ("import importlib.util, sys; "
             "print([n for n in ('simulate', 'strategies', 'reports') if importlib.util.find_spec(n)]); "
-            "import tourney_sim.simulate.cli, tourney_sim.strategies, tourney_sim.reports.render")
+            "import tourney_sim.cli, tourney_sim.strategies, tourney_sim.reports.render")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -560,7 +560,7 @@ def test_the_lead_is_recorded_when_the_deal_ends_and_read_at_two_thirds():
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
     from typer.testing import CliRunner
 
-    from tourney_sim.simulate.cli import app
+    from tourney_sim.cli import app
     out = tmp_path / "run"
     cli = CliRunner()
     r = cli.invoke(app, ["run", "partners", "--games", "60", "--seed", "2", "--strategy", "race",

@@ -6,7 +6,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.position import analyse
 
 from .test_golden import CASES, golden_path

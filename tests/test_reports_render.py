@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from tourney_sim.reports import render
 from tourney_sim.reports import synthetic as sy
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 
 runner = CliRunner()
 

@@ -110,7 +110,7 @@ def test_a_run_and_its_summary_do_not_import_pandas(tmp_path):
     """pandas costs 0.4 s to import: a short run's start-up (issue 2: under 2 s) must not pay it."""
     import subprocess
     import sys
-    code = ("import sys; from tourney_sim.simulate.cli import main; sys.argv = ['tourney', 'run', 'companeros', "
+    code = ("import sys; from tourney_sim.cli import main; sys.argv = ['tourney', 'run', 'companeros', "
             f"'--games', '500', '--workers', '1', '--out', {str(tmp_path / 'r')!r}]\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
             "assert 'pandas' not in sys.modules, 'pandas was imported'\n"

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from tourney_sim.reports import findings, synthetic
 from tourney_sim.reports.study_report import StudyData, questions
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.results import read_table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.reports import render
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.tournament import TournamentError, parse_sweep, plan_matchups
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.simulate.cli import app
+from tourney_sim.cli import app
 from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.results import DatasetError, read_manifest, sha256_file
 from tourney_sim.simulate.runner import run

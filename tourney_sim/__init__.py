@@ -7,7 +7,9 @@ The public API (documented in ``docs/api.md``); everything else under ``tourney_
 - :func:`games`, :func:`strategies`: what can be played;
 - :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`, :func:`study`: play, returning a
   :class:`Result` (the dataset's ``path`` and a ``summary``);
-- :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`report`;
+- :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`summary`,
+  :func:`report`, :func:`report_text`, :func:`verify`, :func:`bench`;
+- :class:`TourneyError` (every refusal, with the command's exit code), :class:`Interrupted`;
 - :func:`replay`, :func:`check`, :func:`position`: game records (``docs/traces.md``).
 
 Names load on first use, so ``import tourney_sim`` (and the ``tourney`` command's start) stays
@@ -23,6 +25,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "Strategy": "tourney_sim.strategies",
     "StrategyError": "tourney_sim.strategies",
+    "TourneyError": "tourney_sim.simulate.errors",
+    "Interrupted": "tourney_sim.simulate.errors",
     "Param": "tourney_sim.strategies",
     "tune": "tourney_sim.api",
     "STRATEGY_SIGNATURE": "tourney_sim.simulate.kernel",
@@ -36,6 +40,10 @@ _EXPORTS = {
     "sweep": "tourney_sim.api",
     "study": "tourney_sim.api",
     "load": "tourney_sim.api",
+    "summary": "tourney_sim.api",
+    "bench": "tourney_sim.api",
+    "verify": "tourney_sim.api",
+    "report_text": "tourney_sim.api",
     "report": "tourney_sim.api",
     "replay": "tourney_sim.api",
     "check": "tourney_sim.api",

@@ -1,47 +1,125 @@
 """The public Python API (re-exported by ``tourney_sim``): the CLI's commands as functions.
 
-Each function gathers its arguments and calls the same library code as the ``tourney`` command,
-so a notebook and the command line make byte-identical datasets. Errors are the library's own
-(``ValueError`` subclasses with a one-line message: an unknown game, strategy or rule option, an
-existing output directory, ...). See ``docs/api.md``.
+The ``tourney`` command (``tourney_sim/cli``) is a thin layer over these functions, so a notebook
+and the command line make byte-identical datasets. The functions take the command's options as
+keyword arguments, check them, choose the default output directory (:data:`DEFAULT_OUT`), play,
+and return a :class:`Result`. Errors are the library's own: ``ValueError`` subclasses of
+:class:`~tourney_sim.simulate.errors.TourneyError` whose message is the one line the command
+prints (an unknown game, strategy or rule option, an existing output directory, ...); a run
+stopped by Ctrl-C raises :class:`~tourney_sim.simulate.errors.Interrupted` (a
+``KeyboardInterrupt``) after keeping what it finished. See ``docs/api.md``.
+
+Heavy modules (numba, pandas, pyarrow) are imported by the functions that need them, so importing
+this module stays cheap.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
+
+#: command -> its default output directory, filled in with the run's own values (the CLI's help
+#: shows these patterns with GAME, N, S, ... in place of the values)
+DEFAULT_OUT = {
+    "run": "runs/{game}-{players}p-seed{seed}",
+    "tournament": "runs/{game}-tournament-{players}p-seed{seed}",
+    "sweep": "runs/{game}-sweep-{players}p-seed{seed}",
+    "tune": "runs/tune-{game}-{strategy}-seed{seed}",
+    "study": "runs/study-{game}-{budget}-seed{seed}",
+}
+
+Echo = Callable[[str], None]
 
 
-@dataclass
 class Summary:
-    """What a run or tournament found, as tables (pandas DataFrames) and as the CLI prints it.
+    """What a run, tournament or tuning run found, as the CLI prints it (``text``) and as tables
+    (``tables``: name -> pandas DataFrame, made on first use).
 
-    ``tables``: for a run, ``"strategy"`` and ``"seat"`` (games, wins, win_rate, ci_low,
-    ci_high, mean_score); for a tournament or sweep, ``"strategy"`` per player count and rules
-    (win rate with its interval, rating) as the report computes them.
+    For a run, ``"strategy"`` and ``"seat"`` (games, wins, win_rate, ci_low, ci_high,
+    mean_score); for a tournament or sweep, ``"strategy"`` per player count and rules (win rate
+    with its interval, rating) as the report computes them; for a tuning run ``"history"``; for a
+    study ``"questions"``.
     """
 
-    text: str
-    tables: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, text: str, tables: dict[str, Any] | Callable[[], dict[str, Any]] | None = None):
+        self.text = text
+        self._tables = tables
+
+    @property
+    def tables(self) -> dict[str, Any]:
+        if callable(self._tables):
+            self._tables = self._tables()
+        return self._tables or {}
 
     def __str__(self) -> str:
         return self.text
 
-    def _repr_pretty_(self, p, cycle) -> None:  # IPython shows the text, not the dataclass
+    def __repr__(self) -> str:
+        return f"Summary({self.text!r})"
+
+    def _repr_pretty_(self, p, cycle) -> None:  # IPython shows the text
         p.text(self.text)
 
 
 @dataclass
 class Result:
-    """A finished ``run``, ``tournament`` or ``sweep``: where its data is, and its summary."""
+    """A finished ``run``, ``tournament``, ``sweep``, ``tune`` or ``study``: where its data is
+    (``path``), its ``manifest``, its ``summary`` (made on first use), the ``notes`` on what a
+    resume kept or discarded, and the ``seconds`` this call took."""
 
     path: Path
-    summary: Summary
     manifest: dict
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    games_played: int = 0  # a run's games played by this call (a resume counts only the new ones)
+    resumed: bool = False  # a run continued by this call
+    summarize: Callable[[Result], Summary] | None = field(default=None, repr=False)
 
-    def load(self):
+    @cached_property
+    def summary(self) -> Summary:
+        return self.summarize(self)
+
+    @cached_property
+    def analysis(self):
+        """The report's analysis of ``path`` (made once, for ``summary`` and ``report``)."""
+        return _analyse([self.path])
+
+    def load(self, columns: Sequence[str] | None = None):
         """The results as a pandas DataFrame (see :func:`load`)."""
-        return load(self.path)
+        return load(self.path, columns)
+
+    def report(self, out: str | Path | None = None, format: str | None = None) -> str:
+        """As :func:`report` of ``path``, without analysing the data again."""
+        return _render(self.analysis, out, format)
+
+
+def _out(out: str | Path | None, command: str, **values) -> Path:
+    return Path(out) if out is not None else Path(DEFAULT_OUT[command].format(**values))
+
+
+def _players(game: str, players: int | None) -> int:
+    from tourney_sim.simulate.games import get_game
+    spec = get_game(game)
+    return players or spec.default_players
+
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        from tourney_sim.simulate.errors import TourneyError
+        raise TourneyError(message)
+
+
+def _check_play(games: int | None = None, workers: int | None = None, chunk_size: int | None = None) -> None:
+    """The checks every playing command makes of its common options, with the command's words."""
+    _require(games is None or games >= 1, f"--games must be a positive number, got {games}")
+    _require(workers is None or workers >= 1, f"--workers must be at least 1, got {workers}")
+    _require(chunk_size is None or chunk_size >= 1, f"--chunk-size must be at least 1, got {chunk_size}")
+
+
+def _tell(echo: Echo | None, notes: Sequence[str]) -> None:
+    for note in notes if echo is not None else ():
+        echo(note)
 
 
 def games() -> dict:
@@ -51,48 +129,49 @@ def games() -> dict:
     return {name: get_game(name) for name in game_names()}
 
 
-def _run_summary(path: Path) -> Summary:
-    import pandas as pd
-
+def summary(path: str | Path) -> Summary:
+    """A dataset's summary (as ``tourney summary``): per strategy and per seat, games, wins, win
+    rate with its 95% interval and mean score."""
     from tourney_sim.reports.summary import format_summary, load as load_columns, summarize
     from tourney_sim.simulate.results import read_manifest
+    path = Path(path)
+    manifest = read_manifest(path)
     tables = summarize(*load_columns(path))
-    frames = {key: pd.DataFrame([vars(r) for r in rows]).set_index("label").rename_axis(key)
-              for key, rows in tables.items()}
-    return Summary(format_summary(tables, read_manifest(path)), frames)
+
+    def frames():
+        import pandas as pd
+        return {key: pd.DataFrame([vars(r) for r in rows]).set_index("label").rename_axis(key)
+                for key, rows in tables.items()}
+    return Summary(format_summary(tables, manifest), frames)
 
 
-def run(game: str, strategies: Sequence[str], *, players: int | None = None, games: int = 100_000,
+def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None, games: int = 100_000,
         seed: int = 0, rules: Sequence[str] = (), out: str | Path | None = None,
         workers: int | None = None, chunk_size: int | None = None, rotate: bool = True,
         overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
-        progress: bool = False) -> Result:
+        progress: bool = False, command: str | None = None, echo: Echo | None = None) -> Result:
     """Play ``games`` seeded games (as ``tourney run``); returns the dataset's path and summary.
 
-    ``strategies`` are seated in order and repeated to fill the table; ``rules`` are
-    ``"key=value"`` strings; ``out`` defaults to ``runs/GAME-Np-seedS``.
+    ``strategies`` are seated in order and repeated to fill the table (default: the game's
+    built-ins); ``rules`` are ``"key=value"`` strings; ``out`` defaults to ``runs/GAME-Np-seedS``;
+    ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume.
     """
+    from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.matchup import make_matchup
     from tourney_sim.simulate.runner import run as run_games
-    if games < 1:
-        raise ValueError(f"games must be a positive number, got {games}")
-    m = make_matchup(game, players, list(strategies), rules=list(rules), seed=seed, rotate=rotate)
-    path = Path(out) if out is not None else Path("runs") / f"{game}-{m.n_players}p-seed{seed}"
+    from tourney_sim.strategies import heuristics
+    _check_play(games, workers, chunk_size)
+    names = list(strategies) or heuristics(game)[:_players(game, players)]
+    m = make_matchup(game, players, names, rules=list(rules), seed=seed, rotate=rotate)
+    path = _out(out, "run", game=game, players=m.n_players, seed=seed)
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
-                       progress=progress, command=None, scheduler=scheduler, resume=resume)
+                       progress=progress, command=command, scheduler=scheduler, resume=resume)
+    _tell(echo, report.notes)
     if report.interrupted:
-        raise KeyboardInterrupt(f"interrupted: finished parts kept in {path} (resume=True continues)")
-    return Result(path, _run_summary(path), report.manifest)
-
-
-def _tournament_summary(path: Path) -> Summary:
-    from tourney_sim.reports.render import build, to_text
-    rep = build([path])
-    tables = {}
-    for cfg_report in rep.configs:
-        key = "strategy" if len(rep.configs) == 1 else f"strategy {cfg_report.cfg.label}"
-        tables[key] = cfg_report.strategies
-    return Summary(to_text(rep), tables)
+        raise Interrupted(f"interrupted: {report.manifest['games_done']:,} of {games:,} games kept in {path} "
+                          "(whole parts only; continue with --resume)")
+    return Result(path, report.manifest, report.notes, report.seconds, report.games_played, report.resumed,
+                  lambda r: summary(r.path))
 
 
 def tournament(game: str, strategies: Sequence[str], *, players: int | None = None,
@@ -100,13 +179,16 @@ def tournament(game: str, strategies: Sequence[str], *, players: int | None = No
                out: str | Path | None = None, workers: int | None = None,
                chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
                until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
-               scheduler: str | None = None, progress: bool = False, seatings: str = "all") -> Result:
+               scheduler: str | None = None, progress: bool = False, seatings: str = "all",
+               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None) -> Result:
     """A duplicate tournament (as ``tourney tournament``): every matchup, every seating (or with
     ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
-    Returns the tournament directory and its summary."""
-    return _tournament(game, strategies, players, games, seed, list(rules), None, out, workers,
-                       chunk_size, overwrite, resume, until_decided, alpha, margin, scheduler,
-                       progress, "tournament", seatings)
+    Returns the tournament directory and its summary (``result.report(out)`` writes its report)."""
+    return _tournament("tournament", game, strategies, players=players, games=games, seed=seed,
+                       rules=list(rules), out=out, workers=workers, chunk_size=chunk_size,
+                       overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
+                       margin=margin, scheduler=scheduler, progress=progress, design=seatings,
+                       first_batch=first_batch, command=command, echo=echo)
 
 
 def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players: int | None = None,
@@ -114,37 +196,46 @@ def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players:
           workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
           resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
           margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
-          seatings: str = "all") -> Result:
+          seatings: str = "all", command: str | None = None, echo: Echo | None = None) -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
     ``"key=v1,v2"`` strings (the variants are every combination); ``seatings`` as for
     :func:`tournament`."""
-    if not vary:
-        raise ValueError("give the rule to vary, e.g. vary=['key=v1,v2']")
-    return _tournament(game, strategies, players, games, seed, [], list(vary), out, workers,
-                       chunk_size, overwrite, resume, until_decided, alpha, margin, scheduler,
-                       progress, "sweep", seatings)
+    _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2")
+    return _tournament("sweep", game, strategies, players=players, games=games, seed=seed, rules=[],
+                       sweep=list(vary), out=out, workers=workers, chunk_size=chunk_size,
+                       overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
+                       margin=margin, scheduler=scheduler, progress=progress, design=seatings,
+                       command=command, echo=echo)
 
 
-def _tournament(game, strategies, players, games, seed, rules, vary, out, workers, chunk_size,
-                overwrite, resume, until_decided, alpha, margin, scheduler, progress, kind,
-                seatings="all") -> Result:
-    from tourney_sim.simulate.games import get_game
+def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int | None, games: int,
+                seed: int, out: str | Path | None, workers: int | None, chunk_size: int | None,
+                progress: bool, echo: Echo | None, first_batch: int | None = None, **options) -> Result:
+    """A tournament or sweep (``kind``); ``options`` are ``run_tournament``'s own."""
+    from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.tournament import run_tournament
-    if games < 1:
-        raise ValueError(f"games must be a positive number, got {games}")
-    if out is None:
-        spec = get_game(game)
-        n = players or spec.default_players
-        out = Path("runs") / f"{game}-{kind}-{n}p-seed{seed}"
-    path = Path(out)
-    result = run_tournament(game, players, list(strategies), games, seed, path, rules=rules,
-                            sweep=vary, workers=workers, chunk_size=chunk_size,
-                            overwrite=overwrite, progress=progress, command=None,
-                            stop=_stopping_rule(vary, until_decided, alpha, margin),
-                            scheduler=scheduler, resume=resume, design=seatings)
+    _check_play(games, workers, chunk_size)
+    path = _out(out, kind, game=game, players=_players(game, players), seed=seed)
+    stop = _stopping_rule(options.get("sweep"), options.pop("until_decided", False),
+                          options.pop("alpha", 0.05), options.pop("margin", 0.02))
+    result = run_tournament(game, players, list(strategies), games, seed, path, workers=workers,
+                            chunk_size=chunk_size, progress=progress, stop=stop, **options,
+                            **({} if first_batch is None else {"first_batch": first_batch}))
+    _tell(echo, result.notes)
     if result.interrupted:
-        raise KeyboardInterrupt(f"interrupted: finished parts kept in {path} (resume=True continues)")
-    return Result(path, _tournament_summary(path), result.manifest)
+        raise Interrupted(f"interrupted: {result.manifest['games_played']:,} games kept in {path} "
+                          "(whole parts only; continue with --resume)")
+    return Result(path, result.manifest, result.notes, result.seconds, summarize=_tournament_summary)
+
+
+def _tournament_summary(result: Result) -> Summary:
+    from tourney_sim.reports.render import to_text
+    rep = result.analysis
+    tables = {}
+    for cfg_report in rep.configs:
+        key = "strategy" if len(rep.configs) == 1 else f"strategy {cfg_report.cfg.label}"
+        tables[key] = cfg_report.strategies
+    return Summary(to_text(rep), tables)
 
 
 def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
@@ -171,42 +262,89 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
          params: Sequence[str] | None = None, sampler: str = "tpe", objective: str = "win",
          confirm_deals: int | None = None, confirm_seed: int | None = None,
          out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
-         overwrite: bool = False, resume: bool = False, progress: bool = False) -> Result:
+         overwrite: bool = False, resume: bool = False, progress: bool = False,
+         command: str | None = None, echo: Echo | None = None) -> Result:
     """Tune a strategy's parameters against a field (as ``tourney tune``). ``result.summary``
     has the best setting and the confirmation; ``result.path / "best.toml"`` is the setting."""
+    from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.tune import summary_text, tune as run_tune
-    name = strategy.split("@")[0].split(":")[0]
-    path = Path(out) if out is not None else Path("runs") / f"tune-{game}-{name}-seed{seed}"
-    report = run_tune(game, strategy, list(against), path, n_players=players, rules=list(rules),
-                      trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
-                      params=list(params) if params else None, confirm_deals=confirm_deals,
-                      confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
-                      overwrite=overwrite, resume=resume, progress=progress)
-    import pandas as pd
-    history = pd.DataFrame([{"trial": h["trial"], "value": h["value"], "label": h["label"], **h["setting"]}
-                            for h in report.manifest["history"]]).set_index("trial")
-    return Result(path, Summary(summary_text(report.manifest), {"history": history}), report.manifest)
+    from tourney_sim.strategies import setting_name
+    _require(trials >= 1 and deals >= 1, "--trials and --deals must be positive")
+    _check_play(workers=workers)
+    path = _out(out, "tune", game=game, strategy=setting_name(strategy), seed=seed)
+    try:
+        report = run_tune(game, strategy, list(against), path, n_players=players, rules=list(rules),
+                          trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
+                          params=list(params) if params else None, confirm_deals=confirm_deals,
+                          confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
+                          overwrite=overwrite, resume=resume, progress=progress, command=command)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: the study in {path} keeps its finished trials "
+                          "(continue with --resume)") from None
+    _tell(echo, report.notes)
+
+    def history():
+        import pandas as pd
+        return {"history": pd.DataFrame([{"trial": h["trial"], "value": h["value"], "label": h["label"],
+                                          **h["setting"]} for h in report.manifest["history"]]).set_index("trial")}
+    return Result(path, report.manifest, report.notes, report.seconds,
+                  summarize=lambda r: Summary(summary_text(r.manifest), history))
 
 
 def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
-          players: Sequence[int] | None = None, levels: Sequence[str] = ("random", "heuristic", "search"),
+          players: Sequence[int | str] | None = None, levels: Sequence[str] = ("random", "heuristic", "search"),
           seed: int = 0, workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-          overwrite: bool = False, progress: bool = False) -> Result:
+          overwrite: bool = False, progress: bool = False, command: str | None = None) -> Result:
     """A balance study (as ``tourney study``): every stage played into ``out``, then findings.json,
-    report.html and report.md there. ``result.summary.text`` holds the findings in words;
+    report.html and report.md there. ``players``: counts (a string such as ``"3,4"`` names
+    several). ``result.summary.text`` holds the findings in words;
     ``result.summary.tables["questions"]`` every question of the study (estimate, interval,
     p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
     import json
 
-    path = Path(out) if out is not None else Path("runs") / f"study-{game}-{budget}-seed{seed}"
-    report = _run_study(game, path, budget=budget, players=list(players) if players else None,
-                        levels=list(levels), seed=seed, workers=workers, scheduler=scheduler, resume=resume,
-                        overwrite=overwrite, progress=progress)
+    from tourney_sim.simulate.errors import Interrupted
+    _check_play(workers=workers)
+    counts = _player_counts(players or [])
+    path = _out(out, "study", game=game, budget=budget, seed=seed)
+    report = _run_study(game, path, budget=budget, players=counts or None, levels=list(levels), seed=seed,
+                        workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
+                        progress=progress, command=command)
     if report.interrupted:
-        raise KeyboardInterrupt(f"interrupted: finished stages kept in {path} (resume=True continues)")
-    import pandas as pd
-    questions = pd.DataFrame(json.loads((path / "findings.json").read_text())["questions"])
-    return Result(path, Summary(report.summary, {"questions": questions}), report.manifest)
+        raise Interrupted(f"interrupted: the study in {path} keeps its finished stages (continue with --resume)")
+
+    def questions():
+        import pandas as pd
+        return {"questions": pd.DataFrame(json.loads((path / "findings.json").read_text())["questions"])}
+    return Result(path, report.manifest, seconds=report.seconds,
+                  summarize=lambda r: Summary(report.summary, questions))
+
+
+def _player_counts(players: Sequence[int | str]) -> list[int]:
+    counts: list[int] = []
+    for item in players:
+        for part in str(item).split(","):
+            try:
+                counts.append(int(part))
+            except ValueError:
+                _require(False, f"--players takes player counts such as 4 or 3,4, got {item!r}")
+    return counts
+
+
+def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = None, games: int = 100_000,
+          repeats: int = 3, rules: Sequence[str] = ()) -> dict:
+    """Kernel speed per strategy (as ``tourney bench``; every seat plays it, one core):
+    ``{"game", "players", "compile_seconds", "rows": [{"strategy", "games_per_s",
+    "decisions_per_s", "decisions_per_game"}, ...]}``; ``strategies`` default to every heuristic."""
+    from tourney_sim.simulate.bench import bench_game
+    _require(games >= 1 and repeats >= 1, "--games and --repeats must be positive")
+    return bench_game(game, players, games, repeats, strategy_names=list(strategies) or None, rules=list(rules))
+
+
+def verify(path: str | Path):
+    """Check that a dataset, tournament or sweep is complete and sound (as ``tourney verify``):
+    a verdict with ``ok``, ``problems`` (one line each) and ``warnings``."""
+    from tourney_sim.simulate.verify import verify as check_directory
+    return check_directory(Path(path))
 
 
 def load(path: str | Path, columns: Sequence[str] | None = None):
@@ -249,6 +387,37 @@ def load(path: str | Path, columns: Sequence[str] | None = None):
     return df
 
 
+def _paths(paths: str | Path | Sequence[str | Path]) -> list[Path]:
+    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+
+
+def _analyse(paths: list[Path], rating_sample: int = 10_000):
+    """The report's analysis of datasets, tournaments or sweeps, or of one tuning run."""
+    from tourney_sim.reports import tuning
+    from tourney_sim.reports.render import build
+    if len(paths) == 1 and tuning.is_tuning(paths[0]):
+        return tuning.build(paths[0])
+    return build(paths, rating_sample)
+
+
+def _render(rep, out: str | Path | None, format: str | None) -> str:
+    """``rep`` as Markdown text (no ``out``), or written to ``out`` (HTML, or Markdown for a
+    ``.md`` name or ``format="md"``): the path as a string. An unwritable ``out`` is an
+    :class:`~tourney_sim.simulate.results.OutputError`."""
+    from tourney_sim.reports.render import to_markdown, write
+    from tourney_sim.simulate.results import OutputError
+    if out is None:
+        return to_markdown(rep)
+    out = Path(out)
+    fmt = format or ("md" if out.suffix.lower() == ".md" else "html")
+    if fmt not in ("html", "md"):
+        raise ValueError(f"format must be html or md, got {fmt!r}")
+    try:
+        return str(write(rep, out, fmt))
+    except OSError as exc:
+        raise OutputError(f"cannot write report {out}: {exc.strerror or exc}") from None
+
+
 def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = None,
            format: str | None = None, rating_sample: int = 10_000) -> str:
     """The report of datasets, tournaments or sweeps, or of a tuning run (as ``tourney report``).
@@ -256,21 +425,18 @@ def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = No
     With ``out``, writes HTML (or Markdown for a ``.md`` name, or as ``format`` says) and
     returns the path as a string; without, returns the Markdown text.
     """
-    from tourney_sim.reports import tuning
-    from tourney_sim.reports.render import build, to_markdown, write
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    if len(paths) == 1 and tuning.is_tuning(paths[0]):
-        rep = tuning.build(Path(paths[0]))
-    else:
-        rep = build([Path(p) for p in paths], rating_sample)
-    if out is None:
-        return to_markdown(rep)
-    out = Path(out)
-    fmt = format or ("md" if out.suffix.lower() == ".md" else "html")
-    if fmt not in ("html", "md"):
-        raise ValueError(f"format must be html or md, got {fmt!r}")
-    return str(write(rep, out, fmt))
+    return _render(_analyse(_paths(paths), rating_sample), out, format)
+
+
+def report_text(paths: str | Path | Sequence[str | Path], out: str | Path | None = None,
+                format: str | None = None, rating_sample: int = 10_000) -> str:
+    """The report's terminal summary, as ``tourney report`` prints it; with ``out``, the report
+    is also written there (as :func:`report` writes it), from the same analysis."""
+    from tourney_sim.reports.render import to_text
+    rep = _analyse(_paths(paths), rating_sample)
+    if out is not None:
+        _render(rep, out, format)
+    return to_text(rep)
 
 
 def replay(path: str | Path, game: int, *, legal: bool = False) -> dict:
@@ -291,8 +457,11 @@ def check(trace: dict | str | Path):
     return check_trace(trace)
 
 
-def position(game: str, position: dict, strategy: str = "random", *, seed: int = 0) -> dict:
+def position(game: str, position: dict | str | Path, strategy: str = "random", *, seed: int = 0) -> dict:
     """A position's legal moves and the move ``strategy`` plays there, as ``tourney position``
-    (``to_move``, ``legal``: index, move, action, text; ``choice``: the one chosen)."""
-    from tourney_sim.simulate.position import analyse
+    (``to_move``, ``legal``: index, move, action, text; ``choice``: the one chosen). ``position``:
+    a dict, or a JSON file as the game's ``describe_state`` writes it."""
+    from tourney_sim.simulate.position import analyse, read_position
+    if not isinstance(position, dict):
+        position = read_position(Path(position))
     return analyse(game, position, strategy, seed=seed)

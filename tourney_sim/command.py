@@ -1,5 +1,5 @@
 """The ``tourney`` command's entry point (and ``python -m tourney_sim``'s): the CLI of
-``tourney_sim.simulate.cli``, started and ended without Python's cyclic garbage collector walking
+``tourney_sim.cli``, started and ended without Python's cyclic garbage collector walking
 numba's objects.
 
 Starting, numpy, numba (its compiler, typing registries and the kernels loaded from the cache)
@@ -20,7 +20,7 @@ import gc
 def main() -> None:
     gc.disable()
     try:
-        from tourney_sim.simulate.cli import main as cli_main
+        from tourney_sim.cli import main as cli_main
     finally:
         gc.freeze()  # what the imports made stays for good: out of every later collection
         gc.enable()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import TourneyError
 from ..seeding import PyStream
 
 Outcome = Any
@@ -29,7 +30,7 @@ Sample = Callable[[PyStream], Outcome]
 Check = Callable[[Outcome], "str | None"]
 
 
-class ChanceError(ValueError):
+class ChanceError(TourneyError):
     """A chance event of a written record that cannot happen here; the message is one line."""
 
 

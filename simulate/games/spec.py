@@ -13,12 +13,14 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import TourneyError
 
-class RuleError(ValueError):
+
+class RuleError(TourneyError):
     """A bad rule option (unknown key, bad value); its message is one line for the user."""
 
 
-class PositionError(ValueError):
+class PositionError(TourneyError):
     """A position (``notation.load_state``) that is malformed or impossible; one line for the user."""
 
 

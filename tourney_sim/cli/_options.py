@@ -1,0 +1,80 @@
+"""The commands' options and arguments, each declared once as an ``Annotated`` alias.
+
+An alias is used as a parameter's type, its default stays in the command's signature::
+
+    def run(game: GameArg, players: PlayersOpt = None, ...)
+
+An option whose help names the command's own work (its default output, what ``--overwrite``
+replaces, what ``--seed`` means there) is made by a function of those words, so the flags and the
+type are still written once. Values are checked by ``tourney_sim.api`` (with the command's words),
+not here.
+"""
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from tourney_sim.api import DEFAULT_OUT
+
+
+def recorded_command() -> str:
+    """The command line as manifests record it (to run it again)."""
+    return "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def _option(kind, *flags: str):
+    """A function of the help text giving the ``Annotated`` option of these flags and type."""
+    return lambda help: Annotated[kind, typer.Option(*flags, help=help)]
+
+
+# ----------------------------------------------------------------------------- the same everywhere
+GameArg = Annotated[str, typer.Argument(help="Game name (see `tourney games`).")]
+DatasetArg = Annotated[Path, typer.Argument(help="A dataset directory written by `tourney run`.")]
+Players = _option(Optional[int], "--players", "-p")
+PlayersOpt = Players("Number of players (default: 4, or the game's only count).")
+Rules = _option(Optional[List[str]], "--rule")
+RuleOpt = Rules("Rule option key=value (see `tourney games`); repeatable.")
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="Worker processes (default: all cores).")]
+ChunkSize = _option(Optional[int], "--chunk-size")
+ChunkSizeOpt = ChunkSize("Games per Parquet part (does not change results).")
+Quiet = _option(bool, "--quiet", "-q")
+QuietOpt = Quiet("No progress bar and no summary.")
+Scheduler = _option(Optional[str], "--scheduler")
+SchedulerOpt = Scheduler("Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). "
+                         "Default: the built-in local runner.")
+TextOrJson = _option(str, "--format", "-f")
+
+# ----------------------------------------------------------------------------- help in the command's words
+Games = _option(int, "--games", "-n")
+Seed = _option(int, "--seed", "-s")
+Strategies = _option(Optional[List[str]], "--strategy")
+
+
+def Out(command: str, what: str = "Output directory"):
+    """``--out``, its help showing the command's default directory (``DEFAULT_OUT``)."""
+    pattern = DEFAULT_OUT[command].format(game="GAME", players="N", seed="S", strategy="STRATEGY",
+                                          budget="BUDGET")
+    return Annotated[Optional[Path], typer.Option("--out", "-o", help=f"{what} (default: {pattern}).")]
+
+
+def Overwrite(what: str):
+    return Annotated[bool, typer.Option("--overwrite", help=f"Replace an existing {what} in --out.")]
+
+
+def Resume(what: str, keeps: str = "), keeping its finished parts."):
+    """``--resume``; ``keeps`` ends the sentence after "(same parameters"."""
+    return Annotated[bool, typer.Option("--resume", help=f"Continue the {what} in --out after it was "
+                                                         f"interrupted or killed (same parameters{keeps}")]
+
+
+# ----------------------------------------------------------------------------- tournament and sweep
+UntilDecided = _option(bool, "--until-decided")
+AlphaOpt = Annotated[float, typer.Option("--alpha", help="--until-decided: chance that any conclusion is wrong.")]
+Margin = _option(float, "--margin")
+ReportOpt = Annotated[Optional[Path], typer.Option("--report", help="Also write the report to this .html or .md file.")]
+SeatingsOpt = Annotated[str, typer.Option(
+    "--seatings", help="Which seatings: all (every assignment of the strategies to the seats) or field (one "
+                       "strategy alone among copies of another, in every seat; team games: a whole team against "
+                       "a whole team). field costs far fewer games per deal at large tables.")]

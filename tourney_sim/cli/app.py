@@ -1,0 +1,410 @@
+"""The ``tourney`` commands: each gathers its options, calls its ``tourney_sim.api`` function and
+prints what it returns. Options are declared in ``_options.py``, errors handled in ``_errors.py``."""
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from tourney_sim import api
+
+from ._errors import TourneyGroup, fail
+from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
+                       Players, PlayersOpt, Quiet, QuietOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
+                       SchedulerOpt, SeatingsOpt, Seed, Strategies, TextOrJson, UntilDecided, WorkersOpt,
+                       recorded_command)
+
+app = typer.Typer(
+    name="tourney",
+    cls=TourneyGroup,
+    help="Play millions of seeded tabletop games between strategies; results to Parquet.\n\n"
+         "Start with `tourney games`, then `tourney strategies GAME`, then `tourney run GAME`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _notes(line: str) -> None:
+    typer.echo(line, err=True)
+
+
+def _text_or_json(format: str) -> None:
+    if format not in ("text", "json"):
+        fail(f"--format must be text or json, got {format!r}")
+
+
+@app.command()
+def games() -> None:
+    """List the games: player counts, teams, rules version and rule options (--rule key=value)."""
+    for name, spec in api.games().items():
+        players = (f"{spec.min_players}" if spec.min_players == spec.max_players
+                   else f"{spec.min_players}-{spec.max_players}")
+        kind = "teams {0,2} v {1,3}" if spec.team_game else "each for themselves"
+        typer.echo(f"{name:<12} {spec.title}: {players} players, {kind}, "
+                   f"{'lowest' if spec.better == 'low' else 'highest'} score wins, rules v{spec.rules_version}")
+        for opt in spec.options:
+            typer.echo(f"    --rule {opt.describe()}")
+
+
+@app.command()
+def strategies(
+    game: GameArg,
+    params: bool = typer.Option(False, "--params", help="Also list each strategy's parameters: name=default (range): meaning."),
+) -> None:
+    """List the strategies of a game, one line each (plug-ins included).
+
+    A strategy can be named with other parameter values anywhere a strategy is named:
+    NAME:key=value,key=value (e.g. guard:sword_weight=0.3) or NAME@file.toml (e.g. the
+    best.toml that `tourney tune` writes).
+    """
+    from tourney_sim import strategies as of_game
+    table = of_game(game)
+    width = max(len(n) for n in table)
+    for name, s in table.items():
+        origin = "" if s.origin == "built-in" else f"  [{s.origin}]"
+        typer.echo(f"{name:<{width}}  {s.description}{origin}")
+        if params:
+            for p in s.params:
+                typer.echo(f"{'':<{width}}    {p.describe()}")
+            if not s.params:
+                typer.echo(f"{'':<{width}}    (no parameters)")
+
+
+@app.command()
+def run(
+    game: GameArg,
+    players: PlayersOpt = None,
+    games: Games("Number of games to play.") = 100_000,
+    seed: Seed("Seed: game i depends only on (seed, i).") = 0,
+    strategy: Strategies("Strategy for the next seat; repeat it. The list repeats to fill the table (default: the game's built-ins).") = None,
+    rule: RuleOpt = None,
+    out: Out("run", "Output dataset directory") = None,
+    workers: WorkersOpt = None,
+    chunk_size: ChunkSize("Games per chunk / Parquet part (does not change results).") = None,
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="Rotate the seating every game so each strategy sits in every seat equally."),
+    overwrite: Overwrite("dataset") = False,
+    quiet: QuietOpt = False,
+    scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local (start one here with --workers processes). Default: the built-in local runner.") = None,
+    resume: Resume("run") = False,
+) -> None:
+    """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
+
+    Example: tourney run companeros --players 4 --games 1000000 --seed 7
+    --strategy greedy --strategy random --out runs/first
+    """
+    result = api.run(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (), out=out,
+                     workers=workers, chunk_size=chunk_size, rotate=rotate, overwrite=overwrite, resume=resume,
+                     scheduler=scheduler, progress=not quiet, command=recorded_command(),
+                     echo=None if quiet else _notes)
+    if not quiet:
+        typer.echo(result.summary.text)
+        played, seconds = result.games_played, result.seconds
+        typer.echo(f"\n{played:,} games in {seconds:.2f} s ({played / max(seconds, 1e-9):,.0f} "
+                   f"games/s){' this session' if result.resumed else ''}; results in {result.path}")
+
+
+@app.command()
+def summary(directory: DatasetArg) -> None:
+    """Print the summary of a dataset (per strategy and per seat)."""
+    typer.echo(api.summary(directory).text)
+
+
+@app.command()
+def replay(
+    directory: DatasetArg,
+    game: int = typer.Option(..., "--game", "-g", help="Game index within the run."),
+    format: TextOrJson("text (readable) or json (a complete trace, tourney-trace/2, that `tourney check` and "
+                       "other programs re-check).") = "text",
+    legal: bool = typer.Option(False, "--legal", help="Add each decision's full list of legal moves, spelled out."),
+) -> None:
+    """Replay one game of a dataset move by move, exactly as it was played, with its chance events
+    (deals, reshuffles, draws) in order: the trace alone, with the rules, determines the game."""
+    from tourney_sim.simulate.replay import format_text
+    _text_or_json(format)
+    t = api.replay(directory, game, legal=legal)
+    typer.echo(json.dumps(t, indent=1, ensure_ascii=False) if format == "json" else format_text(t))
+
+
+@app.command()
+def check(trace_file: Path = typer.Argument(..., metavar="TRACE.json",
+                                            help="A tourney-trace/2 file: `tourney replay --format json`, "
+                                                 "written by hand, or by another program.")) -> None:
+    """Re-check a trace with the readable reference engine (not the compiled kernel).
+
+    Replays its chance events and decisions under the game's rules, checks every decision is legal
+    and the result matches. Exit 0 when it does; 1 naming the first step where the trace and the
+    rules part; 2 when the file is not a trace this tourney can check (malformed, another game's
+    rules version). Format: docs/traces.md.
+    """
+    report = api.check(trace_file)
+    if report.ok:
+        typer.echo(report.message)
+        return
+    typer.echo(f"check failed: {report.message}", err=True)
+    raise typer.Exit(1)
+
+
+@app.command()
+def position(
+    game: str = typer.Argument(..., help="Game name (tourney games)."),
+    position_file: Path = typer.Argument(..., metavar="FILE.json",
+                                         help="A position as the game's describe_state writes it "
+                                              "(docs/traces.md; e.g. a trace's initial_state)."),
+    strategy: str = typer.Option("random", "--strategy", "-s",
+                                 help="Who to ask: any strategy of the game, with its parameters "
+                                      "(e.g. greedy, ismcts:iterations=300)."),
+    seed: int = typer.Option(0, "--seed", help="Seeds the strategy's random stream (and a search's samples)."),
+    format: TextOrJson("text or json.") = "text",
+) -> None:
+    """Show the legal moves of a stored position and the move a strategy would play there."""
+    from tourney_sim.simulate.position import format_text
+    _text_or_json(format)
+    a = api.position(game, position_file, strategy, seed=seed)
+    typer.echo(json.dumps(a, indent=1, ensure_ascii=False) if format == "json" else format_text(a))
+
+
+@app.command()
+def bench(
+    game: str = typer.Argument(..., help="Game name."),
+    players: Players("Number of players.") = None,
+    games: Games("Games per timed run.") = 100_000,
+    repeats: int = typer.Option(3, "--repeats", "-r", help="Timed runs per strategy (the median is shown)."),
+    rule: Rules("Rule option key=value; repeatable.") = None,
+    strategy: Strategies("Strategy to time (settings allowed: NAME:key=value); repeatable (default: every strategy of the game).") = None,
+) -> None:
+    """Kernel speed per strategy (every seat plays it), one core, compile time shown apart."""
+    r = api.bench(game, strategy or (), players=players, games=games, repeats=repeats, rules=rule or ())
+    typer.echo(f"{r['game']}, {r['players']} players, {games:,} games x {repeats} runs (median), one core")
+    typer.echo(f"compile or cache load: {r['compile_seconds']:.2f} s")
+    typer.echo(f"  {'strategy':<14}{'games/s':>12}{'decisions/s':>14}{'decisions/game':>16}")
+    for row in r["rows"]:
+        typer.echo(f"  {row['strategy']:<14}{row['games_per_s']:>12,.0f}{row['decisions_per_s']:>14,.0f}"
+                   f"{row['decisions_per_game']:>16.1f}")
+
+
+# ----------------------------------------------------------------------------- tournaments and reports
+def _show_tournament(result: api.Result, quiet: bool, report: Optional[Path]) -> None:
+    """What ``tournament`` and ``sweep`` print once played: the --until-decided verdict, then
+    (unless quiet) the report's summary, written to ``report`` too, and the totals."""
+    man = result.manifest
+    ud = man.get("until_decided")
+    if ud:
+        how = {"decided": "decided", "cap": "NOT decided: the --games cap was reached"}[ud["stopped"]]
+        typer.echo(f"--until-decided: {how} after {ud['deals']:,} deals per seating "
+                   f"(alpha {ud['alpha']}, margin {ud['margin']})")
+        for r in ud["results"]:
+            typer.echo(f"  {r['text']}")
+    if quiet:
+        return
+    if report is not None:
+        result.report(report)
+    typer.echo(result.summary.text)
+    typer.echo(f"\n{man['games_played']:,} games ({man['seatings']} seatings x {man['deals_played']:,} deals"
+               f"{' x ' + str(len(man['variants'])) + ' variants' if len(man['variants']) > 1 else ''}) in "
+               f"{result.seconds:.1f} s; results in {result.path}" + (f"; report in {report}" if report else ""))
+
+
+def _check_report(report: Optional[Path]) -> None:
+    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
+        fail(f"--report must name a .html or .md file, got {report}")
+
+
+@app.command()
+def tournament(
+    game: GameArg,
+    players: PlayersOpt = None,
+    strategy: Strategies("A strategy of the tournament; repeat it (at least two).") = None,
+    games: Games("Deals; each is played in every seating of every matchup (the cap with --until-decided).") = 10_000,
+    seed: Seed("Seed: deal i depends only on (seed, i), the same in every seating.") = 0,
+    rule: RuleOpt = None,
+    out: Out("tournament") = None,
+    workers: WorkersOpt = None,
+    chunk_size: ChunkSizeOpt = None,
+    overwrite: Overwrite("tournament") = False,
+    resume: Resume("tournament") = False,
+    quiet: QuietOpt = False,
+    until_decided: UntilDecided("Play in batches and stop once every pair of strategies is settled (stronger, weaker, or equal within --margin) at error rate --alpha; --games is then the cap.") = False,
+    alpha: AlphaOpt = 0.05,
+    margin: Margin("--until-decided: win-rate differences below this count as equal.") = 0.02,
+    report: ReportOpt = None,
+    seatings: SeatingsOpt = "all",
+    scheduler: SchedulerOpt = None,
+    first_batch: Optional[int] = typer.Option(None, "--first-batch", help="--until-decided: deals in the first batch (default 1,000); later batches add half of what is done. Smaller lets a clear answer stop sooner."),
+) -> None:
+    """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
+    in every seating of it on the same seeds, then a summary (see `tourney report`).
+
+    Example: tourney tournament companeros --players 4 --strategy greedy --strategy random
+    --strategy high --games 20000 --seed 7 --out runs/t1
+
+    A strong, slow strategy against a heuristic at a large table: --seatings field, e.g.
+    tourney tournament companeros --players 6 --strategy ismcts --strategy greedy --seatings field
+    --games 2000 --seed 1
+    """
+    _check_report(report)
+    result = api.tournament(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (),
+                            out=out, workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
+                            until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
+                            progress=not quiet, seatings=seatings, first_batch=first_batch,
+                            command=recorded_command(), echo=_notes)
+    _show_tournament(result, quiet, report)
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    rule: Rules("Rule option to vary, key=v1,v2[,...]; repeatable (the variants are every combination).") = None,
+    players: PlayersOpt = None,
+    strategy: Strategies("A strategy; repeat it (at least two).") = None,
+    games: Games("Deals per seating and variant (the cap with --until-decided).") = 10_000,
+    seed: Seed("Seed: the same deals under every variant.") = 0,
+    out: Out("sweep") = None,
+    workers: WorkersOpt = None,
+    chunk_size: ChunkSizeOpt = None,
+    overwrite: Overwrite("sweep") = False,
+    resume: Resume("sweep") = False,
+    quiet: QuietOpt = False,
+    until_decided: UntilDecided("Stop once it is settled which variant is fairer (largest seat gap), or that they are equally fair within --margin, at error rate --alpha.") = False,
+    alpha: AlphaOpt = 0.05,
+    margin: Margin("--until-decided: seat-gap differences below this count as equal.") = 0.02,
+    report: ReportOpt = None,
+    seatings: SeatingsOpt = "all",
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """The same deals and matchups under each rule variant, then the variants' balance side by side.
+
+    Example: tourney sweep cardavia --rule last_sweep_scores=true,false --strategy greedy
+    --strategy random --games 20000 --out runs/sweep1
+    """
+    if rule:
+        _check_report(report)
+    result = api.sweep(game, rule or (), strategy or (), players=players, games=games, seed=seed, out=out,
+                       workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
+                       until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
+                       progress=not quiet, seatings=seatings, command=recorded_command(), echo=_notes)
+    _show_tournament(result, quiet, report)
+
+
+@app.command()
+def report(
+    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (.html, or .md for Markdown)."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="html, md or text (default: from --out, else text)."),
+    rating_sample: int = typer.Option(10_000, "--rating-sample", help="Games sampled to fit the openskill ratings."),
+    quiet: Quiet("Do not print the terminal summary.") = False,
+) -> None:
+    """Strategy strength, pairwise comparisons, seat balance and game shape from datasets alone:
+    a self-contained HTML page (or Markdown) and a terminal summary.
+
+    Example: tourney report runs/t1 --out report.html
+    """
+    fmt = format or ("md" if out is not None and out.suffix.lower() == ".md" else "html" if out is not None else "text")
+    if fmt not in ("html", "md", "text"):
+        fail(f"--format must be html, md or text, got {fmt!r}")
+    if fmt == "html" and out is None:
+        fail("--format html needs --out FILE")
+    if rating_sample < 1:
+        fail(f"--rating-sample must be positive, got {rating_sample}")
+    if out is not None and fmt == "text":
+        fail("--format text prints to the terminal: drop --out or choose html or md")
+    if out is not None and (out.is_dir() or not out.name or out.name in (".", "..")):
+        fail(f"--out {out} is a directory: give a file name such as report.html")
+    if out is not None and not out.parent.is_dir():
+        fail(f"cannot write report {out}: directory {out.parent} does not exist")
+    if out is None and fmt == "md":
+        typer.echo(api.report(directories, format=fmt, rating_sample=rating_sample))
+        return
+    text = api.report_text(directories, out=out, format=fmt, rating_sample=rating_sample)
+    if not quiet:
+        typer.echo(text)
+        if out is not None:
+            typer.echo(f"\nreport written to {out}")
+
+
+@app.command()
+def tune(
+    game: GameArg,
+    strategy: str = typer.Option(..., "--strategy", help="The strategy to tune (a setting such as NAME@file.toml is the starting point); see `tourney strategies GAME --params`."),
+    against: Optional[List[str]] = typer.Option(None, "--against", help="A strategy of the field it is tuned against; repeat it. Every trial plays every one of them on the same deals."),
+    trials: int = typer.Option(100, "--trials", "-t", help="Settings to try (the first is the starting setting)."),
+    deals: int = typer.Option(2000, "--deals", "-n", help="Deals per trial, each played in every seating against every --against strategy; the same deals for every trial."),
+    seed: Seed("Seed of the tuning deals and of the sampler.") = 0,
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this parameter; repeatable (default: all of the strategy's parameters)."),
+    sampler: str = typer.Option("tpe", "--sampler", help="optuna sampler: tpe (any parameters) or cmaes (CMA-ES, for real and integer parameters)."),
+    objective: str = typer.Option("win", "--objective", help="win: the mean win rate against the field; margin: the mean score margin over the other players."),
+    confirm_deals: Optional[int] = typer.Option(None, "--confirm-deals", help="Fresh deals on which the best setting is confirmed against the starting one (default: 5 x --deals)."),
+    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed", help="Seed of the confirmation deals (default: --seed + 1)."),
+    out: Out("tune") = None,
+    workers: WorkersOpt = None,
+    scheduler: Scheduler("Play the trials on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
+    overwrite: Overwrite("tuning run") = False,
+    resume: Resume("tuning run", "; --trials may grow).") = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Find the strongest settings of a strategy's parameters with optuna.
+
+    Every trial plays one setting against the --against field on the same deals (duplicate
+    seatings, common random numbers), so trials differ by their settings, not their luck. At
+    the end the best setting is confirmed against the starting one on fresh deals (paired, with
+    a 95% interval and p-value). Writes best.toml (use it as --strategy NAME@DIR/best.toml),
+    _tune.json and the optuna study (study.journal); `tourney report DIR` shows the history.
+
+    Example: tourney tune cardavia --strategy guard --against capture-max --against random
+    --trials 200 --deals 2000 --seed 1 --out runs/tune-guard
+    """
+    result = api.tune(game, strategy, against or (), trials=trials, deals=deals, seed=seed, players=players,
+                      rules=rule or (), params=param or None, sampler=sampler, objective=objective,
+                      confirm_deals=confirm_deals, confirm_seed=confirm_seed, out=out, workers=workers,
+                      scheduler=scheduler, overwrite=overwrite, resume=resume, progress=not quiet,
+                      command=recorded_command(), echo=None if quiet else _notes)
+    if not quiet:
+        typer.echo(result.summary.text)
+        typer.echo(f"\nbest setting in {result.path / 'best.toml'}; report: tourney report {result.path} --out tune.html")
+
+
+@app.command()
+def study(
+    game: GameArg,
+    out: Out("study", "Study directory") = None,
+    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes: a first look), standard (under 30 minutes per game on 2 cores) or thorough (hours): the deals of every stage and the search player's budget; the README lists each one's cost per game."),
+    players: Optional[List[str]] = typer.Option(None, "--players", "-p", help="Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the game supports)."),
+    levels: str = typer.Option("random,heuristic,search", "--levels", help="Levels of play, comma-separated: random (everyone random), heuristic (everyone the game's strongest heuristic, tuned where a tuned setting ships), search (everyone ismcts)."),
+    seed: Seed("Seed of every stage: the same deals at every level and under every rule option.") = 0,
+    workers: WorkersOpt = None,
+    scheduler: Scheduler("Play every stage on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
+    resume: Resume("study", "): finished stages are kept, the unfinished one resumes.") = False,
+    overwrite: Overwrite("study") = False,
+    quiet: Quiet("No progress bars; only the findings.") = False,
+) -> None:
+    """A balance study in one command: seat and first-player advantage under random, heuristic
+    and search play; what each rule option changes (paired on the same deals); the strategy
+    landscape; every supported player count side by side. Ends with the findings in words; the
+    directory holds every dataset, _study.json (each stage's command, to regenerate any number on
+    its own), findings.json, report.html and report.md.
+
+    Example: tourney study colleagues --budget quick --players 4 --out study/c-quick
+    """
+    result = api.study(game, out=out, budget=budget, players=players or None,
+                       levels=[x.strip() for x in levels.split(",") if x.strip()], seed=seed, workers=workers,
+                       scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
+                       command=recorded_command())
+    typer.echo(result.summary.text)
+
+
+@app.command()
+def verify(directory: DatasetArg) -> None:
+    """Check that a dataset is complete and sound: every game once, every seat, schema, manifest
+    and part checksums agree. Exit 0 if so; otherwise each problem on its own line and exit 1."""
+    from tourney_sim.simulate.verify import report_text
+    verdict = api.verify(directory)
+    typer.echo(report_text(verdict))
+    if not verdict.ok:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    app()
