@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from .test_digests import HEURISTICS
+from tourney_sim.simulate.testing import DIGEST_HEURISTICS
 
 PROBE = r"""
 import json, sys
@@ -42,7 +42,7 @@ def count(game, players, seats):
 
 
 #: every built-in heuristic of every game (the seatings of test_digests; random where they lack it)
-TABLES = [(g, p, seats) for (g, p), seats in sorted(HEURISTICS.items())] + \
+TABLES = [(g, p, seats) for (g, p), seats in sorted(DIGEST_HEURISTICS.items())] + \
          [("colleagues", 4, ["random"]), ("partners", 4, ["random"])]
 
 
