@@ -46,6 +46,7 @@ TABLES = [(g, p, seats) for (g, p), seats in sorted(DIGEST_HEURISTICS.items())] 
          [("colleagues", 4, ["random"]), ("partners", 4, ["random"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players, seats", TABLES, ids=[f"{g}-{p}p-{len(s)}" for g, p, s in TABLES])
 def test_no_allocation_per_decision(game, players, seats):
     (small_alloc, small_free, small_decisions), (big_alloc, big_free, big_decisions) = count(

@@ -617,6 +617,7 @@ def test_ca6_replay_shows_the_deal_boundaries(tmp_path):
 
 
 # ------------------------------------------------------------------ reference engine
+@pytest.mark.slow
 def test_kernel_matches_reference():
     """10,000 seeded games with the rulebook options: same legal moves at every step, same result."""
     assert harness.differential(SPEC, ref, params_of(), seed=11, games=10_000) == 10_000 * 48
@@ -799,6 +800,7 @@ def match_invariant(state):
     return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deals,games", [(1, 100_000), (2, 20_000), (4, 10_000)])
 def test_invariants_over_random_games(deals, games):
     lengths = np.zeros(games, np.int64)
@@ -915,6 +917,7 @@ def test_strategies_registered():
     assert {"random", "capture-max", "guard", "swords"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["capture-max", "guard", "swords"])
 def test_heuristic_beats_random(name):
     """4,000 games of [heuristic, random, heuristic, random] (the heuristic is team {0,2} or,
@@ -932,6 +935,7 @@ def test_heuristic_beats_random(name):
     assert block.score[block.strategy == 0].mean() > block.score[block.strategy == 1].mean() + 10
 
 
+@pytest.mark.slow
 def test_guard_beats_capture_max():
     """Looking one player ahead pays: guard against capture-max over 4,000 games (measured on
     50,000: guard wins 81%, capture-max 22%)."""

@@ -746,6 +746,7 @@ def test_play_only_on_empty_weekdays_face_down_only_with_meeting():
 DIFF_GAMES = 10_000 if FULL else 700
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_matches_reference(players):
     params = cl.make_params(players, {})
@@ -915,6 +916,7 @@ def invariant(state):
 INVARIANT_GAMES = 100_000 if FULL else 12_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_invariants_over_random_games(players):
     lengths = np.zeros(INVARIANT_GAMES, np.int64)
@@ -1038,6 +1040,7 @@ def seat_stats(block, m, name, n):
     return (block.score[:, :n][sel].astype(float), block.extra[:, :n, 4][sel].astype(float))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,games", [(4, 2000), (2, 1500)])
 @pytest.mark.parametrize("name", ["middle", "dodger", "dumper", "hider"])
 def test_heuristic_beats_random(name, players, games):

@@ -170,6 +170,7 @@ def test_co5_match_game_count():
 
 
 # ------------------------------------------------------------------ reference engine
+@pytest.mark.slow
 @pytest.mark.parametrize("players,games", [(3, 2500), (4, 3000), (5, 2500), (6, 2000)])
 def test_kernel_matches_reference(players, games):
     params = co.make_params(players, {"match_games": 1})
@@ -270,6 +271,7 @@ def invariant(state):
     return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_invariants_over_random_games(players):
     games = 100_000 if players == 4 else 20_000
@@ -306,6 +308,7 @@ def test_no_peeking():
 
 
 # ------------------------------------------------------------------ strategies
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["high", "follower", "greedy"])
 def test_heuristic_beats_random(name):
     """20,000 4-player games of [heuristic, random, heuristic, random], rotating seats. Expected

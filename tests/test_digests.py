@@ -19,6 +19,7 @@ DIGESTS = Path(__file__).parent / "data" / "digests.json"
 CASES = digest_cases()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, game, players, seats, games, rules", CASES, ids=[c[0] for c in CASES])
 def test_seeded_runs_give_the_recorded_rows(name, game, players, seats, games, rules, tmp_path):
     recorded = json.loads(DIGESTS.read_text())

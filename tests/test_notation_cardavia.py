@@ -79,6 +79,7 @@ def positions_of(k: KernelGame, lineup) -> list[np.ndarray]:
     return states
 
 
+@pytest.mark.slow
 def test_every_position_survives_json_and_load_state():
     """100,000 positions, every decision point and the final position of games played by random
     play and by every built-in heuristic (seats mixed, the lineup rotating), under all the rule

@@ -64,6 +64,7 @@ def random_step(k, pick):
 
 
 # ------------------------------------------------------------------ a. positions round trip
+@pytest.mark.slow
 def test_every_position_of_random_and_heuristic_games_round_trips_through_json():
     """At every decision (and the end) of games played by random moves and by each built-in
     heuristic, in every configuration: ``load_state`` of the JSON text of ``describe_state``

@@ -573,6 +573,7 @@ def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
 
 
 # ------------------------------------------------------------------ reference engine
+@pytest.mark.slow
 def test_kernel_matches_reference():
     n_bounce = DIFF_GAMES // 5
     n = harness.differential(SPEC, ref, pa.make_params(4, {}), seed=11, games=DIFF_GAMES - n_bounce)
@@ -602,6 +603,7 @@ def test_the_kernels_random_games_are_the_references_random_games():
     assert decisions == list(block.decisions[:n_ref])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overshoot", ["illegal", "bounce"])
 def test_kernel_matches_reference_in_heuristic_games(overshoot):
     """Heuristic play crowds the board and the houses (4 pieces out, mixed 7s) far more than
@@ -694,6 +696,7 @@ def invariant(state):
     return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overshoot,games", [("illegal", 20_000), ("bounce", 4_000)])
 def test_invariants_over_random_games(overshoot, games):
     lengths = np.zeros(games, np.int64)
@@ -705,6 +708,7 @@ def test_invariants_over_random_games(overshoot, games):
     assert lengths.min() > 0  # every game ended (won or at the cap) within the decision bound
 
 
+@pytest.mark.slow
 def test_heuristics_never_hit_the_cap():
     m = make_matchup("partners", 4, ["race", "hunter", "guardian", "teamwork"], seed=21)
     block = play_block(m, 0, 20_000)
@@ -744,6 +748,7 @@ def test_pa9_no_peeking_hands_pile_and_the_card_given():
 
 
 # ------------------------------------------------------------------ heuristics beat random
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["race", "hunter", "guardian", "teamwork"])
 def test_heuristic_beats_random(name):
     games = 400

@@ -14,6 +14,7 @@ from tourney_sim.simulate.check import check_trace, load_trace
 from tourney_sim.simulate.games import game_names, get_game
 from tourney_sim.simulate.testing import golden_replayed
 
+from .configurations import changed_values
 from ..goldens import first_with_legal_moves, golden_files, read
 
 GOLDEN_FILES = golden_files()
@@ -34,17 +35,6 @@ def test_reference_engine_accepts_the_golden_game(path):
     assert report.ok, report.message
     assert report.decisions == sum("seat" in e for e in trace["history"])
     assert report.chance_events == sum("chance" in e for e in trace["history"]) > 0
-
-
-def changed_values(option) -> list:
-    """The values of a rule option other than its default that golden games must cover."""
-    if option.kind == "bool":
-        return [not option.default]
-    if option.kind == "choice":
-        return [v for v in option.choices if v != option.default]
-    if option.kind == "int":
-        return [option.default + 1]
-    return []  # a file: the default table only
 
 
 @pytest.mark.parametrize("game", game_names())
