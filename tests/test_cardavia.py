@@ -567,6 +567,7 @@ def test_ca6_two_thirds_on_a_deal_end_counts_its_prizes():
     assert state[ca.MATCH_STATS + ca.STAT_LEADER] == 0 and g.leader == 0
 
 
+@pytest.mark.slow
 def test_ca6_match_deals_option_and_decision_cap():
     """match_deals is 1..20; the kernel's decision cap grows with it (48 a deal)."""
     from tourney_sim.simulate.games.spec import RuleError

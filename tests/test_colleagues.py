@@ -337,6 +337,7 @@ def test_leader_at_two_thirds_is_who_the_result_would_rank_first_after_week_2():
     assert {p for p, e in seen if e >= 0} == {2, 3, 4, 5}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players):
     """At 2 players the Grey Entity (seat 2) can lead: those games count as led, not as none."""

@@ -182,6 +182,7 @@ def test_kernel_matches_reference_in_matches():
     harness.differential(SPEC, ref, params, seed=5, games=300)
 
 
+@pytest.mark.slow
 def test_taker_position_agrees_with_the_reference_scoring_order():
     """What greedy asks before playing: for every card of the hand, where the seat would stand
     among the takers given the cards played so far (the reference engine's scoring order)."""

@@ -94,6 +94,7 @@ def play_on(state, chance, pick):
 
 
 # ------------------------------------------------------------------ 1. positions
+@pytest.mark.slow
 def test_every_position_survives_json_and_load_state_and_plays_on_identically():
     """100,000 decision points of random and heuristic games (2-5 players, both grey_dismissal
     settings, a component table of its own): the loaded state equals the real one outside the

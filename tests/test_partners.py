@@ -557,6 +557,7 @@ def test_the_lead_is_recorded_when_the_deal_ends_and_read_at_two_thirds():
         assert list(result(state)[2][:, 6]) == [lead] * 4, deals
 
 
+@pytest.mark.slow
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
     from typer.testing import CliRunner
 

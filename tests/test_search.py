@@ -21,6 +21,7 @@ GAMES = {"cardavia": (4, redeal_cardavia), "companeros": (4, redeal_companeros),
          "partners": (4, hide_partners)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_search_does_not_peek(game):
     """The same information set with other hidden cards (the other hands redealt) gives the same
