@@ -18,7 +18,7 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import PyStream, below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
-from .test_cardavia import invariant, params_of, redeal_other_hands
+from .support.cardavia import invariant, params_of, redeal_other_hands
 
 SPEC = get_game("cardavia")
 PICK_STREAM = 1000  # the real game's random moves

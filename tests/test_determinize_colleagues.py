@@ -16,8 +16,8 @@ from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_colleagues import hide as hide_hidden
-from .test_colleagues import invariant
+from .support.colleagues import hide as hide_hidden
+from .support.colleagues import invariant
 
 SPEC = get_game("colleagues")
 PICK_STREAM = 1000  # choosing the real game's random moves

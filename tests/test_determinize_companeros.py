@@ -16,7 +16,7 @@ from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
 
 from . import harness
-from .test_companeros import invariant, redeal_other_hands
+from .support.companeros import invariant, redeal_other_hands
 
 SPEC = get_game("companeros")
 PICK_STREAM = 1000  # choosing the real game's random moves

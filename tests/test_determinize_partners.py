@@ -17,7 +17,7 @@ from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_partners import invariant
+from .support.partners import invariant
 
 SPEC = get_game("partners")
 PICK_STREAM = 1000  # choosing the real game's random moves

@@ -19,7 +19,7 @@ from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_cardavia import CO, CU, card, last_turn_state, mv, params_of, ref_from, RE, SW
+from .support.cardavia import CO, CU, card, last_turn_state, mv, params_of, ref_from, RE, SW
 
 SPEC = get_game("cardavia")
 PICK_STREAM = harness.PICK_STREAM  # the random moves of a game

@@ -18,7 +18,7 @@ from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
+from .support.companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
 
 SPEC = get_game("companeros")
 PICK_STREAM = harness.PICK_STREAM  # the random move choices of the tests' own games
