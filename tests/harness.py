@@ -53,6 +53,18 @@ def differential(spec: GameSpec, reference, params, seed: int, games: int, on_st
     return checked
 
 
+def play_on(game, pick: PyStream) -> list[tuple[list[int], int]]:
+    """Random moves to the end of the game (a KernelGame): each decision's legal moves and the
+    move taken."""
+    played = []
+    while game.to_move() >= 0:
+        moves = game.legal_moves()
+        move = moves[pick.below(len(moves))]
+        game.apply(move)
+        played.append((moves, move))
+    return played
+
+
 @njit
 def random_playthroughs(init, to_move, legal_moves, apply_move, invariant, state_size, max_moves,
                         max_decisions, params, seed, n_games, lengths):

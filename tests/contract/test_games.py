@@ -47,17 +47,6 @@ def random_move(game, pick: PyStream) -> int:
     return moves[pick.below(len(moves))]
 
 
-def play_on(k: KernelGame, pick: PyStream) -> list[tuple[list[int], int]]:
-    """Random moves to the end of the game: each decision's legal moves and the move taken."""
-    played = []
-    while k.to_move() >= 0:
-        moves = k.legal_moves()
-        move = moves[pick.below(len(moves))]
-        k.apply(move)
-        played.append((moves, move))
-    return played
-
-
 # ------------------------------------------------------------------ the reference engine
 @configurations
 def test_kernel_is_the_reference_engine_and_both_spell_moves_alike(config):
@@ -136,8 +125,8 @@ def test_every_position_round_trips_and_play_goes_on_identically(config):
             steps += 1
         real, twin = k.copy(), k.copy()
         twin.state[:] = loaded
-        assert (play_on(real, PyStream(63, g, PLAY_ON_STREAM))
-                == play_on(twin, PyStream(63, g, PLAY_ON_STREAM))), (g, steps)
+        assert (harness.play_on(real, PyStream(63, g, PLAY_ON_STREAM))
+                == harness.play_on(twin, PyStream(63, g, PLAY_ON_STREAM))), (g, steps)
         assert real.result() == twin.result(), g
         assert spec.describe_state(real.state) == spec.describe_state(twin.state), g
 
