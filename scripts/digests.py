@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tourney_sim.simulate.testing import case_digest, digest_cases
 
-from tests.test_digests import CASES, DIGESTS, case_digest  # noqa: E402
+DIGESTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "digests.json"
 
 
 def main():
@@ -28,7 +26,7 @@ def main():
     old = json.loads(DIGESTS.read_text()) if DIGESTS.exists() else {}
     new = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, game, players, seats, games, rules in CASES:
+        for name, game, players, seats, games, rules in digest_cases():
             new[name] = case_digest(game, players, seats, games, rules, Path(tmp) / name)
             print(f"{name}: {'same' if old.get(name) == new[name] else 'CHANGED' if name in old else 'new'}",
                   flush=True)

@@ -12,12 +12,14 @@ from tourney_sim.simulate.stepper import KernelGame
 PICK_STREAM = 1000  # the test's own stream for choosing random moves
 
 
-def differential(spec: GameSpec, reference, params, seed: int, games: int, on_step=None) -> int:
+def differential(spec: GameSpec, reference, params, seed: int, games: int, on_step=None,
+                 spell: bool = False) -> int:
     """Play ``games`` random games in the kernel and in the reference engine side by side.
 
     At every step both must agree on the seat to move and the legal moves (the same ascending
-    list); both get the same random move; at the end both give the same result. Returns the
-    number of decisions checked.
+    list); both get the same random move; at the end both give the same result. With ``spell``,
+    every legal move is also spelled alike by both (``reference.action`` is the notation's
+    ``move_to_json``) and described in words. Returns the number of decisions checked.
     """
     checked = 0
     for g in range(games):
@@ -34,6 +36,11 @@ def differential(spec: GameSpec, reference, params, seed: int, games: int, on_st
             rm = r.legal_moves()
             assert km == rm, f"game {g} step {steps}: kernel {km} != reference {rm}"
             assert km, f"game {g} step {steps}: no legal move"
+            if spell:
+                for m in km:
+                    assert r.action(m) == spec.move_to_json(k.state, m), f"game {g} step {steps}: move {m}"
+                    text = spec.describe_move(k.state, m)
+                    assert isinstance(text, str) and text, f"game {g} step {steps}: move {m} is {text!r}"
             move = km[pick.below(len(km))]
             k.apply(move)
             r.apply(move)
@@ -44,6 +51,18 @@ def differential(spec: GameSpec, reference, params, seed: int, games: int, on_st
         assert k.result() == tuple(r.result()), f"game {g}: {k.result()} != {r.result()}"
         checked += steps
     return checked
+
+
+def play_on(game, pick: PyStream) -> list[tuple[list[int], int]]:
+    """Random moves to the end of the game (a KernelGame): each decision's legal moves and the
+    move taken."""
+    played = []
+    while game.to_move() >= 0:
+        moves = game.legal_moves()
+        move = moves[pick.below(len(moves))]
+        game.apply(move)
+        played.append((moves, move))
+    return played
 
 
 @njit

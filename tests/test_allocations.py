@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from .test_digests import HEURISTICS
+from tourney_sim.simulate.testing import DIGEST_HEURISTICS
 
 PROBE = r"""
 import json, sys
@@ -42,10 +42,11 @@ def count(game, players, seats):
 
 
 #: every built-in heuristic of every game (the seatings of test_digests; random where they lack it)
-TABLES = [(g, p, seats) for (g, p), seats in sorted(HEURISTICS.items())] + \
+TABLES = [(g, p, seats) for (g, p), seats in sorted(DIGEST_HEURISTICS.items())] + \
          [("colleagues", 4, ["random"]), ("partners", 4, ["random"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players, seats", TABLES, ids=[f"{g}-{p}p-{len(s)}" for g, p, s in TABLES])
 def test_no_allocation_per_decision(game, players, seats):
     (small_alloc, small_free, small_decisions), (big_alloc, big_free, big_decisions) = count(

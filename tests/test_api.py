@@ -12,7 +12,7 @@ import tourney_sim as tourney
 from tourney_sim.simulate.results import DatasetError
 from tourney_sim.strategies import StrategyError
 
-from .test_cli import invoke
+from .support.cli import invoke
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 

@@ -11,9 +11,8 @@ import os
 
 import numpy as np
 import pytest
-from numba import njit
 
-from tourney_sim.simulate.games import RuleError, get_game
+from tourney_sim.simulate.games import RuleError
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.matchup import make_matchup, play_block
 from tourney_sim.simulate.games.colleagues import reference as ref
@@ -22,8 +21,8 @@ from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
 
 from . import harness
+from .support.colleagues import SPEC, hide, invariant, priv
 
-SPEC = get_game("colleagues")
 FULL = bool(os.environ.get("COLLEAGUES_FULL"))
 MON, TUE, WED, THU, FRI, OT = range(6)
 PLUS, MINUS, ILL, MEETING = cl.PLUS, cl.MINUS, cl.ILLNESS, cl.MEETING
@@ -35,10 +34,6 @@ def fresh(n, options=None, seed=0):
     chance = new_stream(seed, 0, 0)
     cl.init(state, cl.make_params(n, options or {}), chance)
     return state, chance
-
-
-def priv(seat):
-    return cl.PRIVATE + seat * cl.PRIVATE_SIZE
 
 
 def lay_out(state, first=0, rows=None, hands=None, held=None, grey=None, work=None,
@@ -337,6 +332,7 @@ def test_leader_at_two_thirds_is_who_the_result_would_rank_first_after_week_2():
     assert {p for p, e in seen if e >= 0} == {2, 3, 4, 5}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players):
     """At 2 players the Grey Entity (seat 2) can lead: those games count as led, not as none."""
@@ -746,6 +742,7 @@ def test_play_only_on_empty_weekdays_face_down_only_with_meeting():
 DIFF_GAMES = 10_000 if FULL else 700
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_matches_reference(players):
     params = cl.make_params(players, {})
@@ -764,157 +761,12 @@ def test_kernel_matches_reference_with_options(tmp_path):
 
 
 # ------------------------------------------------------------------ invariants
-@njit
-def invariant(state):
-    n = state[cl.H_PLAYERS]
-    grey = state[cl.H_GREY]
-    over = state[cl.H_STAGE] == cl.STAGE_OVER
-    seen = np.zeros(cl.N_COMMIT, np.int64)
-    kinds = np.zeros(cl.N_KINDS, np.int64)
-    for p in range(n):
-        b = cl.PRIVATE + p * cl.PRIVATE_SIZE
-        hn = state[b + cl.P_HAND_N]
-        for j in range(hn):
-            seen[state[b + cl.P_HAND + j]] += 1
-            if j > 0 and state[b + cl.P_HAND + j] <= state[b + cl.P_HAND + j - 1]:
-                return 10  # hands sorted
-        for j in range(hn, cl.HAND):
-            if state[b + cl.P_HAND + j] != -1:
-                return 11
-        played = 0
-        held = 0
-        for k in range(cl.N_KINDS):
-            if state[b + cl.P_TOK + k] < 0:
-                return 12
-            kinds[k] += state[b + cl.P_TOK + k]
-            held += state[b + cl.P_TOK + k]
-        if held != state[cl.TOKENS_HELD + p]:
-            return 13
-        for c in range(cl.COLS):
-            card = state[b + cl.P_CARD + c]
-            cell = p * cl.COLS + c
-            pub = state[cl.ROW_CARD + cell]
-            ntok = 0
-            for k in range(3):
-                t = state[b + cl.P_PLUS + cl.COLS * k + c]
-                kinds[k] += t
-                ntok += t
-                shown = state[cl.ROW_PLUS + cl.ROW_KIND_STRIDE * k + cell]
-                if pub >= 0 and shown != t:
-                    return 14  # tokens on a face-up card are public
-                if pub == cl.FACE_DOWN and shown != 0:
-                    return 15  # ... and on a face-down card only as a count
-            if state[cl.ROW_NTOK + cell] != ntok:
-                return 16
-            if card < 0:
-                if pub != cl.EMPTY or ntok != 0:
-                    return 17
-            else:
-                seen[card] += 1
-                played += 1
-                if pub != card and pub != cl.FACE_DOWN:
-                    return 18
-                if pub == cl.FACE_DOWN and c == cl.OT_COL:
-                    return 19  # CL-13: Overtime cards face up
-        if not over and hn + played != cl.HAND:
-            return 20
-        if over and hn + played != 0:
-            return 21
-    hidden = 0
-    if grey >= 0:
-        for d in range(cl.DAYS):
-            g = state[cl.S_GREY + d]
-            pub = state[cl.ROW_CARD + grey * cl.COLS + d]
-            if g >= 0:
-                seen[g] += 1
-                if pub == cl.FACE_DOWN:
-                    hidden += 1
-                elif pub != g:
-                    return 22
-            elif pub != cl.EMPTY:
-                return 23
-        if state[cl.OT_CARDS + grey] != 0:
-            return 24  # never Overtime
-        held = 0
-        for k in range(cl.N_KINDS):
-            kinds[k] += state[cl.S_GREY_TOK + k]
-            held += state[cl.S_GREY_TOK + k]
-        if held != state[cl.TOKENS_HELD + grey]:
-            return 25
-    if hidden != state[cl.H_GREY_HIDDEN]:
-        return 26
-    for i in range(state[cl.H_DECK_LEFT]):
-        seen[state[cl.S_DECK + i]] += 1
-    for i in range(state[cl.S_DISCARD_N]):
-        seen[state[cl.S_DISCARD + i]] += 1
-    for c in range(cl.N_COMMIT):
-        if seen[c] != 1:
-            return 1  # 60 Commitment cards, each in exactly one place
-    room = 0
-    for k in range(cl.N_KINDS):
-        if state[cl.S_ROOM + k] < 0 or state[cl.S_SPENT + k] < 0:
-            return 27
-        kinds[k] += state[cl.S_ROOM + k] + state[cl.S_SPENT + k]
-        room += state[cl.S_ROOM + k]
-        if kinds[k] != state[cl.TOKEN_MIX + k]:
-            return 2  # 31 tokens, each in exactly one place
-    if room != state[cl.H_ROOM]:
-        return 28
-    # Work / Reprimand cards: handed out (or discarded by CL-3) exactly for the weeks resolved
-    week = state[cl.H_WEEK]
-    seats = state[cl.H_SEATS]
-    for which in range(2):
-        owner = cl.WORK_OWNER if which == 0 else cl.REPR_OWNER
-        order = cl.S_WORK_ORDER if which == 0 else cl.S_REPR_ORDER
-        value = cl.W_VALUE if which == 0 else cl.R_VALUE
-        total = cl.WORK_TOTAL if which == 0 else cl.REPR_TOTAL
-        cards = cl.WORK_CARDS if which == 0 else cl.REPR_CARDS
-        sums = np.zeros(cl.SEATS, np.int64)
-        counts = np.zeros(cl.SEATS, np.int64)
-        for pos in range(15):
-            i = state[order + pos]
-            o = state[owner + i]
-            if pos // cl.DAYS < week:
-                if o == -1:
-                    return 30
-                if o >= 0:
-                    if o >= seats:
-                        return 31
-                    sums[o] += state[value + i]
-                    counts[o] += 1
-            elif o != -1:
-                return 32
-        for s in range(cl.SEATS):
-            if sums[s] != state[total + s] or counts[s] != state[cards + s]:
-                return 33
-    for pos in range(15):  # CL-3 discards a day's Work and Reprimand cards together
-        w = state[cl.S_WORK_ORDER + pos]
-        r = state[cl.S_REPR_ORDER + pos]
-        if (state[cl.WORK_OWNER + w] == cl.DISCARDED) != (state[cl.REPR_OWNER + r] == cl.DISCARDED):
-            return 34
-    ot = np.zeros(cl.SEATS, np.int64)
-    for k in range(cl.N_OT):
-        o = state[cl.OT_OWNER + k]
-        if k < state[cl.H_OT_NEXT]:
-            if o < 0 or o >= n:
-                return 35
-            ot[o] += state[cl.OT_VALUE + k]
-        elif o != -1:
-            return 36
-    for s in range(cl.SEATS):
-        if ot[s] != state[cl.OT_TOTAL + s]:
-            return 37
-    derived = state.copy()
-    cl.derive_views(derived)
-    for i in range(cl.STATE_SIZE):
-        if derived[i] != state[i]:
-            return 38  # FACE_UP_SEEN, ROW_SHOWN, P_KNOWN kept move by move as derived afresh
-    return 0
 
 
 INVARIANT_GAMES = 100_000 if FULL else 12_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_invariants_over_random_games(players):
     lengths = np.zeros(INVARIANT_GAMES, np.int64)
@@ -951,76 +803,6 @@ def test_all_work_and_reprimand_cards_handed_out_unless_cl3():
 
 
 # ------------------------------------------------------------------ no peeking
-def hide(state, seat, rng):
-    """Change everything ``seat`` may not see (CL-8): the other hands, face-down cards of others,
-    Grey Entity cards it has not seen, the deck and discards; the kinds of tokens others hold,
-    the room, spent tokens, the Grey Entity's tokens and tokens on others' face-down cards; the
-    Work / Reprimand cards of later weeks."""
-    n = int(state[cl.H_PLAYERS])
-    grey = int(state[cl.H_GREY])
-    mine = priv(seat)
-    slots = []
-    for p in range(n):
-        if p == seat:
-            continue
-        b = priv(p)
-        slots += [b + cl.P_HAND + j for j in range(state[b + cl.P_HAND_N])]
-        slots += [b + cl.P_CARD + c for c in range(6) if state[cl.ROW_CARD + p * 6 + c] == cl.FACE_DOWN]
-    if grey >= 0:
-        slots += [cl.S_GREY + d for d in range(5)
-                  if state[cl.ROW_CARD + grey * 6 + d] == cl.FACE_DOWN and state[mine + cl.P_SEEN + d] < 0]
-    slots += [cl.S_DECK + i for i in range(state[cl.H_DECK_LEFT])]
-    slots += [cl.S_DISCARD + i for i in range(state[cl.S_DISCARD_N])]
-    cards = [int(state[i]) for i in slots]
-    rng.shuffle(cards)
-    for i, c in zip(slots, cards):
-        state[i] = c
-    for p in range(n):
-        b = priv(p)
-        if p != seat:
-            hn = state[b + cl.P_HAND_N]
-            state[b + cl.P_HAND:b + cl.P_HAND + hn] = sorted(state[b + cl.P_HAND:b + cl.P_HAND + hn])
-            for d in range(5):  # what they saw of the Grey Entity follows its cards
-                if state[b + cl.P_SEEN + d] >= 0:
-                    state[b + cl.P_SEEN + d] = state[cl.S_GREY + d]
-    # token kinds among hidden holders (counts per holder kept)
-    holders = [cl.S_ROOM, cl.S_SPENT] + ([cl.S_GREY_TOK] if grey >= 0 else [])
-    holders += [priv(p) + cl.P_TOK for p in range(n) if p != seat]
-    pool = []
-    for h in holders:
-        for k in range(4):
-            pool += [k] * int(state[h + k])
-    rng.shuffle(pool)
-    for h in holders:
-        count = int(sum(state[h:h + 4]))
-        state[h:h + 4] = 0
-        for k in pool[:count]:
-            state[h + k] += 1
-        pool = pool[count:]
-    # tokens on others' face-down cards: kinds shuffled among those cards
-    cells = []
-    for p in range(n):
-        if p == seat:
-            continue
-        for c in range(6):
-            if state[cl.ROW_CARD + p * 6 + c] == cl.FACE_DOWN:
-                cells.append((priv(p), c))
-    kinds = [k for b, c in cells for k in range(3) for _ in range(state[b + cl.P_PLUS + 6 * k + c])]
-    rng.shuffle(kinds)
-    for b, c in cells:
-        count = sum(int(state[b + cl.P_PLUS + 6 * k + c]) for k in range(3))
-        for k in range(3):
-            state[b + cl.P_PLUS + 6 * k + c] = 0
-        for k in kinds[:count]:
-            state[b + cl.P_PLUS + 6 * k + c] += 1
-        kinds = kinds[count:]
-    # later weeks' Work and Reprimand cards
-    later = 5 * (int(state[cl.H_WEEK]) + 1)
-    for order in (cl.S_WORK_ORDER, cl.S_REPR_ORDER):
-        rest = [int(x) for x in state[order + later:order + 15]]
-        rng.shuffle(rest)
-        state[order + later:order + 15] = rest
-    return state
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -1038,6 +820,7 @@ def seat_stats(block, m, name, n):
     return (block.score[:, :n][sel].astype(float), block.extra[:, :n, 4][sel].astype(float))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,games", [(4, 2000), (2, 1500)])
 @pytest.mark.parametrize("name", ["middle", "dodger", "dumper", "hider"])
 def test_heuristic_beats_random(name, players, games):
@@ -1066,7 +849,7 @@ def test_what_the_rules_keep_for_the_strategies_means_what_it_says():
     games (every player count, an odd component table too)."""
     from tourney_sim.strategies import colleagues as cs
 
-    from .test_notation_colleagues import walk_games
+    from .support.colleagues import walk_games
     checked = 0
     for _g, k in walk_games(14, 9):
         s = k.state

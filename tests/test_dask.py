@@ -57,6 +57,7 @@ def client(cluster):
         yield c
 
 
+@pytest.mark.slow
 def test_dask_gives_the_rows_of_the_local_runner(tmp_path, cluster):
     # settings (a shipped tuned one, a parameter set) are rebuilt from their labels on the workers
     m = make_matchup("companeros", 4, ["greedy-tuned", "random", "high:min_take=4"], seed=21)
@@ -71,6 +72,7 @@ def test_dask_gives_the_rows_of_the_local_runner(tmp_path, cluster):
     assert verify(tmp_path / "dask").ok
 
 
+@pytest.mark.slow
 def test_resume_across_backends(tmp_path, cluster):
     """Half a run on the built-in runner, finished on the cluster: still the same dataset."""
     m = make_matchup("companeros", 5, ["random", "high"], seed=2, rotate=False)
@@ -86,6 +88,7 @@ def test_resume_across_backends(tmp_path, cluster):
     assert parts(out) == parts(tmp_path / "ref")
 
 
+@pytest.mark.slow
 def test_worker_killed_mid_run_costs_only_its_unfinished_chunks(tmp_path, cluster, client):
     m = make_matchup("companeros", 4, ["greedy", "random"], seed=8)
     games, chunk = 480_000, 40_000  # chunks long enough (~0.3 s) to be caught while playing
@@ -131,6 +134,7 @@ def test_worker_killed_mid_run_costs_only_its_unfinished_chunks(tmp_path, cluste
     assert killed["pid"] not in client.run(os.getpid).values()
 
 
+@pytest.mark.slow
 def test_illegal_move_on_a_local_dask_cluster_names_strategy_seat_game(plugin_site, tmp_path):
     out = tmp_path / "x"
     r = tourney(plugin_site, "run", "companeros", "--games", 3000, "--chunk-size", 1000, "--strategy",

@@ -18,7 +18,7 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import PyStream, below, new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
-from .test_cardavia import invariant, params_of, redeal_other_hands
+from .support.cardavia import invariant, params_of, redeal_other_hands
 
 SPEC = get_game("cardavia")
 PICK_STREAM = 1000  # the real game's random moves
@@ -135,6 +135,7 @@ def test_consistency_runs_cover_100k_positions():
 
 @pytest.mark.parametrize("options,games", CONSISTENCY_RUNS,
                          ids=["default", "ca5-options", "match2", "match5-forced"])
+@pytest.mark.slow
 def test_consistency_views_invariant_to_move_and_playout(options, games):
     """At every decision of seeded random games the sample shows the mover exactly its views,
     satisfies the game's invariant, has the same seat to move, and plays on to the match's end."""

@@ -16,8 +16,8 @@ from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_colleagues import hide as hide_hidden
-from .test_colleagues import invariant
+from .support.colleagues import hide as hide_hidden
+from .support.colleagues import invariant
 
 SPEC = get_game("colleagues")
 PICK_STREAM = 1000  # choosing the real game's random moves
@@ -166,6 +166,7 @@ def _consistency(real, chance, seed, g, out):
     return -1, 0
 
 
+@pytest.mark.slow
 def test_determinize_consistent_with_views_and_invariants_over_random_play():
     games = {2: 400, 3: 300, 4: 250}
     positions = 0
@@ -497,9 +498,3 @@ def test_determinize_does_not_depend_on_the_real_hidden_information(players, opt
             moves = k.legal_moves()
             k.apply(int(moves[pick.integers(len(moves))]))
     assert changed > 0.9 * positions and positions > 1000
-
-
-def test_determinize_in_place():
-    """``state`` may be the array the views are slices of: the views and the sample agree."""
-    real = _find(*FINDERS["2p-grey"][:3], FINDERS["2p-grey"][3])
-    harness.check_determinize_in_place(cl, real)

@@ -16,7 +16,7 @@ from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
 
 from . import harness
-from .test_companeros import invariant, redeal_other_hands
+from .support.companeros import invariant, redeal_other_hands
 
 SPEC = get_game("companeros")
 PICK_STREAM = 1000  # choosing the real game's random moves
@@ -136,6 +136,7 @@ def _consistency(real, params, seed, g, out):
     return -1, 0
 
 
+@pytest.mark.slow
 def test_determinize_consistent_with_views_and_invariants_over_random_play():
     games = {1: 300, 2: 160, 3: 100}
     positions = 0
@@ -308,9 +309,3 @@ def test_determinize_does_not_depend_on_the_real_hidden_cards(players, match_gam
             moves = k.legal_moves()
             k.apply(int(moves[pick.integers(len(moves))]))
     assert changed > 0.9 * positions and positions > 1000
-
-
-def test_determinize_in_place():
-    """``state`` may be the array the views are slices of: the views and the sample agree."""
-    real = position(4, 1, 41, 3, 14)
-    harness.check_determinize_in_place(co, real)

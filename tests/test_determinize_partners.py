@@ -17,7 +17,7 @@ from tourney_sim.simulate.seeding import new_stream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_partners import invariant
+from .support.partners import invariant
 
 SPEC = get_game("partners")
 PICK_STREAM = 1000  # choosing the real game's random moves
@@ -141,6 +141,7 @@ def _consistency(real, seed, g, out):
 SPEC_MAX_DECISIONS = SPEC.max_decisions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overshoot,games", [("illegal", 130), ("bounce", 110)])
 def test_determinize_consistent_with_views_and_invariants_over_random_play(overshoot, games):
     out = np.zeros(4, np.int64)
@@ -354,9 +355,3 @@ def test_determinize_does_not_depend_on_the_real_hidden_cards(overshoot):
             moves = k.legal_moves()
             k.apply(int(moves[pick.integers(len(moves))]))
     assert changed > 0.9 * positions and positions > 1000
-
-
-def test_determinize_in_place():
-    """``state`` may be the array the views are slices of: the same sample as into a new array."""
-    real = find_position("illegal", 41, 3, play_with_held_card, 2)
-    harness.check_determinize_in_place(pa, real)

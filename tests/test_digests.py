@@ -10,45 +10,16 @@ import pytest
 
 import tourney_sim as tourney
 from tourney_sim.simulate.results import rows_digest
+from tourney_sim.simulate.testing import case_digest, digest_cases
 
 DIGESTS = Path(__file__).parent / "data" / "digests.json"
-SEED = 20261202
-SEARCH = ["ismcts:iterations=30", "ismcts:iterations=30,root=ucb,tree_depth=0,rollout=random"]
-
-#: (case name, game, players, seats, games, rule options). The heuristics' seatings are those of
-#: tests/data/pre-params (so their compiled kernels are shared with test_params): every built-in
-#: heuristic of each game plays (rotating seats), with the default rules and with every rule
-#: option changed; and both roots of the search at a small budget.
-HEURISTICS = {
-    ("companeros", 3): ["high", "follower", "greedy"],
-    ("companeros", 4): ["random", "high", "follower", "greedy"],
-    ("companeros", 6): ["random", "high", "follower", "greedy", "random", "high"],
-    ("cardavia", 4): ["random", "capture-max", "guard", "swords"],
-    ("colleagues", 2): ["middle", "dodger"],
-    ("colleagues", 4): ["middle", "dodger", "dumper", "hider"],
-    ("partners", 4): ["race", "hunter", "guardian", "teamwork"],
-}
-RULES = {
-    ("companeros", 3): ["match_games=3"],
-    ("cardavia", 4): ["single_match_forced=true", "last_sweep_scores=false", "napula_beyond_10=true",
-                      "match_deals=3"],
-    ("colleagues", 2): ["grey_dismissal=shield"],
-    ("partners", 4): ["house_overshoot=bounce"],
-}
-CASES = [(f"{g}-{p}p-heuristics", g, p, seats, 40 if g == "partners" else 300, [])
-         for (g, p), seats in HEURISTICS.items()] + \
-        [(f"{g}-{p}p-heuristics-" + ",".join(r), g, p, HEURISTICS[g, p], 20 if g == "partners" else 200, r)
-         for (g, p), r in RULES.items()] + \
-        [(f"{g}-{p}p-search", g, p, SEARCH, n, []) for g, p, n in
-         [("companeros", 4, 6), ("cardavia", 4, 4), ("colleagues", 3, 4), ("partners", 4, 2)]]
+#: every built-in heuristic of each game (rotating seats), with the default rules and with every
+#: rule option changed, and both roots of the search at a small budget (the cases are data of
+#: tourney_sim.simulate.testing, shared with scripts/digests.py, which records them)
+CASES = digest_cases()
 
 
-def case_digest(game, players, seats, games, rules, out: Path) -> str:
-    r = tourney.run(game, seats, players=players, games=games, seed=SEED, rules=rules, out=out, workers=1,
-                    chunk_size=max(1, games // 3))
-    return rows_digest(r.path)
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("name, game, players, seats, games, rules", CASES, ids=[c[0] for c in CASES])
 def test_seeded_runs_give_the_recorded_rows(name, game, players, seats, games, rules, tmp_path):
     recorded = json.loads(DIGESTS.read_text())

@@ -8,6 +8,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = ("simulate", "strategies", "reports")
 
@@ -18,6 +20,7 @@ def test_installed_distribution_has_one_top_level_package():
     assert [ep.value for ep in dist.entry_points if ep.name == "tourney"] == ["tourney_sim.command:main"]
 
 
+@pytest.mark.slow
 def test_wheel_holds_only_tourney_sim_and_every_source_file(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
@@ -39,6 +42,7 @@ def test_wheel_holds_only_tourney_sim_and_every_source_file(tmp_path):
                 assert f"tourney_sim/{path.relative_to(ROOT).as_posix()}" in names, path
 
 
+@pytest.mark.slow
 def test_old_top_level_names_do_not_import_outside_the_checkout(tmp_path):
     code = ("import importlib.util, sys; "
             "print([n for n in ('simulate', 'strategies', 'reports') if importlib.util.find_spec(n)]); "
@@ -64,6 +68,7 @@ def test_no_old_imports_in_code_tests_or_docs():
     assert offenders == []
 
 
+@pytest.mark.slow
 def test_start_skips_numbas_blas_check_and_scipy_still_imports(tmp_path):
     """numba's BLAS check imported scipy.linalg on every start (simulate/__init__.py); without
     plug-ins installed tourney answers it "none", and scipy imports normally afterwards."""

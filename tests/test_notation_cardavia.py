@@ -19,7 +19,7 @@ from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_cardavia import CO, CU, card, last_turn_state, mv, params_of, ref_from, RE, SW
+from .support.cardavia import CO, CU, card, last_turn_state, mv, params_of, ref_from, RE, SW
 
 SPEC = get_game("cardavia")
 PICK_STREAM = harness.PICK_STREAM  # the random moves of a game
@@ -79,6 +79,7 @@ def positions_of(k: KernelGame, lineup) -> list[np.ndarray]:
     return states
 
 
+@pytest.mark.slow
 def test_every_position_survives_json_and_load_state():
     """100,000 positions, every decision point and the final position of games played by random
     play and by every built-in heuristic (seats mixed, the lineup rotating), under all the rule
@@ -103,17 +104,6 @@ def test_every_position_survives_json_and_load_state():
     assert turns_seen == set(range(49)) and deals_seen == {0, 1, 2}
 
 
-def play_on(game: KernelGame, pick: PyStream) -> list[tuple[list[int], int]]:
-    """Random moves to the end of the game: each decision's legal moves and the move taken."""
-    played = []
-    while game.to_move() >= 0:
-        moves = game.legal_moves()
-        move = moves[pick.below(len(moves))]
-        game.apply(move)
-        played.append((moves, move))
-    return played
-
-
 def test_play_goes_on_identically_from_a_loaded_position():
     """240 positions, one at a random decision of each game, reached by random play and the
     heuristics (as above) under all the rule settings: from the real state and from its position
@@ -129,8 +119,8 @@ def test_play_goes_on_identically_from_a_loaded_position():
             k.apply(k.choose(lineup[k.to_move()]))
         real, twin = k.copy(), k.copy()
         twin.state = through_json(k.state)
-        assert (play_on(real, PyStream(22, game, PLAY_ON_STREAM))
-                == play_on(twin, PyStream(22, game, PLAY_ON_STREAM)))
+        assert (harness.play_on(real, PyStream(22, game, PLAY_ON_STREAM))
+                == harness.play_on(twin, PyStream(22, game, PLAY_ON_STREAM)))
         assert real.result() == twin.result()
         assert np.array_equal(without_scratch(real.state), without_scratch(twin.state))
 

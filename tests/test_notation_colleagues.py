@@ -28,22 +28,11 @@ from tourney_sim.simulate.seeding import PyStream, new_stream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
+from .support.colleagues import FEW_TOKENS, ODD_COMPONENTS, walk_games
 
 SPEC = get_game("colleagues")
 PICK_STREAM = harness.PICK_STREAM  # the tests' own stream for random moves
 PLAY_ON_STREAM = 2000  # random moves of a game played on from a sampled position
-
-#: a component table unlike the defaults (values halved, more ILLNESS, icons on Work cards)
-ODD_COMPONENTS = {
-    "tokens": {"plus10": 2, "minus10": 2, "illness": 10, "meeting": 3},
-    "work": {"icons": [2, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0]},
-    "commitment": {"values": [k // 2 for k in range(60)]},
-}
-#: so few tokens that the Coffee Room is often empty (CL-4)
-FEW_TOKENS = {"tokens": {"plus10": 2, "minus10": 2, "illness": 1, "meeting": 3}}
-#: (players, options) of the games the position tests walk through
-CONFIGS = [(2, {}), (3, {}), (4, {}), (5, {}), (2, {"grey_dismissal": "shield"}),
-           (3, {"components": ODD_COMPONENTS}), (2, {"components": ODD_COMPONENTS})]
 
 
 def kernel_result(state):
@@ -53,27 +42,6 @@ def kernel_result(state):
     extra = np.zeros((seats, len(SPEC.columns)), np.int32)
     cl.result(state, score, rank, extra)
     return score.tolist(), rank.tolist(), extra.tolist()
-
-
-def walk_games(games, seed):
-    """Yield the KernelGame of each decision point (and of the end) of ``games`` games over the
-    configurations: even games random moves, odd ones the built-in heuristics, seated in turn."""
-    heuristics = harness.heuristics("colleagues")
-    for g in range(games):
-        players, options = CONFIGS[g % len(CONFIGS)]
-        k = KernelGame(SPEC, cl.make_params(players, options), seed, g)
-        pick = PyStream(seed, g, PICK_STREAM)
-        seating = [heuristics[(g + s) % len(heuristics)] for s in range(players)]
-        while True:
-            yield g, k
-            seat = k.to_move()
-            if seat < 0:
-                break
-            if g % 2 == 0:
-                n = cl.legal_moves(k.state, k.moves)
-                k.apply(k.moves[pick.below(n)])
-            else:
-                k.apply(k.choose(seating[seat]))
 
 
 def round_trip(state):
@@ -94,6 +62,7 @@ def play_on(state, chance, pick):
 
 
 # ------------------------------------------------------------------ 1. positions
+@pytest.mark.slow
 def test_every_position_survives_json_and_load_state_and_plays_on_identically():
     """100,000 decision points of random and heuristic games (2-5 players, both grey_dismissal
     settings, a component table of its own): the loaded state equals the real one outside the

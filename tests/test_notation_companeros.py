@@ -18,7 +18,7 @@ from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .test_companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
+from .support.companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
 
 SPEC = get_game("companeros")
 PICK_STREAM = harness.PICK_STREAM  # the random move choices of the tests' own games
@@ -64,6 +64,7 @@ def random_step(k, pick):
 
 
 # ------------------------------------------------------------------ a. positions round trip
+@pytest.mark.slow
 def test_every_position_of_random_and_heuristic_games_round_trips_through_json():
     """At every decision (and the end) of games played by random moves and by each built-in
     heuristic, in every configuration: ``load_state`` of the JSON text of ``describe_state``

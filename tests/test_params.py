@@ -10,7 +10,7 @@ import tourney_sim as tourney
 from tourney_sim.simulate.matchup import make_matchup, play_block
 from tourney_sim.strategies import StrategyError, available, register, resolve
 
-from .test_cli import invoke
+from .support.cli import invoke
 
 BASELINE = Path(__file__).parent / "data" / "pre-params"
 

@@ -14,10 +14,8 @@ import os
 
 import numpy as np
 import pytest
-from numba import njit
 from scipy.stats import binomtest
 
-from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.games.partners import notation as pa_text
 from tourney_sim.simulate.matchup import make_matchup, play_block
@@ -27,8 +25,8 @@ from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
 
 from . import harness
+from .support.partners import SPEC, hide_cards, invariant
 
-SPEC = get_game("partners")
 Y, R, B, G = 0, 1, 2, 3
 START, ACE, TWO, THREE, MINUS4, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, SWAP, TWELVE, THIRTEEN = range(14)
 RING = 56
@@ -557,6 +555,7 @@ def test_the_lead_is_recorded_when_the_deal_ends_and_read_at_two_thirds():
         assert list(result(state)[2][:, 6]) == [lead] * 4, deals
 
 
+@pytest.mark.slow
 def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
     from typer.testing import CliRunner
 
@@ -573,6 +572,7 @@ def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path):
 
 
 # ------------------------------------------------------------------ reference engine
+@pytest.mark.slow
 def test_kernel_matches_reference():
     n_bounce = DIFF_GAMES // 5
     n = harness.differential(SPEC, ref, pa.make_params(4, {}), seed=11, games=DIFF_GAMES - n_bounce)
@@ -602,6 +602,7 @@ def test_the_kernels_random_games_are_the_references_random_games():
     assert decisions == list(block.decisions[:n_ref])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overshoot", ["illegal", "bounce"])
 def test_kernel_matches_reference_in_heuristic_games(overshoot):
     """Heuristic play crowds the board and the houses (4 pieces out, mixed 7s) far more than
@@ -634,66 +635,9 @@ def kind_is_mixed_seven(move):
 
 
 # ------------------------------------------------------------------ invariants
-@njit
-def invariant(state):
-    ring = state[pa.H_RING]
-    n_cards = state[pa.H_N_CARDS]
-    seen = np.zeros(pa.MAX_CARDS, np.int64)
-    for p in range(4):
-        base = pa.PRIVATE + p * pa.PRIVATE_SIZE
-        if state[base] != state[pa.HAND_COUNT + p]:
-            return 1
-        for j in range(state[base]):
-            seen[state[base + 1 + j]] += 1
-        if state[pa.H_PHASE] == pa.PHASE_EXCHANGE and state[base + pa.PV_GIVEN] >= 0:
-            seen[state[base + pa.PV_GIVEN]] += 1  # given, not yet delivered
-    for i in range(state[pa.S_DECK_POS], n_cards):
-        seen[state[pa.DECK + i]] += 1
-    pile = n_cards - state[pa.S_DECK_POS]
-    if pile != state[pa.H_PILE]:
-        return 2
-    for c in range(n_cards):
-        if state[pa.CARD_PUB + c] != pa.CP_UNSEEN:
-            seen[c] += 1
-        if seen[c] != 1:
-            return 3  # every card in exactly one place
-    cnt = np.zeros(pa.MAX_RING, np.int64)
-    col = np.full(pa.MAX_RING, -1, np.int64)
-    for c in range(4):
-        out = 0
-        start = 0
-        home = 0
-        mask = 0
-        for i in range(4):
-            t = state[pa.PIECE + 4 * c + i]
-            if i > 0 and t < state[pa.PIECE + 4 * c + i - 1]:
-                return 4  # kept ascending
-            if t == pa.OUTSIDE:
-                out += 1
-            elif t == 0:
-                start += 1
-            elif t <= ring:
-                a = (t - 1 + state[pa.H_SECTION] * c) % ring
-                if col[a] >= 0 and col[a] != c:
-                    return 5  # no two colours on one space
-                col[a] = c
-                cnt[a] += 1
-            elif t <= ring + state[pa.H_HOUSE]:
-                home += 1
-                if mask & (1 << (t - ring - 1)):
-                    return 6  # a house space holds one piece
-                mask |= 1 << (t - ring - 1)
-            else:
-                return 7
-        if out != state[pa.OUT + c] or start != state[pa.START_CNT + c] or home != state[pa.HOME + c] \
-                or mask != state[pa.HOUSE_MASK + c]:
-            return 8  # 16 pieces, each in exactly one place
-    for a in range(ring):
-        if cnt[a] != state[pa.RING_CNT + a] or col[a] != state[pa.RING_COL + a]:
-            return 9
-    return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overshoot,games", [("illegal", 20_000), ("bounce", 4_000)])
 def test_invariants_over_random_games(overshoot, games):
     lengths = np.zeros(games, np.int64)
@@ -705,6 +649,7 @@ def test_invariants_over_random_games(overshoot, games):
     assert lengths.min() > 0  # every game ended (won or at the cap) within the decision bound
 
 
+@pytest.mark.slow
 def test_heuristics_never_hit_the_cap():
     m = make_matchup("partners", 4, ["race", "hunter", "guardian", "teamwork"], seed=21)
     block = play_block(m, 0, 20_000)
@@ -713,28 +658,6 @@ def test_heuristics_never_hit_the_cap():
 
 
 # ------------------------------------------------------------------ no peeking
-def hide_cards(state, seat, rng):
-    """Redeal every card the seat cannot see: other hands, pending given cards, the pile."""
-    pool, slots = [], []
-    for p in range(4):
-        if p == seat:
-            continue
-        base = pa.PRIVATE + p * pa.PRIVATE_SIZE
-        for j in range(state[base]):
-            slots.append(base + 1 + j)
-        if state[pa.H_PHASE] == pa.PHASE_EXCHANGE and state[base + pa.PV_GIVEN] >= 0:
-            slots.append(base + pa.PV_GIVEN)
-    for i in range(state[pa.S_DECK_POS], state[pa.H_N_CARDS]):
-        slots.append(pa.DECK + i)
-    pool = [int(state[s]) for s in slots]
-    rng.shuffle(pool)
-    for s, c in zip(slots, pool):
-        state[s] = c
-    for p in range(4):
-        if p != seat:
-            base = pa.PRIVATE + p * pa.PRIVATE_SIZE
-            state[base + 1:base + 1 + state[base]] = sorted(state[base + 1:base + 1 + state[base]])
-    return state
 
 
 def test_pa9_no_peeking_hands_pile_and_the_card_given():
@@ -744,6 +667,7 @@ def test_pa9_no_peeking_hands_pile_and_the_card_given():
 
 
 # ------------------------------------------------------------------ heuristics beat random
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["race", "hunter", "guardian", "teamwork"])
 def test_heuristic_beats_random(name):
     games = 400

@@ -9,14 +9,15 @@ from typer.testing import CliRunner
 from tourney_sim.cli import app
 from tourney_sim.simulate.position import analyse
 
-from .test_golden import CASES, golden_path
+from .goldens import first_with_legal_moves, read
 
-FIRST_OF_EACH_GAME = [next(c for c in CASES if c[1] == g) for g in dict.fromkeys(c[1] for c in CASES)]
+#: each game's first golden game listing the legal moves
+FIRST_OF_EACH_GAME = first_with_legal_moves()
 
 
-@pytest.mark.parametrize("case", FIRST_OF_EACH_GAME, ids=[c[1] for c in FIRST_OF_EACH_GAME])
-def test_a_strategy_asked_at_a_games_first_position_plays_what_it_played_in_the_game(case):
-    trace = json.loads(golden_path(case[0], 0).read_text())
+@pytest.mark.parametrize("game", sorted(FIRST_OF_EACH_GAME))
+def test_a_strategy_asked_at_a_games_first_position_plays_what_it_played_in_the_game(game):
+    trace = read(FIRST_OF_EACH_GAME[game])
     first = next(e for e in trace["history"] if "seat" in e)
     strategy = trace["seats"][first["seat"]]["strategy"]
     a = analyse(trace["game"], trace["initial_state"], strategy, seed=trace["seed"])
@@ -27,7 +28,7 @@ def test_a_strategy_asked_at_a_games_first_position_plays_what_it_played_in_the_
 
 
 def test_tourney_position_prints_the_legal_moves_and_the_choice(tmp_path):
-    trace = json.loads(golden_path(CASES[0][0], 0).read_text())
+    trace = read(FIRST_OF_EACH_GAME["companeros"])
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(trace["initial_state"]))
     r = CliRunner().invoke(app, ["position", "companeros", str(path), "--strategy", "greedy"])
@@ -42,7 +43,7 @@ def test_tourney_position_prints_the_legal_moves_and_the_choice(tmp_path):
 
 
 def test_tourney_position_refuses_bad_input_in_one_line(tmp_path):
-    trace = json.loads(golden_path(CASES[0][0], 0).read_text())
+    trace = read(FIRST_OF_EACH_GAME["companeros"])
     good = tmp_path / "pos.json"
     good.write_text(json.dumps(trace["initial_state"]))
     broken = dict(trace["initial_state"])

@@ -171,6 +171,7 @@ def test_rule_variants_are_compared_on_the_same_deals(tmp_path):
     assert "Rule variants compared" in md and "bias=1" in md
 
 
+@pytest.mark.slow
 def test_cli_report_html_md_text(tmp_path):
     game = sy.Game(players=3)
     t = sy.write_tournament(tmp_path / "t", game, ["x", "y"], {"x": 0.5}, 200, seed=5)

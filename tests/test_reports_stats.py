@@ -183,6 +183,7 @@ def _monitor(means, n_batch, batches, alpha, reps, rng, scale=1.0):
     return first, sign
 
 
+@pytest.mark.slow
 def test_confidence_sequence_error_rate_within_alpha_under_no_difference():
     rng = np.random.default_rng(10)
     first, _ = _monitor(0.0, 500, 60, 0.05, 2000, rng)

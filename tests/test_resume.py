@@ -40,6 +40,7 @@ def tourney(out, *extra):
                             start_new_session=True)
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_dataset(tmp_path):
     ref = tmp_path / "ref"
     t = time.perf_counter()

@@ -168,6 +168,7 @@ def test_arrow_and_numpy_conversions_round_trip():
     assert arrow_strings(names).equals(pa.array(names, pa.string()))
 
 
+@pytest.mark.slow
 def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error():
     """legal_moves returning -1 (the game's move buffer is too small) is ERR_MOVE_LIMIT, never
     a game played on a shortened list."""

@@ -11,16 +11,17 @@ from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import resolve
 
 from .harness import PyStream
-from .test_cardavia import redeal_other_hands as redeal_cardavia
-from .test_cli import invoke
-from .test_colleagues import hide as hide_colleagues
-from .test_companeros import redeal_other_hands as redeal_companeros
-from .test_partners import hide_cards as hide_partners
+from .support.cli import invoke
+from .support.cardavia import redeal_other_hands as redeal_cardavia
+from .support.colleagues import hide as hide_colleagues
+from .support.companeros import redeal_other_hands as redeal_companeros
+from .support.partners import hide_cards as hide_partners
 
 GAMES = {"cardavia": (4, redeal_cardavia), "companeros": (4, redeal_companeros), "colleagues": (3, hide_colleagues),
          "partners": (4, hide_partners)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_search_does_not_peek(game):
     """The same information set with other hidden cards (the other hands redealt) gives the same

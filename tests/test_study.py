@@ -210,6 +210,7 @@ def test_each_stage_command_regenerates_its_dataset(quick_study, tmp_path):
     pd.testing.assert_frame_equal(frame(tmp_path / "again"), frame(out / stage["dir"]))
 
 
+@pytest.mark.slow
 def test_study_killed_then_resumed_gives_the_same_report(quick_study, tmp_path):
     ref, _, _ = quick_study
     out = tmp_path / "killed"
@@ -241,6 +242,7 @@ def test_study_killed_then_resumed_gives_the_same_report(quick_study, tmp_path):
     assert man["status"] == "complete" and man["resumed"] and "--resume" in man["resumed"][0]["command"]
 
 
+@pytest.mark.slow
 def test_study_on_dask_plays_the_same_games(quick_study, tmp_path):
     ref, _, _ = quick_study
     out = tmp_path / "dask"

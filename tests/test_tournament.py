@@ -63,6 +63,7 @@ def test_plan_field_design_one_strategy_against_a_field_of_another():
         plan_matchups(["a", "b"], 4, False, "some")
 
 
+@pytest.mark.slow
 def test_field_tournament_pairs_the_lone_seat_with_the_field(tmp_path):
     out = tmp_path / "f"
     r = invoke("tournament", "companeros", "--players", 5, "--strategy", "greedy", "--strategy", "random",

@@ -7,7 +7,7 @@ from tourney_sim.simulate.tune import Field, TuneError, read_tune, tune
 from tourney_sim.strategies import register
 from tourney_sim.strategies.companeros import greedy
 
-from .test_cli import invoke
+from .support.cli import invoke
 
 from .planted import PEAK, PLANTED  # noqa: E402
 

@@ -1,0 +1,84 @@
+"""What the tests and the maintenance scripts both compare against recorded files: the seeded runs
+whose rows are recorded in ``tests/data/digests.json`` (checked by ``tests/test_digests.py``,
+recorded by ``scripts/digests.py``) and the golden games of ``tests/golden/`` (checked by
+``tests/contract/test_golden.py``, written by ``scripts/golden.py``). One definition each, so a
+test and the script that records what it checks cannot drift apart (and no script imports a
+test module).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .matchup import Matchup, make_matchup
+from .replay import trace_game
+from .results import rows_digest
+
+# ------------------------------------------------------------------ digests of seeded runs
+DIGEST_SEED = 20261202
+DIGEST_SEARCH = ["ismcts:iterations=30", "ismcts:iterations=30,root=ucb,tree_depth=0,rollout=random"]
+
+#: (game, players) -> the seating of the heuristics' digest case: every built-in heuristic of each
+#: game plays (rotating seats). The seatings are those of tests/data/pre-params (so their compiled
+#: kernels are shared with tests/test_params.py).
+DIGEST_HEURISTICS = {
+    ("companeros", 3): ["high", "follower", "greedy"],
+    ("companeros", 4): ["random", "high", "follower", "greedy"],
+    ("companeros", 6): ["random", "high", "follower", "greedy", "random", "high"],
+    ("cardavia", 4): ["random", "capture-max", "guard", "swords"],
+    ("colleagues", 2): ["middle", "dodger"],
+    ("colleagues", 4): ["middle", "dodger", "dumper", "hider"],
+    ("partners", 4): ["race", "hunter", "guardian", "teamwork"],
+}
+#: (game, players) -> every rule option changed, played by that table's heuristics
+DIGEST_RULES = {
+    ("companeros", 3): ["match_games=3"],
+    ("cardavia", 4): ["single_match_forced=true", "last_sweep_scores=false", "napula_beyond_10=true",
+                      "match_deals=3"],
+    ("colleagues", 2): ["grey_dismissal=shield"],
+    ("partners", 4): ["house_overshoot=bounce"],
+}
+#: (game, players) -> games of the search's case (both roots of the search at a small budget)
+DIGEST_SEARCH_GAMES = {("companeros", 4): 6, ("cardavia", 4): 4, ("colleagues", 3): 4, ("partners", 4): 2}
+#: games per heuristics case, and per rule-options case, where a game's default is too slow
+_LONG_GAMES = {"partners": (40, 20)}
+
+
+def digest_cases() -> list[tuple[str, str, int, list[str], int, list[str]]]:
+    """(case name, game, players, seats, games, rule options) of every recorded seeded run."""
+    def games(game, which):
+        return _LONG_GAMES.get(game, (300, 200))[which]
+    return ([(f"{g}-{p}p-heuristics", g, p, seats, games(g, 0), [])
+             for (g, p), seats in DIGEST_HEURISTICS.items()]
+            + [(f"{g}-{p}p-heuristics-" + ",".join(r), g, p, DIGEST_HEURISTICS[g, p], games(g, 1), r)
+               for (g, p), r in DIGEST_RULES.items()]
+            + [(f"{g}-{p}p-search", g, p, DIGEST_SEARCH, n, []) for (g, p), n in DIGEST_SEARCH_GAMES.items()])
+
+
+def case_digest(game: str, players: int, seats: list[str], games: int, rules: list[str], out: Path) -> str:
+    """The digest of the rows of one seeded run (written to ``out``)."""
+    from tourney_sim.api import run  # the public entry point, as a user runs it
+    r = run(game, seats, players=players, games=games, seed=DIGEST_SEED, rules=rules, out=out, workers=1,
+            chunk_size=max(1, games // 3))
+    return rows_digest(r.path)
+
+
+# ------------------------------------------------------------------ golden games
+def golden_text(m: Matchup, game_index: int, legal: bool) -> str:
+    """The trace of game ``game_index`` of a matchup, as a golden file stores it."""
+    return json.dumps(trace_game(m, game_index, legal=legal), indent=1, ensure_ascii=False) + "\n"
+
+
+def golden_matchup(trace: dict) -> Matchup:
+    """The matchup that plays a stored trace's game again: its game, players, options, seed and
+    the seating of its game (kept fixed: the trace's game index only picks the deal)."""
+    seating = [seat["strategy"] for seat in trace["seats"][:trace["players"]]]
+    return make_matchup(trace["game"], trace["players"], seating, seed=trace["seed"], rotate=False,
+                        options=trace["options"])
+
+
+def golden_replayed(trace: dict) -> str:
+    """The golden file a stored trace should be, played again by today's kernel and strategies
+    (with the legal moves listed if the stored trace lists them)."""
+    legal = any("legal" in entry for entry in trace["history"])
+    return golden_text(golden_matchup(trace), trace["game_index"], legal)
