@@ -57,10 +57,10 @@ def digest_cases() -> list[tuple[str, str, int, list[str], int, list[str]]]:
 
 def case_digest(game: str, players: int, seats: list[str], games: int, rules: list[str], out: Path) -> str:
     """The digest of the rows of one seeded run (written to ``out``)."""
-    from tourney_sim.api import run  # the public entry point, as a user runs it
-    r = run(game, seats, players=players, games=games, seed=DIGEST_SEED, rules=rules, out=out, workers=1,
-            chunk_size=max(1, games // 3))
-    return rows_digest(r.path)
+    from .runner import run  # what the api's run calls
+    m = make_matchup(game, players, seats, rules=rules, seed=DIGEST_SEED)
+    run(m, games, out, workers=1, chunk_size=max(1, games // 3), progress=False)
+    return rows_digest(out)
 
 
 # ------------------------------------------------------------------ golden games
