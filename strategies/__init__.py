@@ -30,12 +30,15 @@ from typing import Any
 
 import numpy as np
 
-from tourney_sim.simulate.games import GAME_MODULES
+from tourney_sim.simulate.games import GAME_MODULES, GAME_PATH
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, ready
 
 from .params import MAX_PARAMS, Param, ParamError, StrategyError, _fmt, parse_assignments, read_toml
 
 ENTRY_POINT_GROUP = "tourney.strategies"
+
+# the strategies of games found through TOURNEY_GAME_PATH (simulate/games/__init__.py)
+__path__ += [str(d / "strategies") for d in GAME_PATH if (d / "strategies").is_dir()]
 
 #: game name -> module with the built-in ``STRATEGIES`` list: ``strategies/<game>.py`` of every game
 BUILTIN_MODULES = {name: f"{__name__}.{name}" for name in GAME_MODULES

@@ -4,13 +4,24 @@ Every game is one folder here (``rules.py``, ``notation.py``, ``reference.py``, 
 ``__init__.py`` defining ``SPEC``); a folder is a game, found by its name, so adding a game is
 adding a folder (and its strategies, ``strategies/<game>.py``, and tests), with nothing to
 register in the runner, the CLI, the results or the reports.
+
+Games may also live outside the package: ``TOURNEY_GAME_PATH`` names directories (separated by
+``os.pathsep``), each holding ``games/<name>/`` game folders and ``strategies/<name>.py``; their
+``games`` folders join this package's path (a game there imports as
+``tourney_sim.simulate.games.<name>``), and ``strategies`` folders the strategies package's.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+from pathlib import Path
 
 from .spec import GameSpec, PositionError, RuleError, RuleOption
+
+#: the directories of ``TOURNEY_GAME_PATH`` (see above), absolute
+GAME_PATH = [Path(d).resolve() for d in os.environ.get("TOURNEY_GAME_PATH", "").split(os.pathsep) if d]
+__path__ += [str(d / "games") for d in GAME_PATH if (d / "games").is_dir()]
 
 #: game name -> its package (defining ``SPEC``), alphabetical; each compiles its own kernel on use
 GAME_MODULES = {info.name: f"{__name__}.{info.name}"
@@ -28,4 +39,4 @@ def get_game(name: str) -> GameSpec:
     return importlib.import_module(GAME_MODULES[name]).SPEC
 
 
-__all__ = ["GameSpec", "PositionError", "RuleError", "RuleOption", "game_names", "get_game", "GAME_MODULES"]
+__all__ = ["GAME_PATH", "GameSpec", "PositionError", "RuleError", "RuleOption", "game_names", "get_game", "GAME_MODULES"]
