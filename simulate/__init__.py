@@ -17,11 +17,16 @@ from tourney_sim import __version__  # noqa: E402,F401  (one version, the packag
 def _source_hash() -> str:
     # the folders mapped to tourney_sim.simulate and tourney_sim.strategies: siblings in the
     # repository (an editable install) and in an installed wheel alike
+    # and the folders of games outside the package (TOURNEY_GAME_PATH: their games and strategies
+    # inline the kernel loop and one another's rules, as the built-in ones do)
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for package in ("simulate", "strategies"):
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode())
+    folders = [(root, root / package) for package in ("simulate", "strategies")]
+    folders += [(Path(d).resolve(), Path(d).resolve()) for d in
+                os.environ.get("TOURNEY_GAME_PATH", "").split(os.pathsep) if d]
+    for base, folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(str(path.relative_to(base)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

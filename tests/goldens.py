@@ -1,4 +1,5 @@
-"""The golden games of ``tests/golden/`` (written by ``scripts/golden.py``), found by their files:
+"""The golden games of ``tests/golden/`` (written by ``scripts/golden.py``) and of ``golden/`` beside
+each folder of games on ``TOURNEY_GAME_PATH`` (e.g. ``tests/toy/golden/``), found by their files:
 each names its game, and the tests read what they need from it, with no list of games or cases."""
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def golden_files() -> list[Path]:
-    return sorted(GOLDEN.glob("*.json"))
+    from tourney_sim.simulate.games import GAME_PATH
+    return sorted(GOLDEN.glob("*.json")) + sorted(p for d in GAME_PATH for p in (Path(d) / "golden").glob("*.json"))
 
 
 def read(path: Path) -> dict:
