@@ -210,14 +210,15 @@ def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players:
 
 def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int | None, games: int,
                 seed: int, out: str | Path | None, workers: int | None, chunk_size: int | None,
-                progress: bool, echo: Echo | None, first_batch: int | None = None, **options) -> Result:
-    """A tournament or sweep (``kind``); ``options`` are ``run_tournament``'s own."""
+                progress: bool, echo: Echo | None, until_decided: bool, alpha: float, margin: float,
+                first_batch: int | None = None, **options) -> Result:
+    """A tournament or sweep (``kind``), stopping once decided with ``until_decided``; ``options``
+    are ``run_tournament``'s own."""
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.tournament import run_tournament
     _check_play(games, workers, chunk_size)
     path = _out(out, kind, game=game, players=_players(game, players), seed=seed)
-    stop = _stopping_rule(options.get("sweep"), options.pop("until_decided", False),
-                          options.pop("alpha", 0.05), options.pop("margin", 0.02))
+    stop = _stopping_rule(options.get("sweep"), until_decided, alpha, margin)
     result = run_tournament(game, players, list(strategies), games, seed, path, workers=workers,
                             chunk_size=chunk_size, progress=progress, stop=stop, **options,
                             **({} if first_batch is None else {"first_batch": first_batch}))
