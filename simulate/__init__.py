@@ -22,8 +22,9 @@ def _source_hash() -> str:
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     folders = [(root, root / package) for package in ("simulate", "strategies")]
-    folders += [(Path(d).resolve(), Path(d).resolve()) for d in
-                os.environ.get("TOURNEY_GAME_PATH", "").split(os.pathsep) if d]
+    folders += [(Path(d).resolve(), Path(d).resolve() / package) for d in
+                os.environ.get("TOURNEY_GAME_PATH", "").split(os.pathsep) if d
+                for package in ("games", "strategies")]
     for base, folder in folders:
         for path in sorted(folder.rglob("*.py")):
             digest.update(str(path.relative_to(base)).encode())

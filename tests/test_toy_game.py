@@ -17,6 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "tests" / "toy"
 SHIPPED = ["cardavia", "colleagues", "companeros", "partners"]
+
+
 def toy_env(**extra) -> dict:
     env = dict(os.environ, TOURNEY_GAME_PATH=str(TOY), **extra)
     return env
@@ -37,6 +39,20 @@ def test_without_the_variable_the_registry_sees_the_shipped_games_only():
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == f"{SHIPPED} {SHIPPED}"
+
+
+def test_a_game_folder_that_fails_to_load_is_one_error_line_and_nothing_written(tmp_path):
+    broken = tmp_path / "games" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise RuntimeError('half written')\n")
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "tourney_sim", "run", "broken", "--games", "10", "--out", str(out)],
+                       env=dict(os.environ, TOURNEY_GAME_PATH=str(tmp_path)), capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.strip().splitlines() == [
+        f"error: game 'broken' in {broken.resolve()} (TOURNEY_GAME_PATH) failed to load: RuntimeError: half written"]
+    assert not out.exists()
 
 
 def test_with_the_variable_the_registry_finds_the_toy_game_and_its_strategies():

@@ -36,7 +36,14 @@ def get_game(name: str) -> GameSpec:
     """The spec of a game; RuleError listing the known games for an unknown name."""
     if name not in GAME_MODULES:
         raise RuleError(f"unknown game {name!r} (games: {', '.join(GAME_MODULES)})")
-    return importlib.import_module(GAME_MODULES[name]).SPEC
+    outside = [d / "games" / name for d in GAME_PATH if (d / "games" / name).is_dir()]
+    if not outside:
+        return importlib.import_module(GAME_MODULES[name]).SPEC
+    try:  # a game of TOURNEY_GAME_PATH is the user's own code: its failure is one line, not ours
+        return importlib.import_module(GAME_MODULES[name]).SPEC
+    except Exception as exc:
+        raise RuleError(f"game {name!r} in {outside[0]} (TOURNEY_GAME_PATH) failed to load: "
+                        f"{type(exc).__name__}: {exc}") from None
 
 
 __all__ = ["GAME_PATH", "GameSpec", "PositionError", "RuleError", "RuleOption", "game_names", "get_game", "GAME_MODULES"]
