@@ -1,5 +1,6 @@
-"""Checks every game's tests end with (like pgx's api_test): reference comparison, invariants,
-no peeking, metadata bounds. Each game's test module calls these with its own pieces."""
+"""Checks the contract (tests/contract/) and each game's tests share (like pgx's api_test):
+reference comparison, random play-throughs under an invariant, compiled random steps and view
+checks, determinizing in place."""
 from __future__ import annotations
 
 import numpy as np
@@ -105,37 +106,6 @@ def heuristics(game: str) -> list:
     test in tests/test_search.py: at its default budget it would dominate the suite's time)."""
     from tourney_sim.strategies import available
     return [s for s in available(game).values() if s.name != "ismcts"]
-
-
-def check_no_peeking(spec: GameSpec, params, seed: int, games: int, hide, strategies=()) -> int:
-    """At every decision of random games, ``hide(state, seat, rng)`` returns a copy of the state
-    with everything ``seat`` may not see changed (other hands redealt, ...). The public view and
-    the seat's private view must be identical in both, so no strategy can tell them apart, and
-    every strategy given makes the same choice in both. Returns how many decisions had hidden
-    information actually changed (so a test can insist the check was not vacuous)."""
-    checked = 0
-    for g in range(games):
-        k = KernelGame(spec, params, seed, g)
-        pick = PyStream(seed, g, PICK_STREAM)
-        while (seat := k.to_move()) >= 0:
-            other = hide(k.state.copy(), seat, pick)
-            m = spec.module
-            assert np.array_equal(m.public_view(other), m.public_view(k.state))
-            assert np.array_equal(m.private_view(other, seat), m.private_view(k.state, seat))
-            changed = not np.array_equal(other, k.state)
-            checked += changed
-            moves_buf = np.zeros(spec.max_moves, np.int64)
-            n = m.legal_moves(k.state, moves_buf)
-            for strategy in strategies:
-                choices = []
-                for st in (k.state, other):
-                    rng = k.seat_rng[seat].copy()
-                    choices.append(strategy.fn(m.public_view(st), m.private_view(st, seat),
-                                               moves_buf, n, rng, strategy.param_row()))
-                assert choices[0] == choices[1], (strategy.name, choices)
-            moves = k.legal_moves()
-            k.apply(moves[pick.below(len(moves))])
-    return checked
 
 
 def check_determinize_in_place(module, real: np.ndarray) -> None:

@@ -1,11 +1,9 @@
-"""Cardavia's determinization for the search player (issue 12): ``ca.determinize`` samples a
-complete state from the views of the seat to move. Consistency (100,800 positions of random
-games, one-deal games and matches of K deals, with and without the CA-5 options), uniformity
-(chi-squared per hidden card and over whole deals) and no leak (the other hands permuted, the
-same sample), and its speed."""
+"""Cardavia's determinization for the search player (issue 12), the scenarios of this game: where
+each hidden card lands (chi-squared per hidden card and over whole deals). What every game's
+determinization promises (a sample the seat may believe, the game's invariant, reading only the
+views and its stream) is tests/contract/test_hidden.py."""
 import itertools
 import math
-import time
 
 import numpy as np
 import pytest
@@ -15,143 +13,16 @@ from scipy.stats import chisquare
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.games.cardavia import notation as ca_text
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.seeding import PyStream, below, new_stream, seed_stream
+from tourney_sim.simulate.seeding import PyStream, seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
-from .support.cardavia import invariant, params_of, redeal_other_hands
+from .support.cardavia import params_of
 
 SPEC = get_game("cardavia")
 PICK_STREAM = 1000  # the real game's random moves
 DET_STREAM = 2000  # the determinizations
-PLAYOUT_STREAM = 3000  # the sampled states' random play-outs (their moves; their chance is 4000)
 SAMPLES = 20_000
 P_MIN = 0.001
-
-
-# ------------------------------------------------------------------ 1. consistency
-@njit
-def random_step(state, moves, pick, chance):
-    """Play one uniformly random legal move; False if there was none. (One call site for the
-    inlined legal_moves / apply_move: compiling them twice would double the test's compile time.)"""
-    n = ca.legal_moves(state, moves)
-    if n <= 0:
-        return False
-    ca.apply_move(state, moves[below(pick, n)], chance)
-    return True
-
-
-@njit
-def consistency_run(params, seed, n_games, totals):
-    """At every decision of ``n_games`` random games: determinize from the mover's views, check
-    the sample (views, to_move, invariant, hidden-card count), play it on to the end with random
-    moves and a fresh chance stream, checking the invariant at its end. ``totals``: positions,
-    positions whose sample differs from the real hands, hidden cards drawn, play-out moves.
-    Returns (game, step, code) of the first failure or (-1, 0, 0)."""
-    state = np.zeros(ca.STATE_SIZE, np.int32)
-    sample = np.full(ca.STATE_SIZE, -7, np.int32)  # garbage: determinize must overwrite it all
-    moves = np.zeros(ca.MAX_MOVES, np.int64)
-    chance = np.zeros(4, np.uint64)
-    pick = np.zeros(4, np.uint64)
-    rng = np.zeros(4, np.uint64)
-    play_pick = np.zeros(4, np.uint64)
-    play_chance = np.zeros(4, np.uint64)
-    max_steps = ca.DECISIONS_PER_DEAL * params[ca.P_MATCH_DEALS]
-    for g in range(n_games):
-        seed_stream(chance, seed, g, 0)
-        seed_stream(pick, seed, g, PICK_STREAM)
-        seed_stream(rng, seed, g, DET_STREAM)
-        ca.init(state, params, chance)
-        step = 0
-        while ca.to_move(state) >= 0:
-            seat = ca.to_move(state)
-            hidden = ca.determinize(ca.public_view(state), ca.private_view(state, seat), sample, rng)
-            if hidden < 0:
-                return g, step, 1
-            pub, spub = ca.public_view(state), ca.public_view(sample)
-            for i in range(ca.PUBLIC_SIZE):
-                if pub[i] != spub[i]:
-                    return g, step, 2
-            priv, spriv = ca.private_view(state, seat), ca.private_view(sample, seat)
-            for i in range(ca.PRIVATE_SIZE):
-                if priv[i] != spriv[i]:
-                    return g, step, 3
-            if ca.to_move(sample) != seat:
-                return g, step, 4
-            code = invariant(sample)
-            if code != 0:
-                return g, step, 100 + code
-            real_hidden = 0
-            differs = False
-            for p in range(4):
-                if p != seat:
-                    base = ca.PRIVATE + p * ca.PRIVATE_SIZE
-                    real_hidden += state[base]
-                    for j in range(ca.PRIVATE_SIZE):
-                        differs |= state[base + j] != sample[base + j]
-            if hidden != real_hidden:
-                return g, step, 5
-            totals[0] += 1
-            totals[1] += differs
-            totals[2] += hidden
-            # play the sample on to its end
-            seed_stream(play_pick, seed, g * 1000 + step, PLAYOUT_STREAM)
-            seed_stream(play_chance, seed, g * 1000 + step, PLAYOUT_STREAM + 1000)
-            played = 0
-            while ca.to_move(sample) >= 0:
-                if not random_step(sample, moves, play_pick, play_chance):
-                    return g, step, 6
-                played += 1
-                if step + played > max_steps:
-                    return g, step, 7
-            if step + played != max_steps:
-                return g, step, 8
-            code = invariant(sample)
-            if code != 0:
-                return g, step, 200 + code
-            totals[3] += played
-            # the real game goes on
-            if not random_step(state, moves, pick, chance):
-                return g, step, 10
-            step += 1
-        if step != max_steps:
-            return g, step, 9
-    return -1, 0, 0
-
-
-#: (options, games): 900 * 48 + 300 * 48 + 300 * 96 + 60 * 240 = 100,800 positions
-CONSISTENCY_RUNS = [
-    ({}, 900),
-    # (not napula_beyond_10: test_cardavia's invariant scores the Napula run only up to the 10)
-    ({"single_match_forced": True, "last_sweep_scores": False}, 300),
-    ({"match_deals": 2}, 300),
-    ({"match_deals": 5, "single_match_forced": True}, 60),  # deals started by seats 0, 1, 2, 3, 0
-]
-
-
-def test_consistency_runs_cover_100k_positions():
-    total = sum(games * ca.TURNS * options.get("match_deals", 1) for options, games in CONSISTENCY_RUNS)
-    assert total >= 100_000
-
-
-@pytest.mark.parametrize("options,games", CONSISTENCY_RUNS,
-                         ids=["default", "ca5-options", "match2", "match5-forced"])
-@pytest.mark.slow
-def test_consistency_views_invariant_to_move_and_playout(options, games):
-    """At every decision of seeded random games the sample shows the mover exactly its views,
-    satisfies the game's invariant, has the same seat to move, and plays on to the match's end."""
-    totals = np.zeros(4, np.int64)
-    t0 = time.perf_counter()
-    failure = consistency_run(params_of(**options), np.uint64(12), games, totals)
-    elapsed = time.perf_counter() - t0
-    assert failure == (-1, 0, 0)
-    positions = games * ca.TURNS * options.get("match_deals", 1)
-    assert totals[0] == positions
-    # not vacuous: hidden cards were drawn and the samples mostly differ from the real hands
-    # (they can only agree when at most one hidden card is left... or by chance)
-    assert totals[2] > 10 * positions
-    assert totals[1] > 0.85 * positions
-    print(f"\n{options}: {positions} positions, {totals[2] / positions:.1f} hidden cards each, "
-          f"{totals[3]} play-out moves, {elapsed:.1f} s")
 
 
 # ------------------------------------------------------------------ 2. uniformity
@@ -260,36 +131,3 @@ def test_uniformity_whole_deals_chi_squared():
     observed = counts[sorted(possible)]
     p = chisquare(observed, np.full(n_deals, SAMPLES / n_deals)).pvalue
     assert p > P_MIN, (observed.tolist(), p)
-
-
-# ------------------------------------------------------------------ 3. no leak
-@pytest.mark.parametrize("deals,games", [(1, 30), (3, 8)])
-def test_no_leak_permuted_hidden_hands_give_the_same_sample(deals, games):
-    """At every decision of random games: the other hands redealt among themselves (the
-    no-peeking ``hide`` of tests/test_cardavia.py), determinizing with the same stream gives
-    exactly the same state (all of it, scratch included) and leaves the stream in the same place,
-    whatever the output array held before (the real state, the permuted one, garbage)."""
-    changed = 0
-    for g in range(games):
-        k = KernelGame(SPEC, params_of(match_deals=deals), 8, g)
-        pick = PyStream(8, g, PICK_STREAM)
-        step = 0
-        while (seat := k.to_move()) >= 0:
-            other = redeal_other_hands(k.state.copy(), seat, pick)
-            assert np.array_equal(ca.public_view(other), ca.public_view(k.state))
-            assert np.array_equal(ca.private_view(other, seat), ca.private_view(k.state, seat))
-            changed += not np.array_equal(other, k.state)
-            samples, rngs = [], []
-            for real, out in ((k.state, k.state.copy()), (other, other.copy()),
-                              (other, np.full(ca.STATE_SIZE, 99, np.int32))):
-                rng = new_stream(8, g, DET_STREAM + step)
-                assert ca.determinize(ca.public_view(real), ca.private_view(real, seat), out, rng) >= 0
-                samples.append(out)
-                rngs.append(rng)
-            for s, r in zip(samples[1:], rngs[1:]):
-                assert np.array_equal(s, samples[0])
-                assert np.array_equal(r, rngs[0])
-            moves = k.legal_moves()
-            k.apply(moves[pick.below(len(moves))])
-            step += 1
-    assert changed > 0.8 * games * deals * ca.TURNS  # the hidden hands really were permuted

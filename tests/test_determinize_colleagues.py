@@ -1,9 +1,8 @@
-"""Colleagues determinization (issue 12): ``colleagues.determinize`` samples a complete state from
-the views of the seat to move. Tests: consistency with the views and the invariants over random
-play (2, 3 and 4 players, and the 2-player ``grey_dismissal=shield`` option), uniformity of where
-each hidden card and token lands (chi-squared), and no leak of the real hidden information into
-the sample; plus the memory the views gained for it (``DISC_N``, ``P_DISC``, ``P_SPENT``)."""
-import time
+"""Colleagues determinization (issue 12), the scenarios of this game: the memory the views gained
+for it (``DISC_N``, ``P_DISC``, ``P_SPENT``, kept in the game's invariant) and where each hidden
+card and token lands (chi-squared). What every game's determinization promises (a sample the seat
+may believe, the game's invariant, reading only the views and its stream) is
+tests/contract/test_hidden.py."""
 
 import numpy as np
 import pytest
@@ -12,20 +11,13 @@ from scipy.stats import chisquare
 
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.games import get_game
-from tourney_sim.simulate.seeding import new_stream, seed_stream
+from tourney_sim.simulate.seeding import seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
-from . import harness
-from .support.colleagues import hide as hide_hidden
-from .support.colleagues import invariant
 
 SPEC = get_game("colleagues")
-PICK_STREAM = 1000  # choosing the real game's random moves
 DET_STREAM = 2000  # the determinization's own stream
-PLAYOUT_STREAM = 3000  # random moves and future draws of the played-on sample
 
-#: (players, options) covered by the consistency and no-leak tests
-CONFIGS = [(2, {}), (2, {"grey_dismissal": "shield"}), (3, {}), (4, {})]
 
 
 def params_of(players, options):
@@ -33,164 +25,6 @@ def params_of(players, options):
 
 
 # ------------------------------------------------------------------ the views' memory
-@njit
-def memory_invariant(state):
-    """The fields added for the determinization agree with the rest of the state: each seat's
-    ``P_DISC`` (ascending, ``DISC_N`` of them) are discard-pile cards and together make it up,
-    ``P_SPENT`` counts the tokens spent on peeks (``PEEK_N``, at least one per ``PEEKS`` bit: a
-    card may be looked at again, CL-9) and is part of ``S_SPENT``, what a seat looked at is the
-    Grey Entity card there. 0 if all hold, else a code."""
-    n = state[cl.H_PLAYERS]
-    total = 0
-    spent = np.zeros(cl.N_KINDS, np.int64)
-    for p in range(n):
-        b = cl.PRIVATE + p * cl.PRIVATE_SIZE
-        dn = state[cl.DISC_N + p]
-        if dn < 0 or dn > cl.HAND:
-            return 40
-        for j in range(cl.HAND):
-            card = state[b + cl.P_DISC + j]
-            if (j < dn) != (card >= 0):
-                return 41
-            if j < dn:
-                if j > 0 and card <= state[b + cl.P_DISC + j - 1]:
-                    return 42
-                found = False
-                for i in range(state[cl.S_DISCARD_N]):
-                    found |= state[cl.S_DISCARD + i] == card
-                if not found:
-                    return 43
-        total += dn
-        peeks = 0
-        for d in range(cl.DAYS):
-            bit = (state[cl.PEEKS + p] >> d) & 1
-            peeks += bit
-            seen = state[b + cl.P_SEEN + d]
-            if bit != (seen >= 0) or (bit and seen != state[cl.S_GREY + d]):
-                return 44
-        used = 0
-        for k in range(cl.N_KINDS):
-            used += state[b + cl.P_SPENT + k]
-            spent[k] += state[b + cl.P_SPENT + k]
-        if used != state[cl.PEEK_N + p] or used < peeks:
-            return 45
-    if total != state[cl.S_DISCARD_N]:
-        return 46
-    for p in range(n):  # the MEETING tokens of face-down cards are spent too
-        for c in range(cl.COLS):
-            spent[cl.MEETING] += state[cl.ROW_CARD + p * cl.COLS + c] == cl.FACE_DOWN
-    for k in range(cl.N_KINDS):
-        if spent[k] != state[cl.S_SPENT + k]:
-            return 47
-    return 0
-
-
-# ------------------------------------------------------------------ 1. consistency
-_random_step = harness.random_stepper(cl)
-_views_agree = harness.view_checker(cl)
-
-
-@njit
-def _check_sample(real, sample, seat):
-    """0 if ``sample`` agrees with ``real`` in everything ``seat`` knows and is a valid state;
-    -1 if it is valid and every hidden Commitment card lies where it really is; else a code."""
-    n = real[cl.H_PLAYERS]
-    code = _views_agree(real, sample, seat)
-    if code != 0:
-        return code
-    code = invariant(sample)
-    if code != 0:
-        return code
-    code = memory_invariant(sample)
-    if code != 0:
-        return code
-    differs = False
-    for p in range(n):
-        if p == seat:
-            continue
-        b = cl.PRIVATE + p * cl.PRIVATE_SIZE
-        for j in range(cl.HAND):
-            differs |= sample[b + cl.P_HAND + j] != real[b + cl.P_HAND + j]
-        for c in range(cl.COLS):
-            differs |= sample[b + cl.P_CARD + c] != real[b + cl.P_CARD + c]
-    for d in range(cl.DAYS):
-        differs |= sample[cl.S_GREY + d] != real[cl.S_GREY + d]
-    return 0 if differs else -1
-
-
-@njit
-def _consistency(real, chance, seed, g, out):
-    """Game ``g`` played at random from its deal ``real`` (later draws from ``chance``); at every
-    decision determinize from the mover's views and check the sample (``_check_sample``), then
-    play the sample to its end with random moves and a fresh chance stream. ``out`` accumulates
-    [positions, samples differing from the real cards, playout decisions, hidden cards].
-    Returns (step, code) of the first failure or (-1, 0)."""
-    sample = np.zeros(cl.STATE_SIZE, np.int32)
-    moves = np.zeros(cl.MAX_MOVES, np.int64)
-    pick = np.zeros(4, np.uint64)
-    det = np.zeros(4, np.uint64)
-    play_chance = np.zeros(4, np.uint64)
-    play_pick = np.zeros(4, np.uint64)
-    seed_stream(pick, seed, g, PICK_STREAM)
-    seed_stream(det, seed, g, DET_STREAM)
-    seed_stream(play_chance, seed, g, PLAYOUT_STREAM)
-    seed_stream(play_pick, seed, g, PLAYOUT_STREAM + 1)
-    step = 0
-    while cl.to_move(real) >= 0:
-        code = memory_invariant(real)
-        if code != 0:
-            return step, 300 + code
-        seat = cl.to_move(real)
-        hidden = cl.determinize(cl.public_view(real), cl.private_view(real, seat), sample, det)
-        if hidden < 0:
-            return step, 100
-        code = _check_sample(real, sample, seat)
-        if code > 0:
-            return step, code
-        out[0] += 1
-        out[1] += code == 0
-        out[3] += hidden
-        steps = 0  # play the sample on to its end
-        while cl.to_move(sample) >= 0:
-            if _random_step(sample, moves, play_pick, play_chance) == 0:
-                return step, 106
-            steps += 1
-            if steps > cl.MAX_DECISIONS:
-                return step, 107
-        out[2] += steps
-        code = invariant(sample)
-        if code != 0:
-            return step, 200 + code
-        _random_step(real, moves, pick, chance)  # the real game moves on
-        step += 1
-    return -1, 0
-
-
-@pytest.mark.slow
-def test_determinize_consistent_with_views_and_invariants_over_random_play():
-    games = {2: 400, 3: 300, 4: 250}
-    positions = 0
-    started = time.perf_counter()
-    for i, (players, options) in enumerate(CONFIGS):
-        out = np.zeros(4, np.int64)
-        params = params_of(players, options)
-        seed = 17 + i  # the two 2-player configurations play different games
-        for g in range(games[players]):
-            real = np.zeros(cl.STATE_SIZE, np.int32)
-            chance = new_stream(seed, g, 0)
-            cl.init(real, params, chance)
-            failure = _consistency(real, chance, np.uint64(seed), g, out)
-            assert failure == (-1, 0), (players, options, g, failure)
-        # nearly every sample differs from the real cards (it is a draw, not a copy)
-        assert out[1] > 0.95 * out[0], (players, options, out)
-        assert out[2] > 0 and out[3] > 0
-        positions += out[0]
-        print(f"\n  {players}p {options}: {out[0]} positions, {out[1]} differ, "
-              f"{out[2]} playout decisions, {out[3] / out[0]:.1f} hidden cards on average")
-    print(f"  {positions} positions in {time.perf_counter() - started:.1f} s")
-    assert positions >= 100_000
-
-
 def test_memory_fields_follow_mulligans_and_peeks():
     """The kernel keeps ``DISC_N``, ``P_DISC`` and ``P_SPENT``: a 2-player week with a mulligan
     and a peek, then all reset at clean-up."""
@@ -452,49 +286,3 @@ def test_determinize_each_hidden_token_kind_lands_in_proportion_to_free_slots(na
         assert p_value > 0.001, (observed, expected, p_value)
     print(f"\n  {name}: hidden token pool {pool.tolist()} over {sizes}, {peeks} peeks, "
           f"{faces} on face-down cards, smallest p = {worst:.4f}")
-
-
-# ------------------------------------------------------------------ 3. no leak
-def scramble(state, seat, rng):
-    """The real hidden information changed: ``hide`` of tests/test_colleagues.py (other hands,
-    face-down cards, unseen Grey cards, deck, discards, token kinds, later Work / Reprimand
-    cards permuted), then everything outside the two views overwritten with garbage (the
-    other seats' private blocks and the scratch part)."""
-    other = hide_hidden(state.copy(), seat, rng)
-    for p in range(cl.MAX_PLAYERS):
-        if p != seat:
-            b = cl.PRIVATE + p * cl.PRIVATE_SIZE
-            other[b:b + cl.PRIVATE_SIZE] = rng.integers(-5, 60, cl.PRIVATE_SIZE)
-    other[cl.SCRATCH:] = rng.integers(-5, 60, cl.STATE_SIZE - cl.SCRATCH)
-    return other
-
-
-@pytest.mark.parametrize("players,options", CONFIGS)
-def test_determinize_does_not_depend_on_the_real_hidden_information(players, options):
-    """The same views and rng seed give the same sample whatever the real hidden information
-    (``hide`` alone, and with garbage outside the views), even with the views given as slices
-    of the real state and the output written over different old contents."""
-    changed = 0
-    positions = 0
-    for g in range(25 if players == 2 else 20):
-        k = KernelGame(SPEC, params_of(players, options), 23, g)
-        pick = np.random.default_rng(g)
-        while (seat := k.to_move()) >= 0:
-            hidden_only = hide_hidden(k.state.copy(), seat, pick)
-            changed += not np.array_equal(hidden_only, k.state)
-            samples = []
-            for st, garbage in ((k.state, k.state.copy()), (hidden_only, pick.integers(-9, 99, cl.STATE_SIZE)),
-                                (scramble(k.state, seat, pick), np.zeros(cl.STATE_SIZE))):
-                assert np.array_equal(cl.public_view(st), cl.public_view(k.state))
-                assert np.array_equal(cl.private_view(st, seat), cl.private_view(k.state, seat))
-                out = garbage.astype(np.int32)
-                rng = new_stream(5, g * 1000 + positions, DET_STREAM)
-                assert cl.determinize(cl.public_view(st), cl.private_view(st, seat), out, rng) >= 0
-                samples.append((out, rng))
-            for out, rng in samples[1:]:
-                assert np.array_equal(samples[0][0], out)
-                assert np.array_equal(samples[0][1], rng)  # the same draws were made
-            positions += 1
-            moves = k.legal_moves()
-            k.apply(int(moves[pick.integers(len(moves))]))
-    assert changed > 0.9 * positions and positions > 1000

@@ -1,10 +1,10 @@
-"""Cardavia in JSON (``notation.py``, ``reference.py``): positions written by ``describe_state`` and
-read back by ``load_state``, bad positions refused, moves spelled alike by the kernel's notation
-and the reference engine, and the reference engine's chance events (the deals) recorded, replayed
-and checked."""
+"""Cardavia in JSON (``notation.py``, ``reference.py``), the scenarios of this game: positions with
+derived keys left out and cards in any order, bad positions refused saying what is wrong, the
+final position's prizes, moves spelled alike by the kernel's notation and the reference engine
+(the deal's end in the last play), and written deals checked. What every game's notation promises
+(the round trip, play going on from a loaded position, refusing what is no position, replaying
+recorded chance events) is tests/contract/test_notation.py."""
 import copy
-import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -23,7 +23,6 @@ from .support.cardavia import CO, CU, card, last_turn_state, mv, params_of, ref_
 
 SPEC = get_game("cardavia")
 PICK_STREAM = harness.PICK_STREAM  # the random moves of a game
-PLAY_ON_STREAM = 2000  # the random moves after a sampled position
 #: the rule settings games are played under, in turn: the rulebook's, each CA-5 option changed,
 #: and matches of K deals (CA-6), so that every field of the state takes its values
 SETTINGS = [{}, {"single_match_forced": True}, {"last_sweep_scores": False}, {"napula_beyond_10": True},
@@ -42,24 +41,12 @@ def without_scratch(state: np.ndarray) -> np.ndarray:
     return out
 
 
-def through_json(state: np.ndarray) -> np.ndarray:
-    """The state of the position ``state`` is in, written as JSON text and read back."""
-    return ca_text.load_state(json.loads(json.dumps(ca_text.describe_state(state))))
-
-
 def assert_same_position(loaded: np.ndarray, state: np.ndarray, where: str) -> None:
     expected = without_scratch(state)
     if loaded.dtype != np.int32 or loaded.tobytes() != expected.tobytes():
         wrong = np.nonzero(loaded != expected)[0].tolist()
         raise AssertionError(f"{where}: state offsets {wrong[:10]} differ: loaded "
                              f"{loaded[wrong[:10]].tolist()}, real {expected[wrong[:10]].tolist()}")
-
-
-def with_its_parameters(strategy):
-    """``strategy`` for ``KernelGame.choose`` with its parameter row worked out once (choose asks
-    for it at every decision)."""
-    row = strategy.param_row()
-    return SimpleNamespace(fn=strategy.fn, param_row=lambda: row)
 
 
 def random_move(game, pick: PyStream) -> int:
@@ -69,60 +56,6 @@ def random_move(game, pick: PyStream) -> int:
 
 
 # ------------------------------------------------------------------ positions: the round trip
-def positions_of(k: KernelGame, lineup) -> list[np.ndarray]:
-    """The states of every decision of the game ``k`` and its final state, the moves chosen by
-    ``lineup`` (a strategy a seat)."""
-    states = [k.state.copy()]
-    while k.to_move() >= 0:
-        k.apply(k.choose(lineup[k.to_move()]))
-        states.append(k.state.copy())
-    return states
-
-
-@pytest.mark.slow
-def test_every_position_survives_json_and_load_state():
-    """100,000 positions, every decision point and the final position of games played by random
-    play and by every built-in heuristic (seats mixed, the lineup rotating), under all the rule
-    settings: ``load_state(json.loads(json.dumps(describe_state(s))))`` is ``s`` outside the scratch
-    region. The positions cover every deal of a match and every turn of a deal. (Each game is
-    played first and its positions checked after: the Python work then runs in one stretch.)"""
-    builtins = harness.heuristics("cardavia")
-    assert {"random", "capture-max", "guard", "swords"} <= {s.name for s in builtins}
-    strategies = [with_its_parameters(s) for s in builtins]
-    checked, game = 0, 0
-    turns_seen, deals_seen = set(), set()
-    while checked < 100_000:
-        lineup = [strategies[(game + seat) % len(strategies)] for seat in range(4)]
-        states = positions_of(KernelGame(SPEC, settings_of(game), 21, game), lineup)
-        for state in states:
-            assert_same_position(through_json(state), state, f"game {game}, position {checked}")
-            checked += 1
-        turns_seen.update(int(s[ca.H_TURN]) for s in states)
-        deals_seen.update(int(s[ca.H_DEAL_NO]) for s in states)
-        assert states[-1][ca.H_TO_MOVE] == -1
-        game += 1
-    assert turns_seen == set(range(49)) and deals_seen == {0, 1, 2}
-
-
-def test_play_goes_on_identically_from_a_loaded_position():
-    """240 positions, one at a random decision of each game, reached by random play and the
-    heuristics (as above) under all the rule settings: from the real state and from its position
-    loaded back, with copies of the same chance stream (the later deals of a match) and the same
-    random choices, the games go on with the same legal moves and moves and end with the same
-    result (and the same final state)."""
-    strategies = [with_its_parameters(s) for s in harness.heuristics("cardavia")]
-    for game in range(240):
-        lineup = [strategies[(game + seat) % len(strategies)] for seat in range(4)]
-        k = KernelGame(SPEC, settings_of(game), 22, game)
-        decisions = ca.TURNS * int(k.state[ca.H_MATCH_DEALS])
-        for _ in range(PyStream(22, game, PICK_STREAM).below(decisions)):
-            k.apply(k.choose(lineup[k.to_move()]))
-        real, twin = k.copy(), k.copy()
-        twin.state = through_json(k.state)
-        assert (harness.play_on(real, PyStream(22, game, PLAY_ON_STREAM))
-                == harness.play_on(twin, PyStream(22, game, PLAY_ON_STREAM)))
-        assert real.result() == twin.result()
-        assert np.array_equal(without_scratch(real.state), without_scratch(twin.state))
 
 
 def a_position() -> dict:
@@ -250,12 +183,6 @@ def test_bad_positions_are_refused_with_one_line(mistake):
     assert fragment in message and "\n" not in message, message
 
 
-def test_a_position_that_is_no_object_is_refused():
-    for not_a_position in ([], "deal 1", None, 7):
-        with pytest.raises(PositionError, match="a position is a JSON object"):
-            ca_text.load_state(not_a_position)
-
-
 def test_the_final_position_loads_with_its_scores_and_a_wrong_prize_is_refused():
     """After the last deal the position carries the deal's prizes and points (rule 5), which
     load_state recomputes from the piles and checks."""
@@ -331,28 +258,6 @@ def test_the_last_play_spells_the_deal_end():
 
 
 # ------------------------------------------------------------------ chance events: the deals
-def test_recorded_deals_replay_the_game():
-    """200 random games of the reference engine drawing its deals from the chance stream and
-    recording them; the record survives JSON unchanged, and the game replayed from it (no
-    stream) has the same legal moves at every step and the same result."""
-    for game in range(200):
-        params = settings_of(game)
-        events = []
-        played = ref.Game(params, StreamChance(PyStream(25, game, 0), record=events))
-        pick = PyStream(25, game, PICK_STREAM)
-        history = []
-        while played.to_move() >= 0:
-            moves = list(played.legal_moves())
-            move = moves[pick.below(len(moves))]
-            played.apply(move)
-            history.append((moves, move))
-        written = json.loads(json.dumps(events))
-        assert written == events and [list(e) for e in events] == [["deal"]] * int(params[ca.P_MATCH_DEALS])
-        replayed = ref.Game(params, ScriptedChance.from_events(written))
-        for moves, move in history:
-            assert replayed.legal_moves() == moves
-            replayed.apply(move)
-        assert replayed.to_move() == -1 and replayed.result() == played.result()
 
 
 def recorded_deal(game: int = 0) -> dict:

@@ -1,11 +1,12 @@
-"""Compañeros in JSON: positions (``describe_state`` / ``load_state``), complete move spellings
-(``move_to_json`` and the reference engine's ``Game.action``), and the reference engine's chance
-events (the deal) recorded from the stream and replayed from the record."""
+"""Compañeros in JSON, the scenarios of this game: what a position compares, bad positions refused
+saying what is wrong, the rulebook's example CO-6, complete move spellings (``move_to_json`` and
+the reference engine's ``Game.action``, the recorded deal the kernel's) and impossible deals.
+What every game's notation promises (the round trip, play going on from a loaded position,
+refusing what is no position and edited positions, replaying recorded chance events) is
+tests/contract/test_notation.py."""
 import copy
-import functools
 import json
 
-import numpy as np
 import pytest
 
 from tourney_sim.simulate.games import get_game
@@ -18,11 +19,10 @@ from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
 
 from . import harness
-from .support.companeros import BLUE, build_state, card, GREEN, play, RED, YELLOW
+from .support.companeros import BLUE, build_state, card, GREEN, not_position, play, RED, YELLOW
 
 SPEC = get_game("companeros")
 PICK_STREAM = harness.PICK_STREAM  # the random move choices of the tests' own games
-PLAY_ON_STREAM = 2000  # random move choices when playing on from a position
 #: (players, match_games): every player count, single games and CO-5 matches
 CONFIGS = [(3, 1), (4, 1), (5, 1), (6, 1), (3, 2), (4, 3), (5, 2), (6, 2)]
 
@@ -35,20 +35,11 @@ def through_json(value):
     return json.loads(json.dumps(value, check_circular=False))
 
 
-@functools.cache
-def position_mask(fields):
-    """True at the indices of a state outside ``fields`` (``notation.not_position_fields``)."""
-    mask = np.ones(co.STATE_SIZE, bool)
-    for _, start, end in fields:
-        mask[start:end] = False
-    return mask
-
-
 def same_position(a, b):
     """States ``a`` and ``b`` hold the same position: equal outside the fields that are not part
-    of one (the same fields for both)."""
-    fields = nt.not_position_fields(a)
-    return fields == nt.not_position_fields(b) and not ((a != b) & position_mask(fields)).any()
+    of one (``notation.not_position_fields``, the same fields for both)."""
+    return (nt.not_position_fields(a) == nt.not_position_fields(b)
+            and not ((a != b) & ~not_position(a)).any())
 
 
 def random_game(config, seed, game):
@@ -64,36 +55,6 @@ def random_step(k, pick):
 
 
 # ------------------------------------------------------------------ a. positions round trip
-@pytest.mark.slow
-def test_every_position_of_random_and_heuristic_games_round_trips_through_json():
-    """At every decision (and the end) of games played by random moves and by each built-in
-    heuristic, in every configuration: ``load_state`` of the JSON text of ``describe_state``
-    gives the state back, outside the fields documented as not part of a position."""
-    strategies = harness.heuristics("companeros")
-    assert {"random", "high", "follower", "greedy"} <= {s.name for s in strategies}
-    positions = 0
-    seen = set()  # (phase, in a later game of a match)
-    game = 0
-    while positions < 100_000:
-        config = CONFIGS[game % len(CONFIGS)]
-        k = KernelGame(SPEC, params_of(*config), 31, game)
-        # seat s plays strategy (game + s): every heuristic at every seat, mixed line-ups
-        lineup = [strategies[(game + s) % len(strategies)] for s in range(config[0])]
-        while True:
-            state = k.state
-            loaded = nt.load_state(through_json(nt.describe_state(state)))
-            assert loaded.dtype == np.int32 and loaded.shape == (co.STATE_SIZE,)
-            assert same_position(state, loaded), (config, game, nt.describe_state(state))
-            positions += 1
-            seen.add((int(state[co.H_PHASE]), int(state[co.H_GAME_NO]) > 0))
-            if k.to_move() < 0:
-                break
-            k.apply(k.choose(lineup[k.to_move()]))
-        game += 1
-    # every phase, and later games of matches, were among them
-    phases_seen = {phase for phase, _ in seen}
-    assert phases_seen == {co.PHASE_PLAY, co.PHASE_TAKE, co.PHASE_OVER}
-    assert (co.PHASE_TAKE, True) in seen and (co.PHASE_PLAY, True) in seen
 
 
 def test_positions_compare_all_but_the_fields_that_are_not_part_of_one():
@@ -115,41 +76,6 @@ def test_positions_compare_all_but_the_fields_that_are_not_part_of_one():
             changed[index] += 7
             assert same_position(state, changed) is not counts, (index, taking_counts)
     assert not same_position(taking, playing)
-
-
-def test_play_continues_identically_from_a_loaded_position():
-    """200 positions at random depths (every phase, later games of matches, the last decision
-    before a new deal): the real state and the state loaded from its JSON position, with copies
-    of the same chance stream and the same random move choices, play the same moves to the same
-    result and end in the same position."""
-    kinds = {"take": 0, "later game": 0, "deal ahead": 0}
-    depths = np.random.default_rng(43)
-    for i in range(200):
-        config = CONFIGS[i % len(CONFIGS)]
-        probe, pick = random_game(config, 43, i)
-        length = 0
-        while probe.to_move() >= 0:
-            random_step(probe, pick)
-            length += 1
-        k, pick = random_game(config, 43, i)  # the same game again, to a depth from 0 to its end
-        for _ in range(depths.integers(length + 1)):
-            random_step(k, pick)
-        kinds["take"] += int(k.state[co.H_PHASE]) == co.PHASE_TAKE
-        kinds["later game"] += int(k.state[co.H_GAME_NO]) > 0 and k.to_move() >= 0
-        kinds["deal ahead"] += int(k.state[co.H_GAME_NO]) < config[1] - 1
-        real, loaded = k.copy(), k.copy()
-        loaded.state[:] = nt.load_state(through_json(nt.describe_state(k.state)))
-        moves = []
-        for game in (real, loaded):
-            choices = PyStream(43, i, PLAY_ON_STREAM)
-            played = []
-            while game.to_move() >= 0:
-                played.append(random_step(game, choices))
-            moves.append(played)
-        assert moves[0] == moves[1], (config, i)
-        assert real.result() == loaded.result(), (config, i)
-        assert same_position(real.state, loaded.state)
-    assert all(count >= 20 for count in kinds.values()), kinds
 
 
 # ------------------------------------------------------------------ b. bad positions
@@ -265,96 +191,6 @@ def test_bad_position_is_refused_with_a_reason(mistake):
     assert fragment in str(refused.value) and "\n" not in str(refused.value)
 
 
-@pytest.mark.parametrize("not_a_position", [None, [], "players: 4", 4])
-def test_a_position_that_is_no_object_is_refused(not_a_position):
-    with pytest.raises(PositionError, match="a position is a JSON object with the keys players, match_games"):
-        nt.load_state(not_a_position)
-
-
-#: values an edit puts in place of a key's value
-JUNK = [None, -1, 0, 1, 99, 2 ** 40, "red", True, 1.5, [], {}, [None], {"colour": "red"}]
-
-
-def edit_position(position, rng):
-    """A copy of ``position`` with one random edit: a key dropped or given junk, a number
-    nudged, a card moved, copied or respelled, or two seats' lists swapped."""
-    edited = through_json(position)  # a deep copy
-    n = len(edited["hands"])
-    kind = int(rng.integers(8))
-    if kind == 0:
-        del edited[str(rng.choice(list(edited)))]
-    elif kind == 1:
-        edited[str(rng.choice(list(edited)))] = copy.deepcopy(JUNK[rng.integers(len(JUNK))])
-    elif kind == 2:
-        key = str(rng.choice([k for k, v in edited.items() if type(v) is int]))
-        edited[key] += int(rng.choice([-1, 1]))
-    elif kind == 3:
-        counts = edited[str(rng.choice(["points", "cards_taken", "rounds_first_taker"]))]
-        counts[rng.integers(n)] += int(rng.choice([-1, 1, 10]))
-    elif kind == 4:
-        lists = edited[str(rng.choice(["hands", "taken", "played"]))]
-        a, b = rng.integers(n, size=2)
-        lists[a], lists[b] = lists[b], lists[a]
-    else:
-        places = [cards for cards in [edited["display"]] + edited["hands"] + edited["taken"] if cards]
-        source = places[rng.integers(len(places))]
-        chosen = source[rng.integers(len(source))]
-        if kind == 5:  # respell
-            chosen["value"] = chosen["value"] % 10 + 1
-            return edited
-        if kind == 6:  # move (else copy)
-            source.remove(chosen)
-        targets = [edited["display"]] + edited["hands"] + edited["taken"] + [None]
-        target = targets[rng.integers(len(targets))]
-        if target is None:
-            edited["played"][rng.integers(n)] = dict(chosen)
-        else:
-            target.append(dict(chosen))
-    return edited
-
-
-def in_card_order(cards):
-    return sorted(cards, key=lambda c: (nt.COLOUR_NAMES.index(c["colour"]), c["value"]))
-
-
-def test_edited_positions_are_refused_or_load_a_state_that_plays_to_the_end():
-    """Random edits of real positions: ``load_state`` raises nothing but PositionError (one
-    line); a position it accepts describes itself back (card lists in order) and plays on to
-    the end of the match under random moves, through positions it accepts again (every fourth
-    and the last checked)."""
-    rng = np.random.default_rng(8)
-    refused = accepted = 0
-    for i in range(600):
-        config = CONFIGS[i % len(CONFIGS)]
-        k, pick = random_game(config, 61, i)
-        for _ in range(int(rng.integers(0, co.MAX_DECISIONS_PER_GAME))):
-            if k.to_move() < 0:
-                break
-            random_step(k, pick)
-        edited = edit_position(nt.describe_state(k.state), rng)
-        try:
-            state = nt.load_state(edited)
-        except PositionError as refusal:
-            assert "\n" not in str(refusal)
-            refused += 1
-            continue
-        accepted += 1
-        edited.update(display=in_card_order(edited["display"]), hands=list(map(in_card_order, edited["hands"])),
-                      taken=list(map(in_card_order, edited["taken"])))
-        assert nt.describe_state(state) == edited
-        k.state[:] = state
-        choices = PyStream(61, i, PLAY_ON_STREAM)
-        for step in range(co.MAX_DECISIONS_PER_GAME * int(state[co.H_MATCH_GAMES])):
-            if k.to_move() < 0:
-                break
-            random_step(k, choices)
-            if step % 4 == 0:
-                nt.load_state(nt.describe_state(k.state))
-        assert k.to_move() < 0
-        nt.load_state(nt.describe_state(k.state))
-    assert refused > 300 and accepted > 50, (refused, accepted)
-
-
 # ------------------------------------------------------------------ positions and moves by example
 def settle_tallies(state):
     """``build_state`` counts the cards out of play as taken by the last seat; give that seat the
@@ -442,29 +278,6 @@ def test_reference_action_spells_every_legal_move_as_the_kernel_notation():
 
 
 # ------------------------------------------------------------------ d. chance events
-def test_recorded_deals_replay_the_same_games():
-    """200 random games of the reference engine on the chance stream, recording its chance
-    events; the record survives JSON, and replayed from it (no stream) with the same moves the
-    game offers the same legal moves at every step and ends with the same result."""
-    for g in range(200):
-        config = CONFIGS[g % len(CONFIGS)]
-        events = []
-        recorded = ref.Game(params_of(*config), StreamChance(PyStream(23, g, 0), record=events))
-        pick = PyStream(23, g, PICK_STREAM)
-        moves, legal = [], []
-        while recorded.to_move() >= 0:
-            legal.append(recorded.legal_moves())
-            moves.append(legal[-1][pick.below(len(legal[-1]))])
-            recorded.apply(moves[-1])
-        assert [list(e) for e in events] == [["deal"]] * config[1]
-        written = through_json(events)
-        assert written == events
-        replayed = ref.Game(params_of(*config), ScriptedChance.from_events(written))
-        for step, move in enumerate(moves):
-            assert replayed.legal_moves() == legal[step], (g, step)
-            replayed.apply(move)
-        assert replayed.to_move() < 0
-        assert replayed.result() == recorded.result()
 
 
 def recorded_deal(players=4, match_games=1, seed=3):

@@ -4,38 +4,43 @@ its seed, and stronger than random. Its determinizations have their own tests
 import numpy as np
 import pytest
 
-from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games import game_names, get_game
 from tourney_sim.simulate.matchup import make_matchup, play_block
 from tourney_sim.simulate.seeding import new_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import resolve
 
-from .harness import PyStream
+from .harness import PyStream, play_on
 from .support.cli import invoke
-from .support.cardavia import redeal_other_hands as redeal_cardavia
-from .support.colleagues import hide as hide_colleagues
-from .support.companeros import redeal_other_hands as redeal_companeros
-from .support.partners import hide_cards as hide_partners
+from .support.views import scrambled
 
-GAMES = {"cardavia": (4, redeal_cardavia), "companeros": (4, redeal_companeros), "colleagues": (3, hide_colleagues),
-         "partners": (4, hide_partners)}
+GAMES = game_names()  # every registered game, at its default player count
+
+
+def default_params(spec):
+    return spec.make_params(spec.default_players, spec.resolve_options([]))
+
+
+def games_of_about(spec, decisions: int) -> int:
+    """How many games make about ``decisions`` decisions (at least 3), measured on one random game."""
+    return max(3, decisions // len(play_on(KernelGame(spec, default_params(spec), 0, 0), PyStream(0, 0, 1))))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_the_search_does_not_peek(game):
-    """The same information set with other hidden cards (the other hands redealt) gives the same
-    decision: the search sees only its views, and its random stream."""
-    players, redeal = GAMES[game]
+    """The same information set with any other hidden information (everything outside the seat's
+    views garbage) gives the same decision: the search sees only its views, and its random stream."""
     spec = get_game(game)
     (search,) = resolve(game, ["ismcts:iterations=40"])
     m = spec.module
     checked = changed = 0
     for g in range(6):
-        k = KernelGame(spec, spec.make_params(players, spec.resolve_options([])), 3, g)
+        k = KernelGame(spec, default_params(spec), 3, g)
         pick = PyStream(3, g, 77)
+        garbage = np.random.default_rng(g)
         while (seat := k.to_move()) >= 0:
-            other = redeal(k.state.copy(), seat, pick)
+            other = scrambled(m, k.state, seat, garbage)
             changed += not np.array_equal(other, k.state)
             moves = np.zeros(spec.max_moves, np.int64)
             n = m.legal_moves(k.state, moves)
@@ -49,10 +54,11 @@ def test_the_search_does_not_peek(game):
     assert checked >= 100 and changed > 100
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_search_games_are_reproducible_and_replay(game, tmp_path):
-    players, _ = GAMES[game]
-    games = 3 if game == "partners" else 24  # a Partners game is some 400 decisions
+    spec = get_game(game)
+    players = spec.default_players
+    games = games_of_about(spec, 1200)  # a Partners game is some 400 decisions, a Cardavia one 48
     # the default (paired, flat) search against plain ISMCTS (a UCB root, a tree of any depth)
     args = ["run", game, "--players", players, "--strategy", "ismcts:iterations=30", "--strategy",
             "ismcts:iterations=30,root=ucb,tree_depth=0,rollout=random",

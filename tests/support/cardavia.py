@@ -1,10 +1,11 @@
 """Cardavia pieces more than one test module uses: cards, moves and states built by hand, the state
-invariants the random games and the determinizations keep, and redealing the hands a seat cannot
-see (no peeking)."""
+invariant the random games and the determinizations keep, and what a determinization keeps of the
+real state (the contract's ``invariant`` and ``sample_check``)."""
 import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.cardavia import notation as ca_text
 from tourney_sim.simulate.games.cardavia import reference as ref
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.seeding import PyStream, new_stream
@@ -221,7 +222,8 @@ def invariant(state):
         if state[st + ca.STAT_FANTE_OF_CUPS] != (state[ca.CARD_PUB + 41] == ca.PUB_TAKEN + t):
             return 64
         run = 0
-        while run < 10 and state[ca.CARD_PUB + 4 * run] == ca.PUB_TAKEN + t:
+        longest = RE if state[ca.H_NAPULA10] != 0 else 10  # CA-5: the run goes on through the courts
+        while run < longest and state[ca.CARD_PUB + 4 * run] == ca.PUB_TAKEN + t:
             run += 1
         if state[st + ca.STAT_NAPULA] != (run if run >= 3 else 0):
             return 65
@@ -274,17 +276,23 @@ def match_invariant(state):
     return 0
 
 
-def redeal_other_hands(state, seat, rng):
-    """Shuffle the cards of the other three hands among them (sizes kept)."""
-    others = [p for p in range(4) if p != seat]
-    pool = []
-    for p in others:
+@njit
+def sample_check(real, sample, seat):
+    """0, or an error code: a determinization ``sample`` of ``real`` for ``seat`` keeps every
+    hand's size (so draws as many hidden cards as the other hands hold) and ``seat``'s hand."""
+    for p in range(4):
         base = ca.PRIVATE + p * ca.PRIVATE_SIZE
-        pool += list(state[base + 1:base + 1 + state[base]])
-    rng.shuffle(pool)
-    for p in others:
-        base = ca.PRIVATE + p * ca.PRIVATE_SIZE
-        size = state[base]
-        state[base + 1:base + 1 + size] = sorted(pool[:size])
-        pool = pool[size:]
-    return state
+        if sample[base] != real[base]:
+            return 4
+        for j in range(1, ca.PRIVATE_SIZE):
+            if p == seat and sample[base + j] != real[base + j]:
+                return 5
+    return 0
+
+
+def not_position(state):
+    """True at the indices of ``state`` that are not part of its position (``SCRATCH_FIELDS``)."""
+    mask = np.zeros(len(state), bool)
+    for _name, start, stop in ca_text.SCRATCH_FIELDS:
+        mask[start:stop] = True
+    return mask

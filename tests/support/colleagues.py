@@ -1,9 +1,11 @@
 """Colleagues pieces more than one test module uses: the state invariant the random games and the
-determinizations keep, and changing what a seat cannot see (no peeking)."""
+determinizations keep (the views' memory of discards, peeks and spent tokens included), and what a
+determinization keeps of the real state (the contract's ``invariant`` and ``sample_check``)."""
 import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.colleagues import notation as cl_text
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.seeding import PyStream
 from tourney_sim.simulate.stepper import KernelGame
@@ -160,79 +162,59 @@ def invariant(state):
     for i in range(cl.STATE_SIZE):
         if derived[i] != state[i]:
             return 38  # FACE_UP_SEEN, ROW_SHOWN, P_KNOWN kept move by move as derived afresh
+    return memory_invariant(state)
+
+
+@njit
+def memory_invariant(state):
+    """The fields added for the determinization agree with the rest of the state: each seat's
+    ``P_DISC`` (ascending, ``DISC_N`` of them) are discard-pile cards and together make it up,
+    ``P_SPENT`` counts the tokens spent on peeks (``PEEK_N``, at least one per ``PEEKS`` bit: a
+    card may be looked at again, CL-9) and is part of ``S_SPENT``, what a seat looked at is the
+    Grey Entity card there. 0 if all hold, else a code."""
+    n = state[cl.H_PLAYERS]
+    total = 0
+    spent = np.zeros(cl.N_KINDS, np.int64)
+    for p in range(n):
+        b = cl.PRIVATE + p * cl.PRIVATE_SIZE
+        dn = state[cl.DISC_N + p]
+        if dn < 0 or dn > cl.HAND:
+            return 40
+        for j in range(cl.HAND):
+            card = state[b + cl.P_DISC + j]
+            if (j < dn) != (card >= 0):
+                return 41
+            if j < dn:
+                if j > 0 and card <= state[b + cl.P_DISC + j - 1]:
+                    return 42
+                found = False
+                for i in range(state[cl.S_DISCARD_N]):
+                    found |= state[cl.S_DISCARD + i] == card
+                if not found:
+                    return 43
+        total += dn
+        peeks = 0
+        for d in range(cl.DAYS):
+            bit = (state[cl.PEEKS + p] >> d) & 1
+            peeks += bit
+            seen = state[b + cl.P_SEEN + d]
+            if bit != (seen >= 0) or (bit and seen != state[cl.S_GREY + d]):
+                return 44
+        used = 0
+        for k in range(cl.N_KINDS):
+            used += state[b + cl.P_SPENT + k]
+            spent[k] += state[b + cl.P_SPENT + k]
+        if used != state[cl.PEEK_N + p] or used < peeks:
+            return 45
+    if total != state[cl.S_DISCARD_N]:
+        return 46
+    for p in range(n):  # the MEETING tokens of face-down cards are spent too
+        for c in range(cl.COLS):
+            spent[cl.MEETING] += state[cl.ROW_CARD + p * cl.COLS + c] == cl.FACE_DOWN
+    for k in range(cl.N_KINDS):
+        if spent[k] != state[cl.S_SPENT + k]:
+            return 47
     return 0
-
-
-def hide(state, seat, rng):
-    """Change everything ``seat`` may not see (CL-8): the other hands, face-down cards of others,
-    Grey Entity cards it has not seen, the deck and discards; the kinds of tokens others hold,
-    the room, spent tokens, the Grey Entity's tokens and tokens on others' face-down cards; the
-    Work / Reprimand cards of later weeks."""
-    n = int(state[cl.H_PLAYERS])
-    grey = int(state[cl.H_GREY])
-    mine = priv(seat)
-    slots = []
-    for p in range(n):
-        if p == seat:
-            continue
-        b = priv(p)
-        slots += [b + cl.P_HAND + j for j in range(state[b + cl.P_HAND_N])]
-        slots += [b + cl.P_CARD + c for c in range(6) if state[cl.ROW_CARD + p * 6 + c] == cl.FACE_DOWN]
-    if grey >= 0:
-        slots += [cl.S_GREY + d for d in range(5)
-                  if state[cl.ROW_CARD + grey * 6 + d] == cl.FACE_DOWN and state[mine + cl.P_SEEN + d] < 0]
-    slots += [cl.S_DECK + i for i in range(state[cl.H_DECK_LEFT])]
-    slots += [cl.S_DISCARD + i for i in range(state[cl.S_DISCARD_N])]
-    cards = [int(state[i]) for i in slots]
-    rng.shuffle(cards)
-    for i, c in zip(slots, cards):
-        state[i] = c
-    for p in range(n):
-        b = priv(p)
-        if p != seat:
-            hn = state[b + cl.P_HAND_N]
-            state[b + cl.P_HAND:b + cl.P_HAND + hn] = sorted(state[b + cl.P_HAND:b + cl.P_HAND + hn])
-            for d in range(5):  # what they saw of the Grey Entity follows its cards
-                if state[b + cl.P_SEEN + d] >= 0:
-                    state[b + cl.P_SEEN + d] = state[cl.S_GREY + d]
-    # token kinds among hidden holders (counts per holder kept)
-    holders = [cl.S_ROOM, cl.S_SPENT] + ([cl.S_GREY_TOK] if grey >= 0 else [])
-    holders += [priv(p) + cl.P_TOK for p in range(n) if p != seat]
-    pool = []
-    for h in holders:
-        for k in range(4):
-            pool += [k] * int(state[h + k])
-    rng.shuffle(pool)
-    for h in holders:
-        count = int(sum(state[h:h + 4]))
-        state[h:h + 4] = 0
-        for k in pool[:count]:
-            state[h + k] += 1
-        pool = pool[count:]
-    # tokens on others' face-down cards: kinds shuffled among those cards
-    cells = []
-    for p in range(n):
-        if p == seat:
-            continue
-        for c in range(6):
-            if state[cl.ROW_CARD + p * 6 + c] == cl.FACE_DOWN:
-                cells.append((priv(p), c))
-    kinds = [k for b, c in cells for k in range(3) for _ in range(state[b + cl.P_PLUS + 6 * k + c])]
-    rng.shuffle(kinds)
-    for b, c in cells:
-        count = sum(int(state[b + cl.P_PLUS + 6 * k + c]) for k in range(3))
-        for k in range(3):
-            state[b + cl.P_PLUS + 6 * k + c] = 0
-        for k in kinds[:count]:
-            state[b + cl.P_PLUS + 6 * k + c] += 1
-        kinds = kinds[count:]
-    # later weeks' Work and Reprimand cards
-    later = 5 * (int(state[cl.H_WEEK]) + 1)
-    for order in (cl.S_WORK_ORDER, cl.S_REPR_ORDER):
-        rest = [int(x) for x in state[order + later:order + 15]]
-        rng.shuffle(rest)
-        state[order + later:order + 15] = rest
-    return state
 
 
 PICK_STREAM = harness.PICK_STREAM  # the tests' own stream for random moves
@@ -273,3 +255,16 @@ def walk_games(games, seed):
                 k.apply(k.moves[pick.below(n)])
             else:
                 k.apply(k.choose(seating[seat]))
+
+
+@njit
+def sample_check(real, sample, seat):
+    """0: what a Colleagues determinization keeps beyond the views (the memory of discards, peeks
+    and spent tokens) is part of ``invariant``."""
+    return 0
+
+
+def not_position(state):
+    """True at the indices of ``state`` that are not part of its position (the kernel's work space,
+    ``notation.scratch_mask``)."""
+    return cl_text.scratch_mask(state)

@@ -1,6 +1,6 @@
 """Compañeros pieces more than one test module uses: building states by hand, the state invariant
-the random games and the determinizations keep, and redealing the hands a seat cannot see (no
-peeking)."""
+the random games and the determinizations keep (in any game of a CO-5 match), and what a
+determinization keeps of the real state (the contract's ``invariant`` and ``sample_check``)."""
 import numpy as np
 from numba import njit
 
@@ -60,7 +60,9 @@ def display_cards(state):
 
 
 @njit
-def invariant(state):
+def game_invariant(state):
+    """The invariant of one game (of a CO-5 match, the first: SCORE and CARDS_TAKEN are tied to
+    this game's taken masks)."""
     n = state[co.H_PLAYERS]
     seen = np.zeros(co.MAX_CARDS, np.int64)
     points = np.zeros(co.MAX_PLAYERS, np.int64)
@@ -123,14 +125,49 @@ def invariant(state):
     return 0
 
 
-def redeal_other_hands(state, seat, rng):
-    """Shuffle the cards of every hand but ``seat``'s among those hands (sizes kept)."""
+@njit
+def invariant(state):
+    """0, or an error code: ``game_invariant`` in any game of a CO-5 match. Points accumulate over
+    the match, so SCORE and CARDS_TAKEN are checked on a copy holding this game's share."""
+    if state[co.H_MATCH_GAMES] == 1:
+        return game_invariant(state)
+    buf = state.copy()
     n = state[co.H_PLAYERS]
-    others = [p for p in range(n) if p != seat]
-    pool = [c for p in others for c in co_text.hand_cards(state, p)]
-    rng.shuffle(pool)
-    for p in others:
-        size = state[co.PRIVATE + p * co.PRIVATE_SIZE]
-        set_hand(state, p, pool[:size])
-        pool = pool[size:]
-    return state
+    for p in range(n):
+        points = 0
+        taken = 0
+        for colour in range(n):
+            mask = state[co.TAKEN_MASK + p * co.MAX_PLAYERS + colour]
+            for v in range(co.VALUES):
+                if mask >> v & 1:
+                    points += v + 1
+                    taken += 1
+        if points > state[co.SCORE + p] or taken > state[co.CARDS_TAKEN + p]:
+            return 8  # this game's takings are part of the match totals
+        buf[co.SCORE + p] = points
+        buf[co.CARDS_TAKEN + p] = taken
+    return game_invariant(buf)
+
+
+@njit
+def sample_check(real, sample, seat):
+    """0, or an error code: a determinization ``sample`` of ``real`` for ``seat`` keeps every
+    hand's size and draws nothing but the other seats' hands."""
+    n = real[co.H_PLAYERS]
+    for p in range(co.MAX_PLAYERS):
+        base = co.PRIVATE + p * co.PRIVATE_SIZE
+        if sample[base] != real[base]:
+            return 4  # every hand keeps its size
+        for i in range(1, co.PRIVATE_SIZE):
+            if sample[base + i] != real[base + i] and (p == seat or p >= n):
+                return 5  # only the other seats' hands are drawn
+    return 0
+
+
+def not_position(state):
+    """True at the indices of ``state`` that are not part of its position (``not_position_fields``:
+    the scratch area, and the taking bookkeeping outside the take phase)."""
+    mask = np.zeros(len(state), bool)
+    for _name, start, end in co_text.not_position_fields(state):
+        mask[start:end] = True
+    return mask

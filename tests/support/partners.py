@@ -1,9 +1,11 @@
 """Partners pieces more than one test module uses: the state invariant the random games and the
-determinizations keep, and changing the cards a seat cannot see (no peeking)."""
+determinizations keep, and what a determinization keeps of the real state (PA-8, PA-9; the
+contract's ``invariant`` and ``sample_check``)."""
 import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.partners import notation as pa_text
 from tourney_sim.simulate.games.partners import rules as pa
 
 SPEC = get_game("partners")
@@ -67,25 +69,54 @@ def invariant(state):
     return 0
 
 
-def hide_cards(state, seat, rng):
-    """Redeal every card the seat cannot see: other hands, pending given cards, the pile."""
-    pool, slots = [], []
+@njit
+def _in_hand(state, p, card):
+    base = pa.PRIVATE + p * pa.PRIVATE_SIZE
+    for j in range(state[base]):
+        if state[base + pa.PV_HAND + j] == card:
+            return True
+    return False
+
+
+@njit
+def sample_check(real, sample, seat):
+    """0, or an error code: what a determinization ``sample`` of ``real`` for ``seat`` keeps
+    beyond the views (PA-9): the pile position, the card given to the partner with the partner
+    while unplayed, every exchange slot's card from the partner, held or played, the seats that
+    already gave in the exchange, every hand's size, and ``seat``'s own hand."""
+    if sample[pa.S_DECK_POS] != real[pa.S_DECK_POS]:
+        return 4
+    mine = pa.PRIVATE + seat * pa.PRIVATE_SIZE
+    partner = seat ^ 2
+    pb = pa.PRIVATE + partner * pa.PRIVATE_SIZE
+    if real[pa.H_PHASE] == pa.PHASE_PLAY:
+        given = real[mine + pa.PV_GIVEN]
+        if real[pa.CARD_PUB + given] == pa.CP_UNSEEN and not _in_hand(sample, partner, given):
+            return 5  # the card given to the partner stays with the partner while unplayed
+        if sample[pb + pa.PV_RECEIVED] != given or sample[pb + pa.PV_GIVEN] != real[mine + pa.PV_RECEIVED]:
+            return 6
+        for q in range(4):  # every exchange slot: q's card came from q ^ 2, held or played
+            r = sample[pa.PRIVATE + q * pa.PRIVATE_SIZE + pa.PV_RECEIVED]
+            if r < 0 or sample[pa.PRIVATE + (q ^ 2) * pa.PRIVATE_SIZE + pa.PV_GIVEN] != r:
+                return 7
+            if sample[pa.CARD_PUB + r] == pa.CP_UNSEEN and not _in_hand(sample, q, r):
+                return 8
+    else:
+        for q in range(4):
+            b = pa.PRIVATE + q * pa.PRIVATE_SIZE
+            if (sample[b + pa.PV_GIVEN] >= 0) != (real[b + pa.PV_GIVEN] >= 0) or sample[b + pa.PV_RECEIVED] != -1:
+                return 9  # the seats that already gave, as in the real exchange
     for p in range(4):
-        if p == seat:
-            continue
         base = pa.PRIVATE + p * pa.PRIVATE_SIZE
-        for j in range(state[base]):
-            slots.append(base + 1 + j)
-        if state[pa.H_PHASE] == pa.PHASE_EXCHANGE and state[base + pa.PV_GIVEN] >= 0:
-            slots.append(base + pa.PV_GIVEN)
-    for i in range(state[pa.S_DECK_POS], state[pa.H_N_CARDS]):
-        slots.append(pa.DECK + i)
-    pool = [int(state[s]) for s in slots]
-    rng.shuffle(pool)
-    for s, c in zip(slots, pool):
-        state[s] = c
-    for p in range(4):
-        if p != seat:
-            base = pa.PRIVATE + p * pa.PRIVATE_SIZE
-            state[base + 1:base + 1 + state[base]] = sorted(state[base + 1:base + 1 + state[base]])
-    return state
+        if sample[base] != real[base]:
+            return 10
+        for i in range(1, 1 + pa.HAND_SIZE):
+            if p == seat and sample[base + i] != real[base + i]:
+                return 11
+    return 0
+
+
+def not_position(state):
+    """True at the indices of ``state`` that are not part of its position (the dealt part of the
+    deck and the work tables, ``notation.scratch_mask``)."""
+    return pa_text.scratch_mask(state)
