@@ -35,8 +35,8 @@ PICK_STREAM = harness.PICK_STREAM  # the random moves of a game
 DET_STREAM = 3000  # the determinization's own stream
 PLAY_ON_STREAM = 2000  # random moves of a sample played on
 CHANCE_STREAM = 4000  # the chance events of a sample played on
-#: positions (decisions) each configuration's compiled runs check at least
-RANDOM_GAMES = 10_000
+#: random games and determinized positions (decisions) each configuration's compiled runs check
+RANDOM_GAMES = 20_000
 SAMPLED_POSITIONS = 20_000
 #: positions the Python-level checks (garbage outside the views) visit per configuration
 SCRAMBLED_POSITIONS = 2000
