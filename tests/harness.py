@@ -155,3 +155,37 @@ def view_checker(module):
                 return 103
         return 0
     return check
+
+
+def refusal(load, value) -> str:
+    """The message ``load(value)`` refuses ``value`` with: a PositionError of one line."""
+    from tourney_sim.simulate.games.spec import PositionError
+    try:
+        load(value)
+    except PositionError as refused:
+        message = str(refused)
+        assert "\n" not in message, message
+        return message
+    raise AssertionError(f"accepted: {value!r}")
+
+
+def random_position(spec: GameSpec, params, seed: int, game: int, steps: int) -> np.ndarray:
+    """The state of seeded game ``game`` after ``steps`` random decisions (numpy's generator
+    seeded ``seed * 1000 + game`` choosing them)."""
+    k = KernelGame(spec, params, seed, game)
+    pick = np.random.default_rng(seed * 1000 + game)
+    for _ in range(steps):
+        assert k.to_move() >= 0
+        moves = k.legal_moves()
+        k.apply(int(moves[pick.integers(len(moves))]))
+    return k.state
+
+
+def win_rate_z(block) -> tuple[float, float, float]:
+    """(win rate of strategy 0, of strategy 1, z of their difference) in a played block: the
+    two-proportion z-test, pooled."""
+    wins = block.rank == 1
+    mine, theirs = wins[block.strategy == 0], wins[block.strategy == 1]
+    p1, p2 = mine.mean(), theirs.mean()
+    pooled = (mine.sum() + theirs.sum()) / (mine.size + theirs.size)
+    return p1, p2, (p1 - p2) / np.sqrt(pooled * (1 - pooled) * (1 / mine.size + 1 / theirs.size))

@@ -652,11 +652,7 @@ def test_heuristic_beats_random(name):
     (about 1 point); z of the difference is above 80, far past the 5-sigma bar."""
     from tourney_sim.simulate.matchup import make_matchup, play_block
     block = play_block(make_matchup("cardavia", 4, [name, "random"], seed=99), 0, 4_000)
-    wins = block.rank == 1
-    mine, theirs = wins[block.strategy == 0], wins[block.strategy == 1]
-    p1, p2 = mine.mean(), theirs.mean()
-    pooled = (mine.sum() + theirs.sum()) / (mine.size + theirs.size)
-    z = (p1 - p2) / np.sqrt(pooled * (1 - pooled) * (1 / mine.size + 1 / theirs.size))
+    p1, p2, z = harness.win_rate_z(block)
     assert z > 5, (p1, p2, z)
     assert block.score[block.strategy == 0].mean() > block.score[block.strategy == 1].mean() + 10
 

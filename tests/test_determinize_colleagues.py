@@ -14,6 +14,8 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.seeding import seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 
+from . import harness
+
 
 SPEC = get_game("colleagues")
 DET_STREAM = 2000  # the determinization's own stream
@@ -115,13 +117,7 @@ def _where_things_land(real, seed, samples, counts, tokens):
 
 def position(players, seed, game, steps, options=None):
     """The real state after ``steps`` random decisions of seeded game ``game``."""
-    k = KernelGame(SPEC, params_of(players, options or {}), seed, game)
-    pick = np.random.default_rng(seed * 1000 + game)
-    for _ in range(steps):
-        assert k.to_move() >= 0
-        moves = k.legal_moves()
-        k.apply(int(moves[pick.integers(len(moves))]))
-    return k.state
+    return harness.random_position(SPEC, params_of(players, options or {}), seed, game, steps)
 
 
 def hidden_places(state):

@@ -14,6 +14,8 @@ from tourney_sim.simulate.seeding import seed_stream
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.simulate.games import get_game
 
+from . import harness
+
 
 SPEC = get_game("companeros")
 DET_STREAM = 2000  # the determinization's own stream
@@ -27,13 +29,7 @@ def params_of(players, match_games):
 # ------------------------------------------------------------------ 2. uniformity
 def position(players, match_games, seed, game, steps):
     """The real state after ``steps`` random decisions of seeded game ``game``."""
-    k = KernelGame(SPEC, params_of(players, match_games), seed, game)
-    pick = np.random.default_rng(seed * 1000 + game)
-    for _ in range(steps):
-        assert k.to_move() >= 0
-        moves = k.legal_moves()
-        k.apply(int(moves[pick.integers(len(moves))]))
-    return k.state
+    return harness.random_position(SPEC, params_of(players, match_games), seed, game, steps)
 
 
 @njit
