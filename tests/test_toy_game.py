@@ -1,5 +1,5 @@
-"""A game is one folder: Duel (``tests/toy/``: its game folder and its strategies file, nothing
-else) is found through ``TOURNEY_GAME_PATH``, passes the contract of ``tests/contract/`` and runs
+"""A game is one folder: Duel (``tests/toy/``: its game folder, its strategies file and, for the
+contract, its test support ``support/duel.py``, nothing else) is found through ``TOURNEY_GAME_PATH``, passes the contract of ``tests/contract/`` and runs
 through ``tourney games``, ``run``, ``replay``, ``check``, ``tournament`` and a quick ``study``.
 
 Everything runs in subprocesses with the variable set, since the registry reads it once, on import.
