@@ -30,6 +30,11 @@ do the region bounds ``PUBLIC_SIZE``, ``PRIVATE``, ``PRIVATE_SIZE``, ``SCRATCH``
 quotes (``grep -n '"ROW_CARD"' simulate/games/*/rules.py``); to read the table with every offset,
 ``help()`` the rules module or print ``rules.LAYOUT.table()``.
 
+The public and private regions are what a strategy sees (its ``public`` and ``private``
+arrays): their named pieces, with their offsets counted from the view's start (``view``), are
+published per game as ``tourney_sim.views.<game>``, with the rules' ``STRATEGY_CONSTANTS`` and
+``VIEWS_VERSION`` (bumped whenever they change; ``tests/test_views.py`` holds a snapshot of each).
+
 This is OpenSpiel's Kuhn poker observer (named views of one flat array, built from
 ``(name, size, shape)`` pieces) with offsets in place of views, since the kernels index the array.
 ``tests/test_layout.py`` checks every registered game against its layout.
@@ -42,6 +47,9 @@ from dataclasses import dataclass
 
 #: the names a layout gives its region bounds (besides its pieces' names)
 REGION_NAMES = ("PUBLIC_SIZE", "PRIVATE", "PRIVATE_SIZE", "SCRATCH", "STATE_SIZE")
+#: the regions a strategy sees, each an array of its own: ``public_view(state)`` and
+#: ``private_view(state, seat)``
+VIEWS = ("public", "private")
 #: width of the generated table (its meanings are wrapped to it)
 TABLE_WIDTH = 100
 #: the table's indent in the docstring (under a ``::`` paragraph)
@@ -111,6 +119,16 @@ class Layout:
         """The pieces of ``region`` (``public``, ``private`` or ``scratch``; all if None), in order."""
         return [p for p in self.items if isinstance(p, Piece) and region in (None, p.region)]
 
+    def view(self, region: str) -> list[Piece]:
+        """The named pieces a strategy reads in the view ``region`` (one of ``VIEWS``), in order;
+        each offset counts from the view's start (the public view starts the state, a private
+        view its seat's block), so it indexes the strategy's ``public`` or ``private`` array."""
+        return [p for p in self.pieces(_view_region(region)) if p.name is not None]
+
+    def view_size(self, region: str) -> int:
+        """The length of the view ``region`` (``PUBLIC_SIZE`` or ``PRIVATE_SIZE``)."""
+        return {"public": self.public_size, "private": self.private_size}[_view_region(region)]
+
     def constants(self) -> dict[str, int]:
         """Every named piece's offset and the region bounds, by name (plain ints)."""
         out = {p.name: p.offset for p in self.pieces() if p.name is not None}
@@ -147,6 +165,12 @@ class Layout:
                    f"{_size_text(item.shape):>{size_w}}  ")
             lines += _wrap(item.meaning, row, " " * meaning_at) or [row.rstrip()]
         return "\n".join(lines) + "\n"
+
+
+def _view_region(region: str) -> str:
+    if region not in VIEWS:
+        raise ValueError(f"a view is one of {', '.join(VIEWS)}, not {region!r}")
+    return region
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:

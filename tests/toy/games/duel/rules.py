@@ -51,6 +51,10 @@ LAYOUT = Layout(
 globals().update(LAYOUT.constants())
 if __doc__:
     __doc__ += LAYOUT.table()
+#: published for strategies with the views' pieces (tourney_sim.views.duel); bumped on any change
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {"CARDS": "cards, valued 1..CARDS (a move is the value of the card played)",
+                      "HAND_SIZE": "cards dealt to each hand", "TRICKS": "tricks in a game"}
 
 MAX_MOVES = HAND_SIZE
 MAX_DECISIONS = 2 * TRICKS
