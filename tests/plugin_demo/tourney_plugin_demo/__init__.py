@@ -1,5 +1,5 @@
 """A plug-in strategy package: it depends on tourney's public interface only (``tourney_sim``
-and ``tourney_sim.views``, never ``tourney_sim.simulate``: tests/test_plugin.py checks)."""
+and ``tourney_sim.views``, never the internal packages: tests/test_plugin.py checks)."""
 from numba import njit
 
 from tourney_sim import STRATEGY_SIGNATURE, Param, Strategy, below
