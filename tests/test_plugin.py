@@ -24,6 +24,20 @@ def test_plugin_is_listed_and_runs_compiled(plugin_site, tmp_path):
     assert table["strategy"].value_counts().to_dict() == {"lowest-first": 8000, "random": 8000}
 
 
+
+def test_plugin_reading_the_views_plays_in_a_run(plugin_site, tmp_path):
+    """``richest`` (which reads the state through ``tourney_sim.views``) plays through the entry
+    point at compiled speed, and reads well enough to beat random play clearly."""
+    out = tmp_path / "run"
+    r = tourney(plugin_site, "run", "companeros", "--players", 4, "--games", 2000, "--seed", 3, "--strategy", "richest",
+                "--strategy", "random", "--out", out, "--workers", 2, "--quiet")
+    assert r.returncode == 0, r.stderr
+    table = pq.read_table(out, columns=["strategy", "win"]).to_pandas()
+    wins = table.groupby("strategy", observed=True)["win"].mean()
+    assert table["strategy"].value_counts().to_dict() == {"richest": 4000, "random": 4000}
+    assert wins["richest"] > wins["random"] + 0.1, wins
+
+
 def test_illegal_move_stops_the_run_naming_strategy_seat_game(plugin_site, tmp_path):
     r = tourney(plugin_site, "run", "companeros", "--games", 100, "--strategy", "cheater",
                 "--out", tmp_path / "x", "--workers", 1, "--quiet")
