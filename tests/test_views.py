@@ -121,6 +121,8 @@ def test_the_views_import_as_modules():
     import tourney_sim.views.companeros as co
     assert co is companeros is views.of("companeros") is sys.modules["tourney_sim.views.companeros"]
     assert co.__doc__.count("| `SCORE` |") == 1
+    import tourney_sim
+    assert tourney_sim.views.partners is views.of("partners") and tourney_sim.views is views
     with pytest.raises(ImportError):
         import tourney_sim.views.no_such_game  # noqa: F401
     with pytest.raises(RuleError, match="unknown game 'no_such_game'"):

@@ -59,6 +59,13 @@ def of(game: str) -> types.ModuleType:
     return importlib.import_module(f"{__name__}.{game}")
 
 
+def __getattr__(name: str):
+    """``tourney_sim.views.GAME`` without importing it first (``tourney_sim.views.companeros.SCORE``)."""
+    if name in GAME_MODULES:
+        return of(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r} (games: {', '.join(GAME_MODULES)})")
+
+
 def _rules(game: str):
     rules = get_game(game).module
     missing = [n for n in ("VIEWS_VERSION", "STRATEGY_CONSTANTS") if not hasattr(rules, n)]
