@@ -16,6 +16,7 @@ A game's ``rules.py`` declares the pieces of each region in order, as one ``Layo
         seats=MAX_PLAYERS,
         scratch=[("S_DECK", MAX_CARDS, "the deck while dealing")])
     globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, ..., STATE_SIZE
+    public_view, private_view = LAYOUT.view_functions()  # the views a strategy is handed
     if __doc__:  # (None under python -OO)
         __doc__ += LAYOUT.table()
 
@@ -44,6 +45,8 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
+
+from numba import njit
 
 #: the names a layout gives its region bounds (besides its pieces' names)
 REGION_NAMES = ("PUBLIC_SIZE", "PRIVATE", "PRIVATE_SIZE", "SCRATCH", "STATE_SIZE")
@@ -128,6 +131,26 @@ class Layout:
     def view_size(self, region: str) -> int:
         """The length of the view ``region`` (``PUBLIC_SIZE`` or ``PRIVATE_SIZE``)."""
         return {"public": self.public_size, "private": self.private_size}[_view_region(region)]
+
+    def view_functions(self):
+        """The rules' ``public_view(state)`` and ``private_view(state, seat)``: the arrays the
+        kernel hands a strategy, slices of the state (``rules.py``: ``public_view, private_view =
+        LAYOUT.view_functions()``). The bounds are closed over as constants, so numba compiles
+        them, inlined where the kernel calls them, to exactly what module-level functions reading
+        the module's constants compile to; a closure's disk-cache entry is keyed by the values it
+        closes over, so each game's are cached apart."""
+        public_size, private, private_size = self.public_size, self.private, self.private_size
+
+        @njit(cache=True, inline="always")
+        def public_view(state):
+            return state[:public_size]
+
+        @njit(cache=True, inline="always")
+        def private_view(state, seat):
+            base = private + seat * private_size
+            return state[base:base + private_size]
+
+        return public_view, private_view
 
     def constants(self) -> dict[str, int]:
         """Every named piece's offset and the region bounds, by name (plain ints)."""

@@ -185,6 +185,7 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:  # (None under python -OO)
     __doc__ += LAYOUT.table()
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
@@ -456,17 +457,6 @@ def _emit_forced(state, moves, base, size):
             moves[n] = m | code
             n += 1
     return n
-
-
-@njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, _nrt=False)
