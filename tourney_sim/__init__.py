@@ -10,7 +10,9 @@ The public API (documented in ``docs/api.md``); everything else under ``tourney_
 - :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`summary`,
   :func:`report`, :func:`report_text`, :func:`verify`, :func:`bench`;
 - :class:`TourneyError` (every refusal, with the command's exit code), :class:`Interrupted`;
-- :func:`replay`, :func:`check`, :func:`position`: game records (``docs/traces.md``).
+- :func:`replay`, :func:`check`, :func:`position`: game records (``docs/traces.md``);
+- ``views``: the sub-package ``tourney_sim.views``, each game's state as a strategy reads it
+  (named offsets of its public and private views, its move codes).
 
 Names load on first use, so ``import tourney_sim`` (and the ``tourney`` command's start) stays
 cheap: numba, pandas and pyarrow are imported only by what needs them.
@@ -35,6 +37,7 @@ _EXPORTS = {
     "Summary": "tourney_sim.api",
     "games": "tourney_sim.api",
     "strategies": "tourney_sim",  # the package tourney_sim.strategies, callable (see there)
+    "views": "tourney_sim",  # the package tourney_sim.views
     "run": "tourney_sim.api",
     "tournament": "tourney_sim.api",
     "sweep": "tourney_sim.api",
@@ -54,8 +57,8 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str):
-    if name == "strategies":  # a sub-package: importing it binds it here
-        return importlib.import_module("tourney_sim.strategies")
+    if name in ("strategies", "views"):  # a sub-package: importing it binds it here
+        return importlib.import_module(f"tourney_sim.{name}")
     if name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
         globals()[name] = value

@@ -16,6 +16,7 @@ A game's ``rules.py`` declares the pieces of each region in order, as one ``Layo
         seats=MAX_PLAYERS,
         scratch=[("S_DECK", MAX_CARDS, "the deck while dealing")])
     globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, ..., STATE_SIZE
+    public_view, private_view = LAYOUT.view_functions()  # the views a strategy is handed
     if __doc__:  # (None under python -OO)
         __doc__ += LAYOUT.table()
 
@@ -30,6 +31,11 @@ do the region bounds ``PUBLIC_SIZE``, ``PRIVATE``, ``PRIVATE_SIZE``, ``SCRATCH``
 quotes (``grep -n '"ROW_CARD"' simulate/games/*/rules.py``); to read the table with every offset,
 ``help()`` the rules module or print ``rules.LAYOUT.table()``.
 
+The public and private regions are what a strategy sees (its ``public`` and ``private``
+arrays): their named pieces, with their offsets counted from the view's start (``view``), are
+published per game as ``tourney_sim.views.<game>``, with the rules' ``STRATEGY_CONSTANTS`` and
+``VIEWS_VERSION`` (bumped whenever they change; ``tests/test_views.py`` holds a snapshot of each).
+
 This is OpenSpiel's Kuhn poker observer (named views of one flat array, built from
 ``(name, size, shape)`` pieces) with offsets in place of views, since the kernels index the array.
 ``tests/test_layout.py`` checks every registered game against its layout.
@@ -40,8 +46,13 @@ import math
 import textwrap
 from dataclasses import dataclass
 
+from numba import njit
+
 #: the names a layout gives its region bounds (besides its pieces' names)
 REGION_NAMES = ("PUBLIC_SIZE", "PRIVATE", "PRIVATE_SIZE", "SCRATCH", "STATE_SIZE")
+#: the regions a strategy sees, each an array of its own: ``public_view(state)`` and
+#: ``private_view(state, seat)``
+VIEWS = ("public", "private")
 #: width of the generated table (its meanings are wrapped to it)
 TABLE_WIDTH = 100
 #: the table's indent in the docstring (under a ``::`` paragraph)
@@ -111,6 +122,36 @@ class Layout:
         """The pieces of ``region`` (``public``, ``private`` or ``scratch``; all if None), in order."""
         return [p for p in self.items if isinstance(p, Piece) and region in (None, p.region)]
 
+    def view(self, region: str) -> list[Piece]:
+        """The named pieces a strategy reads in the view ``region`` (one of ``VIEWS``), in order;
+        each offset counts from the view's start (the public view starts the state, a private
+        view its seat's block), so it indexes the strategy's ``public`` or ``private`` array."""
+        return [p for p in self.pieces(_view_region(region)) if p.name is not None]
+
+    def view_size(self, region: str) -> int:
+        """The length of the view ``region`` (``PUBLIC_SIZE`` or ``PRIVATE_SIZE``)."""
+        return {"public": self.public_size, "private": self.private_size}[_view_region(region)]
+
+    def view_functions(self):
+        """The rules' ``public_view(state)`` and ``private_view(state, seat)``: the arrays the
+        kernel hands a strategy, slices of the state (``rules.py``: ``public_view, private_view =
+        LAYOUT.view_functions()``). The bounds are closed over as constants, so numba compiles
+        them, inlined where the kernel calls them, to exactly what module-level functions reading
+        the module's constants compile to; a closure's disk-cache entry is keyed by the values it
+        closes over, so each game's are cached apart."""
+        public_size, private, private_size = self.public_size, self.private, self.private_size
+
+        @njit(cache=True, inline="always")
+        def public_view(state):
+            return state[:public_size]
+
+        @njit(cache=True, inline="always")
+        def private_view(state, seat):
+            base = private + seat * private_size
+            return state[base:base + private_size]
+
+        return public_view, private_view
+
     def constants(self) -> dict[str, int]:
         """Every named piece's offset and the region bounds, by name (plain ints)."""
         out = {p.name: p.offset for p in self.pieces() if p.name is not None}
@@ -147,6 +188,12 @@ class Layout:
                    f"{_size_text(item.shape):>{size_w}}  ")
             lines += _wrap(item.meaning, row, " " * meaning_at) or [row.rstrip()]
         return "\n".join(lines) + "\n"
+
+
+def _view_region(region: str) -> str:
+    if region not in VIEWS:
+        raise ValueError(f"a view is one of {', '.join(VIEWS)}, not {region!r}")
+    return region
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:

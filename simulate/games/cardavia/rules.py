@@ -172,8 +172,8 @@ LAYOUT = Layout(
                                       "of the match, -1 until it is taken (or if level)"),
     ],
     private=[
-        (None, 1, "hand size"),
-        (None, HAND_SIZE, "[1..12] the hand's card ids ascending (-1 beyond the size)"),
+        ("PV_SIZE", 1, "hand size"),
+        ("PV_HAND", HAND_SIZE, "the hand's card ids ascending (-1 beyond the size)"),
     ],
     seats=PLAYERS,
     scratch=[
@@ -185,8 +185,44 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:  # (None under python -OO)
     __doc__ += LAYOUT.table()
+#: the views' pieces above and these constants are published for strategies (tourney_sim.views):
+#: bumped whenever any of them changes
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {
+    "PLAYERS": "seats; teams are seat & 1",
+    "N_CARDS": "cards: card id = (rank - 1) * 4 + suit, rank 1..13, suit 0 swords, 1 cups, 2 coins, "
+               "3 clubs",
+    "N_NUMERALS": "the numerals are the card ids below this (value (card >> 2) + 1), the courts the rest",
+    "HAND_SIZE": "cards dealt to each hand",
+    "TURNS": "turns of a deal (one card each)",
+    "MATA": "card id of La Mata (2 of swords)",
+    "TEN_OF_COINS": "card id of the 10 of coins",
+    "FANTE_OF_CUPS": "card id of the Fante of cups",
+    "PUB_HAND": "CARD_PUB: the card is in some hand (hidden)",
+    "PUB_TABLE": "CARD_PUB: on the table",
+    "PUB_TAKEN": "CARD_PUB: PUB_TAKEN + team, in that team's pile",
+    "MOVE_SHIFT": "a move is (card << MOVE_SHIFT) | captured: the card played and the mask of the "
+                  "card ids it captures (0: placed)",
+    "MASK52": "move & MASK52 is the mask of captured card ids",
+    "N_STATS": "entries per team in TEAM_STATS and MATCH_STATS (team * N_STATS + STAT_*)",
+    "STAT_CARDS": "TEAM_STATS / MATCH_STATS entry: cards taken",
+    "STAT_SWORDS": "entry: swords taken",
+    "STAT_SCUA": "entry: Scua bonuses",
+    "STAT_PICADA": "entry: Picada bonuses",
+    "STAT_SIMILI": "entry: Simili bonuses",
+    "STAT_QUADRIGLIA": "entry: Quadriglia bonuses",
+    "STAT_MOST_CARDS": "entry: points for most cards (at the deal's end)",
+    "STAT_MOST_SWORDS": "entry: points for most swords (at the deal's end)",
+    "STAT_MATA": "entry: the point for La Mata (at the deal's end)",
+    "STAT_TEN_OF_COINS": "entry: the point for the 10 of coins (at the deal's end)",
+    "STAT_FANTE_OF_CUPS": "entry: the point for the Fante of cups (at the deal's end)",
+    "STAT_NAPULA": "entry: Napula points (at the deal's end)",
+    "STAT_LEADER": "MATCH_STATS entry: the team leading at two thirds of the match (-1 until taken "
+                   "or if level)",
+}
 
 #: most legal moves at one decision (the bound is proved in the module docstring)
 MOVES_BOUND = 9748
@@ -421,17 +457,6 @@ def _emit_forced(state, moves, base, size):
             moves[n] = m | code
             n += 1
     return n
-
-
-@njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, _nrt=False)

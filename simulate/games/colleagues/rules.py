@@ -245,8 +245,47 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:  # (None under python -OO)
     __doc__ += LAYOUT.table()
+#: the views' pieces above and these constants are published for strategies (tourney_sim.views):
+#: bumped whenever any of them changes
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {
+    "MAX_PLAYERS": "players at most (private blocks)",
+    "SEATS": "result seats the per-seat pieces have room for (players and the Grey Entity)",
+    "N_COMMIT": "Commitment cards (ids 0..N_COMMIT-1, values in C_VALUE)",
+    "N_WORK": "Work cards", "N_REPR": "Reprimand cards", "N_OT": "Overtime cards",
+    "N_KINDS": "token kinds: PLUS, MINUS, ILLNESS, MEETING",
+    "PLUS": "token kind +10", "MINUS": "token kind -10", "ILLNESS": "token kind ILLNESS",
+    "MEETING": "token kind MEETING (spent to play a card face down)",
+    "TOKEN_STEP": "what a +10 or -10 token adds to a card's value",
+    "HAND": "cards in a Monday hand", "DAYS": "weekdays (Monday..Friday)",
+    "COLS": "columns of a row: the weekdays, then Overtime", "OT_COL": "the Overtime column",
+    "WEEKS": "weeks in a game",
+    "EMPTY": "ROW_CARD: an empty cell", "FACE_DOWN": "ROW_CARD: a face-down card",
+    "DISCARDED": "WORK_OWNER / REPR_OWNER / OT_OWNER: the card was discarded (CL-3)",
+    "SHOWN_HIDDEN": "ROW_SHOWN: a face-down card or an empty cell",
+    "SHOWN_ILL": "ROW_SHOWN: a face-up card with an ILLNESS token",
+    "HALF": "a card set (FACE_UP_SEEN, P_KNOWN) is two entries: bit c of the first for card c < HALF, "
+            "bit c - HALF of the second for the others",
+    "STAGE_MONDAY": "H_STAGE: the Monday briefing", "STAGE_MIDWEEK": "H_STAGE: the midweek turns",
+    "STAGE_FRIDAY": "H_STAGE: Friday", "STAGE_OVER": "H_STAGE: the game is over",
+    "DEC_MULLIGAN": "H_DECISION: Monday, keep or discard (moves MOVE_MULLIGAN + mask)",
+    "DEC_GREY": "H_DECISION: reveal or peek at a Grey Entity card (2 players)",
+    "DEC_PLAY": "H_DECISION: play a card (moves MOVE_PLAY + ...)",
+    "DEC_TOKEN": "H_DECISION: place a token (moves MOVE_TOKEN + ..., or MOVE_TOKEN_NONE)",
+    "MOVE_MULLIGAN": "move MOVE_MULLIGAN + mask: discard the hand's cards of mask (bit j: the j-th "
+                     "lowest id; 0 keeps the hand)",
+    "MOVE_GREY_NONE": "move: neither reveal nor peek",
+    "MOVE_REVEAL": "move MOVE_REVEAL + day: reveal that face-down Grey Entity card",
+    "MOVE_PEEK": "move MOVE_PEEK + 4 * day + kind: spend a token of kind, look at that Grey card",
+    "MOVE_PLAY": "move MOVE_PLAY + 16 * card + 2 * day + face: play card on that weekday, face 0 up, "
+                 "1 down",
+    "MOVE_TOKEN_NONE": "move: place no token",
+    "MOVE_TOKEN": "move MOVE_TOKEN + 4 * column + kind: place a token of kind (0..2) on the own "
+                  "row's card in column",
+}
 TABLE_SIZE = TOKEN_MIX + N_KINDS - C_VALUE  # the component table's length
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
 #: ROW_SHOWN of a face-down or empty cell, and of a face-up card out of the comparison (ILLNESS);
@@ -549,20 +588,9 @@ def legal_moves(state_, moves_):
 
 
 @njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
 def weeks_over(state):
     """Weeks finished so far (the search's ``horizon`` counts them)."""
     return state[H_WEEK]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, inline="always")

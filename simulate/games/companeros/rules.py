@@ -103,8 +103,8 @@ LAYOUT = Layout(
                                                    "(mask)"),
     ],
     private=[
-        (None, 1, "hand size h"),
-        (None, HAND_SIZE, "[1 .. h] the hand's card ids ascending, then -1"),
+        ("PV_SIZE", 1, "hand size h"),
+        ("PV_HAND", HAND_SIZE, "the hand's card ids ascending (h of them), then -1"),
     ],
     seats=MAX_PLAYERS,
     scratch=[
@@ -112,8 +112,22 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:  # (None under python -OO)
     __doc__ += LAYOUT.table()
+#: the views' pieces above and these constants are published for strategies (tourney_sim.views):
+#: bumped whenever any of them changes
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {
+    "MAX_PLAYERS": "seats the views have room for (per-seat pieces hold this many entries)",
+    "VALUES": "cards per colour: card id = colour * VALUES + value - 1 (value 1..10)",
+    "HAND_SIZE": "cards dealt to each hand",
+    "PHASE_PLAY": "H_PHASE: the seat to move plays a card (move = the card id)",
+    "PHASE_TAKE": "H_PHASE: the seat to move takes a colour of the display or passes",
+    "PHASE_OVER": "H_PHASE: the game is over",
+    "MOVE_TAKE": "move MOVE_TAKE + colour: take every display card of that colour",
+    "MOVE_PASS": "move: take nothing (always legal when taking: the last legal move)",
+}
 
 #: most legal moves at one decision: a full hand, or every colour plus pass
 MAX_MOVES = max(HAND_SIZE, MAX_PLAYERS + 1)
@@ -205,17 +219,6 @@ def legal_moves(state, moves):
         moves[k] = MOVE_PASS
         return k + 1
     return 0
-
-
-@njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, inline="always")

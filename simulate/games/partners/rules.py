@@ -264,8 +264,35 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:  # (None under python -OO)
     __doc__ += LAYOUT.table()
+#: the views' pieces above and these constants are published for strategies (tourney_sim.views):
+#: bumped whenever any of them changes
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {
+    "N_PLAYERS": "seats; seat p plays colour p, teams {0, 2} and {1, 3}",
+    "PIECES": "pieces per colour", "HAND_SIZE": "cards dealt to each hand",
+    "OUTSIDE": "PIECE track code of a piece off the board (0 its start space, 1..H_RING the "
+               "numbered spaces from it, H_RING + h house space h)",
+    "MAX_RING": "entries of RING_COL and RING_CNT", "MAX_CARDS": "entries of CARD_KIND and CARD_PUB",
+    "N_KINDS": "card kinds", "K_START": "card kind Start", "K_ACE": "kind Ace (1 or 14)",
+    "K_2": "kind 2", "K_3": "kind 3", "K_MINUS4": "kind -4 (backwards)", "K_5": "kind 5", "K_6": "kind 6",
+    "K_7": "kind 7 (split)", "K_8": "kind 8", "K_9": "kind 9", "K_10": "kind 10", "K_SWAP": "kind Swap",
+    "K_12": "kind 12", "K_13": "kind 13",
+    "N_EFFECTS": "KIND_TABLE entries per kind (KIND_TABLE + kind * N_EFFECTS + E_*)",
+    "E_FWD": "KIND_TABLE: forward steps", "E_FWD2": "KIND_TABLE: alternative forward steps",
+    "E_START": "KIND_TABLE: 1 if the kind starts a piece", "E_BACK": "KIND_TABLE: backward steps",
+    "E_SPLIT": "KIND_TABLE: steps split over pieces (the 7)", "E_SWAP": "KIND_TABLE: 1 if it swaps",
+    "PHASE_EXCHANGE": "H_PHASE: the exchange (moves MOVE_GIVE + kind)", "PHASE_PLAY": "H_PHASE: play",
+    "PHASE_OVER": "H_PHASE: the game is over",
+    "CP_UNSEEN": "CARD_PUB: in a hand or the pile", "CP_PLAYED": "CARD_PUB: played",
+    "CP_DISCARDED": "CARD_PUB: discarded face up", "CP_NONE": "CARD_PUB: beyond the deck",
+    "KIND_SHIFT": "a move's card kind is move >> KIND_SHIFT (a card move: kind << KIND_SHIFT | steps "
+                  "<< 7 | track code, see the rules)",
+    "MOVE_GIVE": "move MOVE_GIVE + kind: give the partner the lowest card of that kind",
+    "MOVE_DISCARD": "move: no card usable, discard the hand",
+}
 
 #: most legal moves at one decision: splits, swaps (<= 1 + C(16, 2)) and single moves
 MAX_MOVES = MAX_ENTRIES + 256
@@ -947,17 +974,6 @@ def legal_moves(state, moves):
         moves[0] = MOVE_DISCARD
         n = 1
     return n
-
-
-@njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, _nrt=False)

@@ -49,8 +49,13 @@ LAYOUT = Layout(
     ],
 )
 globals().update(LAYOUT.constants())
+public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
 if __doc__:
     __doc__ += LAYOUT.table()
+#: published for strategies with the views' pieces (tourney_sim.views.duel); bumped on any change
+VIEWS_VERSION = 1
+STRATEGY_CONSTANTS = {"CARDS": "cards, valued 1..CARDS (a move is the value of the card played)",
+                      "HAND_SIZE": "cards dealt to each hand", "TRICKS": "tricks in a game"}
 
 MAX_MOVES = HAND_SIZE
 MAX_DECISIONS = 2 * TRICKS
@@ -88,17 +93,6 @@ def legal_moves(state, moves):
     for i in range(n):
         moves[i] = state[base + PV_HAND + i]
     return n
-
-
-@njit(cache=True, inline="always")
-def public_view(state):
-    return state[:PUBLIC_SIZE]
-
-
-@njit(cache=True, inline="always")
-def private_view(state, seat):
-    base = PRIVATE + seat * PRIVATE_SIZE
-    return state[base:base + PRIVATE_SIZE]
 
 
 @njit(cache=True, inline="always")
