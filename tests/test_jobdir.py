@@ -44,14 +44,16 @@ def test_an_existing_directory_is_refused_without_overwrite_and_kept(tmp_path):
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("marker", [None, OTHER.marker])
-def test_overwrite_never_deletes_what_is_not_a_job_of_this_kind(tmp_path, marker):
+@pytest.mark.parametrize("marker, why", [
+    (None, r"it is not a tourney widget run \(no _widget.json\)"),
+    (OTHER.marker, r"it is a gadget run, not a widget run \(give another --out, or the command that made it "
+                   r"with --resume or --overwrite\)")])
+def test_overwrite_never_deletes_what_is_not_a_job_of_this_kind(tmp_path, marker, why):
     (tmp_path / "keep.txt").write_text("mine")
     if marker:
         (tmp_path / marker).write_text("{}")
     job = JobDir(KIND, tmp_path)
-    with pytest.raises(OutputError, match=r"refusing to overwrite .*: it is not a tourney widget run "
-                                          r"\(no _widget.json\)"):
+    with pytest.raises(OutputError, match=f"^refusing to overwrite {tmp_path}: {why}$"):
         job.create(overwrite=True)
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
