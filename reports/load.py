@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,9 +74,9 @@ def discover(paths) -> list[Source]:
 
     for raw in paths:
         p = Path(raw)
-        if not p.exists():
+        if not os.path.exists(p):  # never an error, whatever the path
             raise DatasetError(f"{p} does not exist")
-        if not p.is_dir():
+        if not os.path.isdir(p):
             raise DatasetError(f"{p} is not a directory (give a dataset or tournament directory)")
         kind = detect(p)
         if kind is DATASET:

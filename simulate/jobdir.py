@@ -118,7 +118,7 @@ def detect(path: Path) -> JobKind | None:
     a directory asks here."""
     from . import results, study, tournament, tune  # noqa: F401  (each module makes its kind)
     for marker, kind in KINDS.items():
-        if (Path(path) / marker).is_file():
+        if os.path.isfile(Path(path) / marker):  # False, never an error, for any path
             return kind
     return None
 
@@ -139,7 +139,7 @@ def members(path: Path) -> list[Path]:
     found = []
     for root, dirs, _ in os.walk(path):
         dirs.sort()
-        if Path(root) != Path(path) and any((Path(root) / m).is_file() for m in KINDS):
+        if Path(root) != Path(path) and any(os.path.isfile(Path(root) / m) for m in KINDS):
             found.append(Path(root))
             dirs.clear()
     return found

@@ -329,7 +329,7 @@ class DatasetError(TourneyError):
 
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
-    if not path.exists():
+    if not os.path.exists(path):
         raise DatasetError(f"{directory} is not a tourney dataset (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text())

@@ -24,6 +24,7 @@ A tuning run or a study likewise: finished, and every dataset and tournament in 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,7 +60,7 @@ def verify(directory: Path, progress=None) -> Verdict:
     (no such directory, no manifest); every other finding is in the returned :class:`Verdict`.
     ``progress(n)`` is called after each part checked."""
     directory = Path(directory)
-    if not directory.is_dir():
+    if not os.path.isdir(directory):  # never an error, whatever the path
         raise DatasetError(f"{directory} is not a directory")
     kind = detect(directory)
     if kind is TOURNAMENT:

@@ -573,7 +573,8 @@ def _refuse_directory(path: Path, wanted: str) -> None:
     make the file from it."""
     from tourney_sim.simulate.jobdir import kind_name
     from tourney_sim.simulate.results import DatasetError
-    if not path.is_dir():
+    import os
+    if not os.path.isdir(path):
         return
     kind = _kind(path)
     what = f"a {kind_name(path, kind)} directory" if kind is not None else "a directory"

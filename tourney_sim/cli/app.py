@@ -1,6 +1,7 @@
 """The ``tourney`` commands: each gathers its options, calls its ``tourney_sim.api`` function and
 prints what it returns. Options are declared in ``_options.py``, errors handled in ``_errors.py``."""
 import json
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -311,10 +312,10 @@ def report(
         fail(f"--rating-sample must be positive, got {rating_sample}")
     if out is not None and fmt == "text":
         fail("--format text prints to the terminal: drop --out or choose html or md")
-    if out is not None and (out.is_dir() or not out.name or out.name in (".", "..")):
+    if out is not None and (os.path.isdir(out) or not out.name or out.name in (".", "..")):
         fail(f"--out {out} is a directory: give a file name such as report.html")
-    if out is not None and not out.parent.is_dir():
-        fail(f"cannot write report {out}: {out.parent} " + ("is not a directory" if out.parent.exists()
+    if out is not None and not os.path.isdir(out.parent):
+        fail(f"cannot write report {out}: {out.parent} " + ("is not a directory" if os.path.exists(out.parent)
                                                             else "does not exist"))
     if out is None and fmt == "md":
         typer.echo(api.report(directories, format=fmt, rating_sample=rating_sample))
