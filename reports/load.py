@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.simulate.results import MANIFEST, DatasetError, part_files, read_manifest
-from tourney_sim.simulate.tournament import TOURNAMENT_FILE, read_tournament
+from tourney_sim.simulate.jobdir import detect, not_a
+from tourney_sim.simulate.results import DATASET, MANIFEST, DatasetError, part_files, read_manifest
+from tourney_sim.simulate.tournament import TOURNAMENT, TOURNAMENT_FILE, read_tournament
 
 #: manifest fields the reports need (all written by tourney 0.1.0's runner)
 REQUIRED_FIELDS = ("game", "players", "seed", "options", "rules_version", "seats", "rotate",
@@ -72,19 +74,21 @@ def discover(paths) -> list[Source]:
 
     for raw in paths:
         p = Path(raw)
-        if not p.exists():
+        if not os.path.exists(p):  # never an error, whatever the path
             raise DatasetError(f"{p} does not exist")
-        if not p.is_dir():
+        if not os.path.isdir(p):
             raise DatasetError(f"{p} is not a directory (give a dataset or tournament directory)")
-        if (p / MANIFEST).exists():
-            parent = p.parent
-            if (parent / TOURNAMENT_FILE).exists() or (parent.parent / TOURNAMENT_FILE).exists():
-                tdir = parent if (parent / TOURNAMENT_FILE).exists() else parent.parent
+        kind = detect(p)
+        if kind is DATASET:
+            tdir = next((d for d in (p.parent, p.parent.parent) if detect(d) is TOURNAMENT), None)
+            if tdir is not None:
                 t = read_tournament(tdir)
                 add(p, t, tdir, _variant_of(t, tdir, p))
             else:
                 add(p)
-        elif (p / TOURNAMENT_FILE).exists():
+        elif kind is not None and kind is not TOURNAMENT:  # a tuning run, a study: their own reports
+            raise DatasetError(not_a(p, DATASET, f" (or a tournament), or `tourney report {p}` alone for its report"))
+        elif kind is TOURNAMENT:
             t = read_tournament(p)
             entries = t.get("datasets") or []
             if not entries:

@@ -39,8 +39,11 @@ from .errors import TourneyError
 #: a job's life: it runs, then ends one of three ways; a resume sets it running again
 RUNNING = "running"
 ENDINGS = ("complete", "interrupted", "failed")
-#: while tasks run, the manifest is saved at most this often (a killed job loses no recorded task)
+#: while tasks run, the manifest is saved at most this often (a killed job loses no recorded task);
+#: a save that takes longer than SLOW_SAVE seconds (a manifest of very many parts) waits ten times
+#: as long before the next one, so saving never takes more than a tenth of the time
 CHECKPOINT_SECONDS = 1.0
+SLOW_SAVE = 0.1
 #: the empty file written and deleted to check that a directory is writable
 PROBE = ".write-probe"
 
@@ -96,9 +99,67 @@ class JobKind:
     identity: tuple[str, ...]
     indent: int = 1
 
+    def __post_init__(self):
+        KINDS.setdefault(self.marker, self)  # what :func:`detect` recognises
+
     def identity_of(self, manifest: dict) -> dict:
         """The values a resume compares (a kind may compare a summary of a key instead)."""
         return {k: as_stored(manifest.get(k)) for k in self.identity}
+
+
+#: every kind of job directory, by its manifest's file name (a kind registers itself when made)
+KINDS: dict[str, JobKind] = {}
+
+
+# ----------------------------------------------------------------------------- which kind is it?
+def detect(path: Path) -> JobKind | None:
+    """The kind of job whose manifest is in the directory ``path``: a dataset (``tourney run``),
+    a tournament or sweep, a tuning run, a study; None if it holds none. Every command that takes
+    a directory asks here."""
+    from . import results, study, tournament, tune  # noqa: F401  (each module makes its kind)
+    for marker, kind in KINDS.items():
+        if os.path.isfile(Path(path) / marker):  # False, never an error, for any path
+            return kind
+    return None
+
+
+def kind_name(path: Path, kind: JobKind) -> str:
+    """What the user calls the job in ``path``: the kind's name, or the manifest's own ``kind``
+    (a tournament's directory holds a tournament or a sweep)."""
+    try:
+        recorded = json.loads((Path(path) / kind.marker).read_text()).get("kind")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        recorded = None
+    return recorded if isinstance(recorded, str) and recorded else kind.name
+
+
+def members(path: Path) -> list[Path]:
+    """The jobs inside the directory ``path`` (a tournament's seatings, a study's stages, a tuning
+    run's datasets): the nearest sub-directories holding a manifest of any kind, in order."""
+    found = []
+    for root, dirs, _ in os.walk(path):
+        dirs.sort()
+        if Path(root) != Path(path) and any(os.path.isfile(Path(root) / m) for m in KINDS):
+            found.append(Path(root))
+            dirs.clear()
+    return found
+
+
+def not_a(path: Path, wanted: JobKind, instead: str = "") -> str:
+    """The one line saying that ``path`` is not a job of the kind ``wanted`` and what to give
+    instead: one of the datasets inside it (named, with an example), or ``instead`` (a command
+    that takes it as it is, e.g. "or `tourney report DIR` for the study's report")."""
+    path = Path(path)
+    kind = detect(path)
+    if kind is None:
+        return f"{path} is not a tourney {wanted.name} (no {wanted.marker})"
+    name = kind_name(path, kind)
+    inside = [m for m in members(path) if detect(m) is wanted]
+    if not inside:
+        return f"{path} is a {name}, not a {wanted.name}{instead}"
+    example = inside[0].relative_to(path)
+    return (f"{path} is a {name}; its {wanted.name}s are in its sub-directories (e.g. {path / example}): "
+            f"give one of them{instead}")
 
 
 def differences(old: dict, new: dict) -> list[str]:
@@ -149,6 +210,14 @@ class JobDir:
     def _holds_files(self) -> bool:
         return self.path.is_dir() and any(self.path.iterdir())
 
+    def _what_it_is(self) -> str:
+        """Why the directory is not a job of this kind: it is another kind, or none."""
+        found = detect(self.path)
+        if found is None:
+            return f"it is not a tourney {self.kind.name} (no {self.kind.marker})"
+        return (f"it is a {kind_name(self.path, found)}, not a {self.kind.name} (give another --out, or "
+                f"the command that made it with --resume or --overwrite)")
+
     # ------------------------------------------------------------------ before anything is written
     def refuse_unless_replaceable(self, overwrite: bool) -> None:
         """Raise OutputError unless the directory may be used for a new job: missing, empty, or
@@ -161,17 +230,23 @@ class JobDir:
                 raise OutputError(f"output directory {out} already exists (use --overwrite to replace it, "
                                   f"or --resume to continue it)")
             if not self.manifest_path.exists():
-                raise OutputError(f"refusing to overwrite {out}: it is not a tourney {kind.name} "
-                                  f"(no {kind.marker})")
+                raise OutputError(f"refusing to overwrite {out}: {self._what_it_is()}")
 
     def previous(self, resume: bool, overwrite: bool) -> dict | None:
         """Check the directory before anything is written. With ``resume``: the manifest of the
-        job to continue, or None when there is none yet (no directory, an empty one, or only the
-        leftovers of a job killed at its very start, which are deleted). Without: None, or
-        OutputError if it may not be used (:meth:`refuse_unless_replaceable`)."""
-        out, kind = self.path, self.kind
+        job to continue (its directory writable), or None when there is none yet (no directory,
+        an empty one, or only the leftovers of a job killed at its very start, which are
+        deleted). Without: None, or OutputError if it may not be used
+        (:meth:`refuse_unless_replaceable`)."""
         if resume and overwrite:
             raise OutputError("--resume and --overwrite cannot be used together")
+        try:
+            return self._previous(resume, overwrite)
+        except OSError as exc:  # e.g. a directory on the way that this user may not enter
+            raise OutputError(f"cannot use output {self.path}: {exc.strerror or exc}") from None
+
+    def _previous(self, resume: bool, overwrite: bool) -> dict | None:
+        out, kind = self.path, self.kind
         if not resume:
             self.refuse_unless_replaceable(overwrite)
             return None
@@ -182,7 +257,7 @@ class JobDir:
         if not self.manifest_path.exists():
             stale = set(leftovers(out))
             if any(p not in stale for p in out.iterdir()):
-                raise ResumeError(f"cannot resume {out}: it is not a tourney {kind.name} (no {kind.marker})")
+                raise ResumeError(f"cannot resume {out}: {self._what_it_is()}")
             for p in stale:
                 p.unlink(missing_ok=True)
             return None
@@ -194,6 +269,7 @@ class JobDir:
         if found != kind.format:
             raise ResumeError(f"cannot resume {out}: it was written in format {found!r}, this tourney "
                               f"writes {kind.format!r}")
+        self.check_writable()
         return old
 
     def check_resume(self, old: dict, new: dict, more=()) -> None:
@@ -208,12 +284,28 @@ class JobDir:
     def create(self, overwrite: bool) -> None:
         """Make the directory for a new job: a job of this kind already there is deleted
         (``overwrite``; anything else is refused), and the directory must be writable."""
-        self.refuse_unless_replaceable(overwrite)
-        if self._holds_files():
-            shutil.rmtree(self.path)
         try:
+            self.refuse_unless_replaceable(overwrite)
+            self.check_writable(parent=True)  # before anything is deleted
+            if self._holds_files():
+                shutil.rmtree(self.path)
             self.path.mkdir(parents=True, exist_ok=True)
-            probe = self.path / PROBE
+        except OSError as exc:
+            raise OutputError(f"cannot write to output {self.path}: {exc.strerror or exc}") from None
+        self.check_writable()
+
+    def check_writable(self, parent: bool = False) -> None:
+        """OutputError (one line) unless a file can be written in the directory (``parent``: in
+        its nearest existing ancestor, for a directory still to be made): an empty probe file is
+        written and deleted. Every job checks here before it writes, new or resumed."""
+        where = self.path
+        if parent:
+            while not os.path.exists(where) and where != where.parent:
+                where = where.parent
+            if not where.is_dir():
+                raise OutputError(f"cannot write to output {self.path}: {where} is not a directory")
+        probe = where / PROBE
+        try:
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as exc:
@@ -277,7 +369,8 @@ def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *
     """Play a job's tasks: ``start()`` (compile, open the backend; inside the guard, so Ctrl-C or
     a failure there counts too) returns the backend, which runs each batch (an iterable of
     ``(key, args)`` chunk tasks) in turn, calling ``on_done(key, info)`` for each finished task
-    and ``checkpoint()`` at most every :data:`CHECKPOINT_SECONDS`; ``after_batch()`` returning
+    and ``checkpoint()`` at most every :data:`CHECKPOINT_SECONDS` (and ten times as long as the
+    last one took); ``after_batch()`` returning
     True stops before the next batch.
 
     Returns ``"complete"``, ``"stopped"`` or ``"interrupted"`` (Ctrl-C; the tasks already
@@ -288,14 +381,19 @@ def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *
     try:
         backend = start()
         last = time.perf_counter()
+        interval = CHECKPOINT_SECONDS
 
         def done(key, info) -> None:
-            nonlocal last
+            nonlocal last, interval
             on_done(key, info)
             moment = time.perf_counter()
-            if checkpoint is not None and moment - last >= CHECKPOINT_SECONDS:
-                last = moment
+            if checkpoint is not None and moment - last >= interval:
                 checkpoint()
+                last = time.perf_counter()
+                # a manifest of very many parts takes long to save: then save it less often, so
+                # that saving never takes more than a tenth of the time
+                took = last - moment
+                interval = max(CHECKPOINT_SECONDS, 10 * took) if took > SLOW_SAVE else CHECKPOINT_SECONDS
 
         for batch in batches:
             backend.run(batch, done)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import uuid
 from pathlib import Path
 
@@ -71,8 +72,20 @@ BASE_SCHEMA = (("game", pa.int64()), ("seat", pa.int8()),
                ("start_seat", pa.int8()), ("decisions", pa.int32()))
 
 
+#: the most parts a dataset holds: their names have six digits (part-000000 to part-999999) and
+#: the manifest lists each one
+MAX_PARTS = 10 ** 6
+_PART_NAME = re.compile(r"^part-(\d{6})\.parquet$")
+
+
 def part_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
+
+
+def part_index(name: str) -> int | None:
+    """The index of the part called ``name`` (None if it is not named like a part)."""
+    match = _PART_NAME.match(name)
+    return int(match.group(1)) if match else None
 
 
 def arrow_array(values: np.ndarray) -> pa.Array:
@@ -316,7 +329,7 @@ class DatasetError(TourneyError):
 
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
-    if not path.exists():
+    if not os.path.exists(path):
         raise DatasetError(f"{directory} is not a tourney dataset (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text())

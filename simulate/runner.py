@@ -12,6 +12,7 @@ plays only the missing chunks. The result is byte for byte the dataset of an uni
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,16 +21,48 @@ from . import __version__
 from .backends import SOURCES, Backend, default_workers, open_backend  # noqa: F401  (default_workers: for callers)
 from .jobdir import JobDir, OutputError, ResumeError, execute, progress_bar  # noqa: F401  (the errors: for callers)
 from .matchup import Matchup, play_block
-from .results import (DATASET, FORMAT, PartError, check_part, metadata_of, part_entry, part_files, part_name,
-                      sha256_file, temporary_files)
+from .errors import TourneyError
+from .results import (DATASET, FORMAT, MAX_PARTS, PartError, check_part, metadata_of, part_entry, part_files,
+                      part_index, sha256_file, temporary_files)
 
 DEFAULT_CHUNK = 50_000
 MIN_CHUNK = 1_000
+#: the most games one chunk holds: a worker keeps a whole chunk's rows in memory (about 200 MB
+#: for a million 4-player games) while it plays and encodes it
+MAX_CHUNK = 1_000_000
+#: the most games a dataset (and each seating of a tournament) holds: its parts at their largest
+MAX_GAMES = MAX_PARTS * MAX_CHUNK
+
+
+class SizeError(TourneyError):
+    """More games than a dataset can hold, or chunks too large or too many; one line."""
 
 
 def default_chunk(games: int, workers: int) -> int:
-    """About four chunks per worker for a smooth progress bar, within [MIN_CHUNK, DEFAULT_CHUNK]."""
-    return max(MIN_CHUNK, min(DEFAULT_CHUNK, -(-games // (4 * workers))))
+    """About four chunks per worker for a smooth progress bar, within [MIN_CHUNK, DEFAULT_CHUNK]
+    (larger only when so many games would need more than MAX_PARTS parts)."""
+    return max(MIN_CHUNK, min(DEFAULT_CHUNK, -(-games // (4 * workers))), -(-games // MAX_PARTS))
+
+
+def fit_chunk(games: int, chunk_size: int | None, default: int, what: str = "--games") -> int:
+    """The chunk size of ``games`` games: ``chunk_size`` if given, else ``default`` (grown so that
+    the parts fit in a dataset). SizeError, in one line saying what is allowed, for more games
+    than a dataset holds (:data:`MAX_GAMES`), a chunk larger than :data:`MAX_CHUNK` or more parts
+    than :data:`MAX_PARTS`. ``what`` names the count in the message (``--games``, ``--deals``)."""
+    if games > MAX_GAMES:
+        raise SizeError(f"{what} {games:,} is more than a dataset holds: at most {MAX_GAMES:,} "
+                        f"({MAX_PARTS:,} parts of at most {MAX_CHUNK:,} games)")
+    if chunk_size is None:
+        return min(MAX_CHUNK, max(default, -(-games // MAX_PARTS)))
+    if chunk_size > MAX_CHUNK:
+        raise SizeError(f"--chunk-size {chunk_size:,} is more games than a chunk holds in memory: "
+                        f"at most {MAX_CHUNK:,}")
+    parts = -(-games // chunk_size)
+    if parts > MAX_PARTS:
+        raise SizeError(f"{what} {games:,} in chunks of {chunk_size:,} games makes {parts:,} parts, more than "
+                        f"a dataset holds ({MAX_PARTS:,}): give --chunk-size {-(-games // MAX_PARTS):,} "
+                        f"or more (at most {MAX_CHUNK:,})")
+    return chunk_size
 
 
 def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) -> dict:
@@ -61,9 +94,30 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
     }
 
 
-def chunk_plan(games: int, chunk_size: int):
-    for index, first in enumerate(range(0, games, chunk_size)):
-        yield index, first, min(chunk_size, games - first)
+class ChunkPlan(Sequence):
+    """The chunks ``(part index, first game, games)`` of games ``start .. end - 1`` cut into
+    ``chunk_size``, numbered from ``first_index``: computed from the position when asked for, so
+    memory does not grow with the number of games."""
+
+    def __init__(self, end: int, chunk_size: int, start: int = 0, first_index: int = 0):
+        self.end, self.chunk_size, self.first_index = end, chunk_size, first_index
+        self._firsts = range(start, end, chunk_size)
+
+    def __len__(self) -> int:
+        return len(self._firsts)
+
+    def __getitem__(self, position: int) -> tuple[int, int, int]:
+        if isinstance(position, slice):
+            raise TypeError("a ChunkPlan is indexed by position, not sliced")
+        if position < 0:
+            position += len(self)
+        first = self._firsts[position]  # IndexError beyond the plan
+        return self.first_index + position, first, min(self.chunk_size, self.end - first)
+
+
+def chunk_plan(games: int, chunk_size: int) -> ChunkPlan:
+    """The chunks of a run of ``games`` games: part i holds games ``i * chunk_size ..``."""
+    return ChunkPlan(games, chunk_size)
 
 
 # ----------------------------------------------------------------------------- the run
@@ -95,6 +149,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
     """
     if games < 1:
         raise ValueError("games must be at least 1")
+    fit_chunk(games, chunk_size, DEFAULT_CHUNK)  # a count too large: refused before anything is opened
     job = JobDir(DATASET, out)
     out = job.path
     old = job.previous(resume, overwrite)
@@ -108,7 +163,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         backend = open_backend(workers, scheduler)  # a Dask cluster: its size sets the chunking
     try:
         n_workers = backend.workers if backend is not None else (workers or default_workers())
-        chunk_size = chunk_size or default_chunk(games, n_workers)
+        chunk_size = fit_chunk(games, chunk_size, default_chunk(games, n_workers))
         manifest = make_manifest(m, games, chunk_size, command)
         notes: list[str] = []
         done: dict[int, dict] = {}
@@ -127,7 +182,9 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
             job.create(overwrite)
         _record(manifest, done)
         job.start(manifest)
-        plan = [c for c in chunk_plan(games, chunk_size) if c[0] not in done]
+        plan = chunk_plan(games, chunk_size)
+        todo = len(plan) - len(done)  # chunks to play
+        games_before = manifest["games_done"]
         bar = None
         started = time.perf_counter()  # then: when the first chunk was sent
         compile_seconds = 0.0
@@ -137,8 +194,8 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
             play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
             compile_seconds = time.perf_counter() - started
             if backend is None:  # the built-in runner: never more processes than chunks
-                backend = open_backend(max(1, min(n_workers, len(plan))), None)
-            bar = progress_bar(games, games - sum(n for _, _, n in plan), progress and bool(plan),
+                backend = open_backend(max(1, min(n_workers, todo)), None)
+            bar = progress_bar(games, games_before, progress and todo > 0,
                                f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""))
             started = time.perf_counter()
             return backend
@@ -157,14 +214,15 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
                 job.finish(manifest, status, error=error)
 
         try:
-            outcome = execute(start, [chunk_tasks(m, manifest, out, plan)], on_done, where=out,
+            outcome = execute(start, [chunk_tasks(m, manifest, out, (c for c in plan if c[0] not in done))],
+                              on_done, where=out,
                               checkpoint=save, on_failure=lambda error: save("failed", error))
         finally:
             if bar is not None:
                 bar.close()
         seconds = time.perf_counter() - started
         save("interrupted" if outcome == "interrupted" else "complete")
-        played = sum(n for index, _, n in plan if index in done)
+        played = manifest["games_done"] - games_before
         return RunReport(manifest, seconds, compile_seconds, outcome == "interrupted", old is not None, notes,
                          played)
     finally:
@@ -188,8 +246,8 @@ def _record(manifest: dict, done: dict) -> None:
 def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict], list[str]]:
     """The parts of an interrupted run that can be kept, and notes on what was done.
 
-    ``parts``: the run's (index, first game, games) parts; default: ``chunk_plan`` of the
-    manifest's games and chunk size. Deletes temporary files; keeps a part listed in the
+    ``parts``: the run's (index, first game, games) parts, a sequence in which part i is at
+    position i; default: ``chunk_plan`` of the manifest's games and chunk size. Deletes temporary files; keeps a part listed in the
     manifest whose size and SHA-256 match; adopts, after a full check
     (:func:`~tourney_sim.simulate.results.check_part`), a part on disk that the manifest does not list
     (finished just before the run was killed); deletes anything else named like a part (it is
@@ -198,17 +256,18 @@ def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict
         tmp.unlink(missing_ok=True)
     games, chunk = manifest["games"], manifest["chunk_size"]
     seats = int(manifest["players"]) + len(manifest.get("extra_seats", []))
-    plan = {part_name(i): (i, first, n) for i, first, n in (parts or chunk_plan(games, chunk))}
+    plan = parts if parts is not None else chunk_plan(games, chunk)
     listed = {p.get("file"): p for p in manifest.get("parts", []) if isinstance(p, dict)}
     done: dict[int, dict] = {}
     notes: list[str] = []
     adopted = 0
     for path in part_files(out):
-        if path.name not in plan:
+        index = part_index(path.name)
+        if index is None or not 0 <= index < len(plan):
             path.unlink()
             notes.append(f"deleted {path.name}: not a part of this run's chunking")
             continue
-        i, first, n = plan[path.name]
+        i, first, n = plan[index]
         entry = listed.get(path.name)
         if (entry and entry.get("first_game") == first and entry.get("games") == n
                 and entry.get("sha256") and entry.get("bytes") == path.stat().st_size

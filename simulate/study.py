@@ -291,7 +291,6 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
             if done.get(s.id, {}).get("status") == "complete":
                 s.status, s.seconds = "complete", float(done[s.id].get("seconds") or 0)
                 d.update(status=s.status, seconds=s.seconds)
-        out.mkdir(parents=True, exist_ok=True)
     else:
         job.create(overwrite)
     job.start(manifest)
@@ -307,8 +306,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
             if progress:
                 echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
             t0 = time.perf_counter()
-            where = out / s.id
-            where.parent.mkdir(parents=True, exist_ok=True)
+            where = out / s.id  # made (and checked) by the stage's own job directory
             if s.kind == "run":
                 m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
                 rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,

@@ -33,10 +33,12 @@ any run), and ``--until-decided`` can stop between batches.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -49,8 +51,9 @@ from .errors import TourneyError
 from .games import RuleError, get_game
 from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
-from .results import DATASET, DatasetError, part_entry, part_name
-from .runner import chunk_plan, chunk_tasks, make_manifest, recover_parts
+from .results import DATASET, MAX_PARTS, DatasetError, part_entry, part_name
+from .runner import (DEFAULT_CHUNK, MAX_CHUNK, MAX_GAMES, ChunkPlan, SizeError, chunk_plan, chunk_tasks, fit_chunk,
+                     make_manifest, recover_parts)
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
@@ -207,20 +210,43 @@ def read_tournament(directory: Path) -> dict:
 
 
 def plan_batches(games: int, chunk_size: int, sequential: bool,
-                 first_batch: int = FIRST_BATCH) -> list[list[tuple[int, int, int]]]:
-    """The parts every seating plays, batch by batch: ``(part index, first deal, deals)``.
+                 first_batch: int = FIRST_BATCH) -> list[ChunkPlan]:
+    """The parts every seating plays, batch by batch: ``(part index, first deal, deals)``, each
+    batch a :class:`ChunkPlan` (computed as it is read: memory does not grow with the deals).
 
     A fixed-count tournament is one batch of ``chunk_size`` parts; ``--until-decided`` plays
-    batches of one part each (``first_batch`` deals, then half of what is done) and may stop
-    after any. The plan depends only on these arguments, so a resumed tournament finds its parts."""
+    batches of ``first_batch`` deals, then half of what is done (a few dozen batches for any cap),
+    each one part (cut into parts of MAX_CHUNK deals beyond that), and may stop after any. The
+    plan depends only on these arguments, so a resumed tournament finds its parts."""
     if not sequential:
-        return [list(chunk_plan(games, chunk_size))]
-    batches, done = [], 0
+        return [chunk_plan(games, chunk_size)]
+    batches, done, parts = [], 0, 0
     while done < games:
         size = min(games - done, max(first_batch, done // 2))
-        batches.append([(len(batches), done, size)])
+        batches.append(ChunkPlan(done + size, MAX_CHUNK, done, parts))
         done += size
+        parts += len(batches[-1])
+    if parts > MAX_PARTS:
+        raise SizeError(f"--games {games:,} makes {parts:,} parts with --until-decided, more than a dataset "
+                        f"holds ({MAX_PARTS:,}): give at most {MAX_GAMES - MAX_CHUNK * len(batches):,}")
     return batches
+
+
+class AllParts(Sequence):
+    """Every part of a tournament's batches, part i at position i (for :func:`recover_parts`)."""
+
+    def __init__(self, batches: list[ChunkPlan]):
+        self.batches = batches
+        self.starts = list(itertools.accumulate((len(b) for b in batches), initial=0))
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, position: int) -> tuple[int, int, int]:
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        k = bisect.bisect_right(self.starts, position) - 1
+        return self.batches[k][position - self.starts[k]]
 
 
 def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, manifests: list,
@@ -236,7 +262,7 @@ def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, man
             more += [f"{s.dir}: {x}" for x in differences(DATASET.identity_of(seating_old), DATASET.identity_of(man))]
         olds.append(seating_old)
     job.check_resume(old, manifest, more)
-    parts = [p for batch in batches for p in batch]
+    parts = AllParts(batches)
     kept = 0
     notes = []
     for s, seating_old in zip(seatings, olds):
@@ -334,6 +360,17 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     else:
         variants = [(None, list(rules))]
     spec, n_players, seatings = build(game, n_players, strategies, seed, variants, design)
+    if chunk_size is None and old is not None:
+        chunk_size = old.get("chunk_size")
+    if any(setting_name(s) in SEARCH_STRATEGIES for s in strategies):
+        # a search plays some games per second: about 20 parts per seating, so the progress
+        # bar moves and the work spreads over the workers even when there are few seatings
+        preferred = min(DEFAULT_CHUNK, max(10, -(-games // 20)))
+    else:
+        # the seatings give the parallelism: one part per seating up to 50,000 deals
+        preferred = min(DEFAULT_CHUNK, max(1_000, games))
+    chunk_size = fit_chunk(games, chunk_size, preferred)
+    batches = plan_batches(games, chunk_size, stop is not None, first_batch)
     backend = open_backend(workers or default_workers(), scheduler)
     try:
         for label, _ in variants:  # the workers can play every variant (checked before writing)
@@ -342,16 +379,6 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         backend.close()
         raise
     workers = backend.workers
-    if chunk_size is None and old is not None:
-        chunk_size = old.get("chunk_size")
-    if chunk_size is None:
-        if any(setting_name(s) in SEARCH_STRATEGIES for s in strategies):
-            # a search plays some games per second: about 20 parts per seating, so the progress
-            # bar moves and the work spreads over the workers even when there are few seatings
-            chunk_size = max(10, -(-games // 20))
-        else:
-            # the seatings give the parallelism: one part per seating up to 50,000 deals
-            chunk_size = min(50_000, max(1_000, games))
 
     manifest = {
         "format": TOURNAMENT_FORMAT, "tool": "tourney", "tool_version": __version__,
@@ -374,7 +401,6 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         man = make_manifest(s.m, games, chunk_size, command)
         man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
         manifests.append(man)
-    batches = plan_batches(games, chunk_size, stop is not None, first_batch)
     notes: list[str] = []
     try:
         if old is not None:
@@ -407,25 +433,32 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         started = time.perf_counter()
         return backend
 
+    def is_new(s: Seating, index: int) -> None:
+        """A part of the batch for the stopping rule (which alone reads them)."""
+        if stop is not None:
+            new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+
+    def tasks_of(batch):
+        """A batch's tasks, made as the backend asks for them: the parts of every seating not
+        kept from an interrupted run."""
+        for chunk in batch:
+            for i, s in enumerate(seatings):
+                if chunk[0] in s.parts:  # kept from the interrupted run: counted, not played
+                    is_new(s, chunk[0])
+                    continue
+                yield from chunk_tasks(s.m, manifests[i], out / s.dir, [chunk], key=lambda c, i=i: (i, *c))
+
     def batch_tasks():
-        """Each batch's tasks: the parts of every seating not kept from an interrupted run."""
         nonlocal batch
         for batch in batches:
             new_files.clear()
-            tasks = []
-            for chunk in batch:
-                for i, s in enumerate(seatings):
-                    if chunk[0] in s.parts:  # kept from the interrupted run: counted, not played
-                        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(chunk[0]))
-                        continue
-                    tasks += chunk_tasks(s.m, manifests[i], out / s.dir, [chunk], key=lambda c, i=i: (i, *c))
-            yield tasks
+            yield tasks_of(batch)
 
     def on_done(key, info):
         i, index, first, n = key
         s = seatings[i]
         s.parts[index] = part_entry(index, first, n, s.m.result_seats, info)
-        new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+        is_new(s, index)
         bar.update(n)
 
     def after_batch() -> bool:
@@ -434,6 +467,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         done_deals = batch[-1][1] + batch[-1][2]
         if stop is None:
             return False
+        for files in new_files.values():  # in game order, whichever part finished first
+            files.sort()
         stop.add_datasets([(out / s.dir, manifests[i], s.variant) for i, s in enumerate(seatings)], new_files)
         if stop.decided:
             stopped = "decided"

@@ -51,6 +51,7 @@ from .games import get_game
 from .jobdir import JobDir, JobKind, now, read_job
 from .matchup import make_matchup
 from .results import DatasetError, numpy_array, read_parts
+from .runner import DEFAULT_CHUNK, fit_chunk
 
 TUNE_FILE = "_tune.json"
 TUNE_FORMAT = "tourney-tune/1"
@@ -260,6 +261,8 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     confirm_deals = 5 * deals if confirm_deals is None else confirm_deals
     if confirm_deals < 2:
         raise TuneError(f"--confirm-deals must be at least 2, got {confirm_deals}")
+    fit_chunk(deals, None, DEFAULT_CHUNK, "--deals")  # more than a dataset holds: refused
+    fit_chunk(confirm_deals, None, DEFAULT_CHUNK, "--confirm-deals")
     if not (0 <= seed < 2**64):
         raise TuneError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
     confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed

@@ -19,17 +19,20 @@ Parts are checked one at a time, so memory stays flat whatever the size of the d
 A tournament or sweep directory (``_tournament.json``, written by ``tourney tournament`` /
 ``tourney sweep``) is verified as the sum of its datasets: it must be finished, and every
 dataset it lists must pass the checks above (problems are prefixed with the dataset's directory).
+A tuning run or a study likewise: finished, and every dataset and tournament in it sound.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .results import (FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
+from .jobdir import detect, members
+from .results import (DATASET, FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
                       sha256_file, temporary_files)
-from .tournament import TOURNAMENT_FILE
+from .tournament import TOURNAMENT, TOURNAMENT_FILE
 
 NEEDED = {"game": str, "players": int, "seed": int, "games": int, "seats": list, "rotate": bool,
           "options": dict, "parts": list, "status": str, "rules_version": int, "tool_version": str}
@@ -57,10 +60,13 @@ def verify(directory: Path, progress=None) -> Verdict:
     (no such directory, no manifest); every other finding is in the returned :class:`Verdict`.
     ``progress(n)`` is called after each part checked."""
     directory = Path(directory)
-    if not directory.is_dir():
+    if not os.path.isdir(directory):  # never an error, whatever the path
         raise DatasetError(f"{directory} is not a directory")
-    if not (directory / MANIFEST).exists() and (directory / TOURNAMENT_FILE).exists():
+    kind = detect(directory)
+    if kind is TOURNAMENT:
         return _verify_tournament(directory, progress)
+    if kind is not None and kind is not DATASET:  # a tuning run, a study: the sum of what it holds
+        return _verify_job(directory, kind, progress)
     if not (directory / MANIFEST).exists():
         raise DatasetError(f"{directory} is not a tourney dataset (no {MANIFEST})")
     v = Verdict(directory)
@@ -168,19 +174,38 @@ def _verify_tournament(directory: Path, progress=None) -> Verdict:
         return v
     if t.get("status") != "complete":
         v.problems.append(f"the {t.get('kind', 'tournament')} is not finished (status {t.get('status')!r})")
-    v.datasets = len(datasets)
-    for d in datasets:
-        sub = directory / d
-        if (Path(d).is_absolute() or ".." in Path(d).parts or not (sub / MANIFEST).exists()):
-            v.problems.append(f"{d}: listed in {TOURNAMENT_FILE} but not a dataset (no {MANIFEST})")
-            continue
-        one = verify(sub, progress)
+    sound = [d for d in datasets if not Path(d).is_absolute() and ".." not in Path(d).parts
+             and (directory / d / MANIFEST).exists()]
+    v.problems += [f"{d}: listed in {TOURNAMENT_FILE} but not a dataset (no {MANIFEST})"
+                   for d in datasets if d not in sound]
+    _add_members(v, sound, progress)
+    return v
+
+
+def _verify_job(directory: Path, kind, progress=None) -> Verdict:
+    """A tuning run or a study: finished, and every dataset and tournament in it sound."""
+    v = Verdict(directory)
+    try:
+        status = json.loads((directory / kind.marker).read_text()).get("status")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as exc:
+        v.problems.append(f"{kind.marker}: unreadable or malformed ({_first_line(exc)})")
+        return v
+    if status != "complete":
+        v.problems.append(f"the {kind.name} is not finished (status {status!r})")
+    _add_members(v, [str(m.relative_to(directory)) for m in members(directory)], progress)
+    return v
+
+
+def _add_members(v: Verdict, names: list[str], progress=None) -> None:
+    """Verify each dataset or tournament ``names`` (under ``v.directory``) into ``v``."""
+    for d in names:
+        one = verify(v.directory / d, progress)
         v.problems += [f"{d}: {p}" for p in one.problems]
         v.warnings += [f"{d}: {w}" for w in one.warnings]
         v.games += one.games
         v.parts += one.parts
         v.seats = max(v.seats, one.seats)
-    return v
+        v.datasets += one.datasets or 1
 
 
 def resume_command(command: str) -> str:

@@ -27,11 +27,30 @@ from tourney_sim.strategies import available
 
 COMMAND = typer.main.get_command(app)
 runner = CliRunner()
+#: every kind of directory tourney writes (jobdir.detect knows them), made once in ``kinds``
+KINDS = ("run", "tournament", "sweep", "tune", "study")
+
+
+@pytest.fixture(scope="session")
+def kinds(tmp_path_factory):
+    """A small directory of each kind tourney writes: kind -> its path."""
+    import tourney_sim as tourney
+    base = tmp_path_factory.mktemp("kinds")
+    quick = {"players": 3, "workers": 1}
+    tourney.run("companeros", ["greedy", "random"], games=200, out=base / "run", **quick)
+    tourney.tournament("companeros", ["greedy", "random"], games=100, out=base / "tournament", **quick)
+    tourney.sweep("companeros", ["match_games=1,2"], ["greedy", "random"], games=100, out=base / "sweep", **quick)
+    tourney.tune("companeros", "greedy", ["random"], trials=2, deals=20, confirm_deals=20, out=base / "tune",
+                 **quick)
+    tourney.study("companeros", budget="quick", levels=["random"], out=base / "study", players=[3], workers=1)
+    return {kind: base / kind for kind in KINDS}
 
 
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
+def scratch(tmp_path_factory, kinds):
     base = tmp_path_factory.mktemp("fuzz")
+    for kind, path in kinds.items():  # every kind of directory is fuzzed too (not as --out: kept)
+        (base / f"kind-{kind}").symlink_to(path, target_is_directory=True)
     good = base / "good"
     run(make_matchup("companeros", 3, ["greedy", "random"], seed=1), 400, good, workers=1,
         chunk_size=200, progress=False)
@@ -71,7 +90,7 @@ small_int = st.integers(-3, 300).map(str)
 def values(name: str, base: Path):
     """A strategy for the value of the parameter called ``name``."""
     datasets = [base / "good", base / "broken", base / "unfinished", base / "afile", base / "notdataset",
-                base / "garbage-manifest", base / "missing"]
+                base / "garbage-manifest", base / "missing"] + [base / f"kind-{kind}" for kind in KINDS]
     outs = [base / "out" / "new", base / "out" / "again", base / "afile", base / "afile" / "sub",
             base / "notdataset", Path("")]
     table = {
@@ -94,6 +113,10 @@ def values(name: str, base: Path):
                                       "tcp://[::1", "local:", "udp://h:1"]),
         "directory": st.sampled_from([str(d) for d in datasets]),
         "directories": st.sampled_from([str(d) for d in datasets]),
+        "trace_file": st.sampled_from([str(d) for d in datasets]),
+        "position_file": st.sampled_from([str(d) for d in datasets]),
+        "seating": st.sampled_from(["0", "1", "11", "12", "-1", "greedy-greedy-random", "v1/greedy-random-random",
+                                    "x"]),
         "out": st.one_of(st.sampled_from([str(o) for o in outs]),
                          st.sampled_from(["r.html", "r.md", "r.txt", "nodir/r.html"]).map(lambda n: str(base / n))),
         # study: never the search level (its games are slow), budgets short or invalid
@@ -151,3 +174,103 @@ def test_no_argument_list_gives_a_traceback(scratch, data):
     assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception), r.output)
     assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.output)
     assert "Traceback" not in r.output, (args, r.output)
+
+
+# ----------------------------------------------------------------------------- every command, every kind
+def taking_a_path() -> set[str]:
+    """The commands whose arguments include a path (a directory, or a file made from one)."""
+    import typing
+    found = set()
+    for name, cmd in COMMAND.commands.items():
+        hints = typing.get_type_hints(cmd.callback)
+        for p in cmd.params:
+            if not p.opts[0].startswith("-") and Path in (hints[p.name], *typing.get_args(hints[p.name])):
+                found.add(name)
+    return found
+
+
+#: what each directory command does with each kind: exit 0 and a text it prints, or exit 2 and
+#: the one line saying what to give instead
+EXPECTED = {
+    "summary": {"run": (0, "by strategy"), "tournament": (0, "600 games, 100 deals, 6 dataset(s)"),
+                "sweep": (0, "1,200 games, 200 deals, 12 dataset(s)"), "tune": (0, "tuned greedy"),
+                "study": (2, "error: {study} is a study; its datasets are in its sub-directories (e.g. "
+                             "{study}/levels/3p-random): give one of them, or `tourney report {study}` for its report")},
+    "replay": {"run": (0, "game 3 of seed 0"),
+               "tournament": (2, "error: {tournament} is a tournament of 6 seatings: give --seating K (0 to 5) or "
+                                 "a seating's directory (e.g. greedy-greedy-random)"),
+               "sweep": (2, "error: {sweep} is a sweep of 12 seatings: give --seating K (0 to 11)"),
+               "tune": (2, "error: {tune} is a tuning run; its datasets are in its sub-directories (e.g. "
+                           "{tune}/confirmation/"),
+               "study": (2, "error: {study} is a study; its datasets are in its sub-directories")},
+    "verify": {kind: (0, "ok: {%s} is complete and sound" % kind) for kind in KINDS},
+    "report": {"run": (0, "200 games, 200 deals, 1 dataset(s)"), "tournament": (0, "6 dataset(s)"),
+               "sweep": (0, "12 dataset(s)"), "tune": (0, "tuned greedy"), "study": (0, "findings among")},
+    "check": {kind: (2, "error: {%s} is a %s directory; this takes a trace file: write a game's trace with "
+                        "`tourney replay DATASET --game N --format json > game.json`"
+                     % (kind, {"run": "dataset", "tune": "tuning run"}.get(kind, kind))) for kind in KINDS},
+    "position": {kind: (2, "error: {%s} is a %s directory; this takes a position file"
+                        % (kind, {"run": "dataset", "tune": "tuning run"}.get(kind, kind))) for kind in KINDS},
+}
+
+
+def test_every_directory_command_is_covered():
+    assert taking_a_path() == set(EXPECTED)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("command", sorted(EXPECTED))
+def test_every_directory_command_knows_every_kind(kinds, command, kind):
+    path = kinds[kind]
+    args = {"replay": [command, path, "--game", 3], "position": [command, "companeros", path]}.get(command,
+                                                                                                  [command, path])
+    r = runner.invoke(app, [str(a) for a in args])
+    code, text = EXPECTED[command][kind]
+    text = text.format(**{k: str(p) for k, p in kinds.items()})
+    assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception), r.output)
+    assert r.exit_code == code, (args, r.output)
+    if code == 2:
+        assert len(r.output.strip().splitlines()) == 1 and r.output.startswith(text), r.output
+    else:
+        assert text in r.output, r.output
+
+
+@pytest.mark.parametrize("kind, seating", [("tournament", "1"), ("tournament", "greedy-random-random"),
+                                           ("sweep", "11"), ("sweep", "v1/greedy-random-random")])
+def test_replay_a_game_of_a_tournament_seating(kinds, kind, seating):
+    r = runner.invoke(app, ["replay", str(kinds[kind]), "--seating", seating, "--game", "3"])
+    assert r.exit_code == 0 and "replayed result matches the dataset" in r.output, r.output
+    r = runner.invoke(app, ["replay", str(kinds[kind]), "--seating", "12", "--game", "3"])
+    assert r.exit_code == 2 and "no seating '12': give --seating K" in r.output, r.output
+    r = runner.invoke(app, ["replay", str(kinds["run"]), "--seating", seating, "--game", "3"])
+    assert r.output.startswith(f"error: --seating picks a seating of a tournament or sweep; {kinds['run']} is a "
+                               f"dataset"), r.output
+
+
+def test_report_of_a_study_is_the_studys_own_report(kinds, tmp_path):
+    study = kinds["study"]
+    r = runner.invoke(app, ["report", str(study), "--out", str(tmp_path / "r.html")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "r.html").read_bytes() == (study / "report.html").read_bytes()
+    assert r.output.startswith("Compañeros: ") and "findings among" in r.output
+    r = runner.invoke(app, ["report", str(study), str(kinds["run"])])
+    assert r.exit_code == 2 and r.output.strip() == (f"error: {study} is a study: report it on its own "
+                                                     f"(`tourney report {study}`)")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("flag", ["--resume", "--overwrite"])
+def test_a_job_of_another_kind_is_neither_resumed_nor_replaced(kinds, kind, flag):
+    maker = {"run": "tournament", "tournament": "run", "sweep": "study", "tune": "run", "study": "tune"}[kind]
+    args = {"run": ["run", "companeros", "--games", 10], "study": ["study", "companeros", "--budget", "quick"],
+            "tournament": ["tournament", "companeros", "--strategy", "greedy", "--strategy", "random"],
+            "tune": ["tune", "companeros", "--strategy", "greedy", "--against", "random"]}[maker]
+    before = sorted(p.name for p in kinds[kind].iterdir())
+    r = runner.invoke(app, [str(a) for a in args] + ["--out", str(kinds[kind]), flag, "--quiet"])
+    name = {"run": "dataset", "tune": "tuning run"}.get(kind, kind)
+    wanted = {"run": "dataset", "tournament": "tournament", "study": "study", "tune": "tuning run"}[maker]
+    doing = "cannot resume" if flag == "--resume" else "refusing to overwrite"
+    assert r.exit_code == 2 and r.output.strip() == (
+        f"error: {doing} {kinds[kind]}: it is a {name}, not a {wanted} (give another --out, or the command "
+        f"that made it with --resume or --overwrite)"), r.output
+    assert sorted(p.name for p in kinds[kind].iterdir()) == before

@@ -44,14 +44,16 @@ def test_an_existing_directory_is_refused_without_overwrite_and_kept(tmp_path):
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("marker", [None, OTHER.marker])
-def test_overwrite_never_deletes_what_is_not_a_job_of_this_kind(tmp_path, marker):
+@pytest.mark.parametrize("marker, why", [
+    (None, r"it is not a tourney widget run \(no _widget.json\)"),
+    (OTHER.marker, r"it is a gadget run, not a widget run \(give another --out, or the command that made it "
+                   r"with --resume or --overwrite\)")])
+def test_overwrite_never_deletes_what_is_not_a_job_of_this_kind(tmp_path, marker, why):
     (tmp_path / "keep.txt").write_text("mine")
     if marker:
         (tmp_path / marker).write_text("{}")
     job = JobDir(KIND, tmp_path)
-    with pytest.raises(OutputError, match=r"refusing to overwrite .*: it is not a tourney widget run "
-                                          r"\(no _widget.json\)"):
+    with pytest.raises(OutputError, match=f"^refusing to overwrite {tmp_path}: {why}$"):
         job.create(overwrite=True)
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
@@ -239,3 +241,50 @@ def test_a_failure_is_recorded_then_raised_and_a_failed_write_is_one_line():
         execute(lambda: 1 / 0, [], None, where="out", on_failure=failures.append)
     assert failures == ["a strategy failed", "cannot write the results to out: No space left on device; the "
                         "finished parts are kept, continue with --resume", "division by zero"]
+
+
+# ----------------------------------------------------------------------------- every command, one check
+WRITERS = [  # every command that writes a directory (report: a file), quick if it ever got to play
+    ["run", "companeros", "--games", 10],
+    ["tournament", "companeros", "--strategy", "random", "--strategy", "high", "--games", 10],
+    ["sweep", "companeros", "--rule", "match_games=1,2", "--strategy", "random", "--strategy", "high",
+     "--games", 10],
+    ["tune", "companeros", "--strategy", "greedy", "--against", "random", "--trials", 1, "--deals", 10],
+    ["study", "companeros", "--budget", "quick", "--levels", "random", "--players", 3],
+]
+
+
+@pytest.mark.parametrize("resume", [False, True])
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: a[0])
+@pytest.mark.parametrize("where", ["under-a-file", "name-too-long"])
+def test_every_command_refuses_an_unwritable_output_in_one_line(tmp_path, args, where, resume):
+    """A place no one can write to, root included (a regular file in the way; a name longer than
+    the file system allows): one line, exit 2, nothing written, whether new or resumed."""
+    from .support.cli import invoke
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "afile" / "sub" if where == "under-a-file" else tmp_path / ("x" * 300) / "sub"
+    r = invoke(*args, "--out", out, "--quiet", *(["--resume"] if resume else []))
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1 and r.output.startswith(f"error: cannot "), r.output
+    assert files(tmp_path) == {"afile"} and (tmp_path / "afile").read_text() == "x"
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "name-too-long"])
+def test_report_refuses_an_unwritable_output_in_one_line(tmp_path, where):
+    from .support.cli import invoke
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "afile" / "r.html" if where == "under-a-file" else tmp_path / ("x" * 300) / "r.html"
+    (tmp_path / "d").mkdir()
+    r = invoke("report", tmp_path / "d", "--out", out)
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1 and r.output.startswith(f"error: cannot write report "), r.output
+    assert files(tmp_path) == {"afile", "d"} and files(tmp_path / "d") == set()
+
+
+def test_a_resumed_job_checks_its_directory_is_writable(tmp_path):
+    """Resuming writes into the job's directory as starting does, so it is checked the same way
+    (here the probe cannot be written: a directory holds its name)."""
+    write_json(tmp_path / KIND.marker, manifest(status="interrupted"))
+    (tmp_path / jobdir.PROBE).mkdir()
+    with pytest.raises(OutputError, match=f"^cannot write to output {tmp_path}: Is a directory$"):
+        JobDir(KIND, tmp_path).previous(resume=True, overwrite=False)

@@ -129,12 +129,39 @@ def games() -> dict:
     return {name: get_game(name) for name in game_names()}
 
 
+def _kind(path: Path):
+    """The kind of job directory ``path`` is (:func:`tourney_sim.simulate.jobdir.detect`)."""
+    from tourney_sim.simulate.jobdir import detect
+    return detect(path)
+
+
+def _not_a_dataset(path: Path, instead: str = ""):
+    """The one-line error for a directory that is not a dataset, saying what to give instead."""
+    from tourney_sim.simulate.jobdir import not_a
+    from tourney_sim.simulate.results import DATASET, DatasetError
+    return DatasetError(not_a(path, DATASET, instead))
+
+
+def _report_instead(path: Path) -> str:
+    return f", or `tourney report {path}` for its report"
+
+
 def summary(path: str | Path) -> Summary:
     """A dataset's summary (as ``tourney summary``): per strategy and per seat, games, wins, win
-    rate with its 95% interval and mean score."""
+    rate with its 95% interval and mean score. A tournament or sweep: its report's summary; a
+    tuning run: its best setting and confirmation."""
     from tourney_sim.reports.summary import format_summary, load as load_columns, summarize
-    from tourney_sim.simulate.results import read_manifest
+    from tourney_sim.simulate.results import DATASET, read_manifest
+    from tourney_sim.simulate.tournament import TOURNAMENT, read_tournament
+    from tourney_sim.simulate.tune import TUNE, read_tune
     path = Path(path)
+    kind = _kind(path)
+    if kind is TOURNAMENT:
+        return Result(path, read_tournament(path), summarize=_tournament_summary).summary
+    if kind is TUNE:
+        return Result(path, read_tune(path), summarize=_tune_summary).summary
+    if kind not in (DATASET, None):
+        raise _not_a_dataset(path, _report_instead(path))
     manifest = read_manifest(path)
     tables = summarize(*load_columns(path))
 
@@ -268,7 +295,7 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
     """Tune a strategy's parameters against a field (as ``tourney tune``). ``result.summary``
     has the best setting and the confirmation; ``result.path / "best.toml"`` is the setting."""
     from tourney_sim.simulate.errors import Interrupted
-    from tourney_sim.simulate.tune import summary_text, tune as run_tune
+    from tourney_sim.simulate.tune import tune as run_tune
     from tourney_sim.strategies import setting_name
     _require(trials >= 1 and deals >= 1, "--trials and --deals must be positive")
     _check_play(workers=workers)
@@ -283,13 +310,18 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
         raise Interrupted(f"interrupted: the study in {path} keeps its finished trials "
                           "(continue with --resume)") from None
     _tell(echo, report.notes)
+    return Result(path, report.manifest, report.notes, report.seconds, summarize=_tune_summary)
+
+
+def _tune_summary(result: Result) -> Summary:
+    from tourney_sim.simulate.tune import summary_text
 
     def history():
         import pandas as pd
         return {"history": pd.DataFrame([{"trial": h["trial"], "value": h["value"], "label": h["label"],
-                                          **h["setting"]} for h in report.manifest["history"]]).set_index("trial")}
-    return Result(path, report.manifest, report.notes, report.seconds,
-                  summarize=lambda r: Summary(summary_text(r.manifest), history))
+                                          **h["setting"]} for h in result.manifest.get("history", [])]
+                                        ).set_index("trial")}
+    return Summary(summary_text(result.manifest), history)
 
 
 def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
@@ -342,8 +374,8 @@ def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = No
 
 
 def verify(path: str | Path):
-    """Check that a dataset, tournament or sweep is complete and sound (as ``tourney verify``):
-    a verdict with ``ok``, ``problems`` (one line each) and ``warnings``."""
+    """Check that a dataset, tournament, sweep, tuning run or study is complete and sound (as
+    ``tourney verify``): a verdict with ``ok``, ``problems`` (one line each) and ``warnings``."""
     from tourney_sim.simulate.verify import verify as check_directory
     return check_directory(Path(path))
 
@@ -396,9 +428,51 @@ def _analyse(paths: list[Path], rating_sample: int = 10_000):
     """The report's analysis of datasets, tournaments or sweeps, or of one tuning run."""
     from tourney_sim.reports import tuning
     from tourney_sim.reports.render import build
-    if len(paths) == 1 and tuning.is_tuning(paths[0]):
+    from tourney_sim.simulate.tune import TUNE
+    if len(paths) == 1 and _kind(paths[0]) is TUNE:
         return tuning.build(paths[0])
     return build(paths, rating_sample)
+
+
+def _study_in(paths: list[Path]) -> Path | None:
+    """The study directory among ``paths``, reported on its own (None: no study)."""
+    from tourney_sim.simulate.errors import TourneyError
+    from tourney_sim.simulate.study import STUDY
+    studies = [p for p in paths if _kind(p) is STUDY]
+    if studies and len(paths) > 1:
+        raise TourneyError(f"{studies[0]} is a study: report it on its own (`tourney report {studies[0]}`)")
+    return studies[0] if studies else None
+
+
+def _study_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
+    """A study's own report, written again into the study by its writer (findings.json,
+    report.html, report.md) and copied to ``out``: (the findings in words, the report as
+    Markdown). The study must be finished."""
+    import shutil
+
+    from tourney_sim.reports.study_report import write_report
+    from tourney_sim.simulate.jobdir import read_job
+    from tourney_sim.simulate.results import DatasetError, OutputError
+    from tourney_sim.simulate.study import STUDY
+    manifest = read_job(STUDY, path, DatasetError)
+    if manifest.get("status") != "complete":
+        raise DatasetError(f"the study {path} is not finished (status {manifest.get('status')!r}): continue it with "
+                           f"its command and --resume ({manifest.get('command') or 'tourney study ...'}), or "
+                           f"report one of its finished stages, e.g. {_first_member(path)}")
+    try:
+        findings = write_report(path, manifest)
+        if out is not None:
+            fmt = format or ("md" if Path(out).suffix.lower() == ".md" else "html")
+            shutil.copyfile(path / f"report.{fmt}", out)
+    except OSError as exc:
+        raise OutputError(f"cannot write the study's report: {exc.strerror or exc}") from None
+    return findings, (path / "report.md").read_text()
+
+
+def _first_member(path: Path) -> Path:
+    from tourney_sim.simulate.jobdir import members
+    inside = members(path)
+    return inside[0] if inside else path / "<stage>"
 
 
 def _render(rep, out: str | Path | None, format: str | None) -> str:
@@ -424,8 +498,13 @@ def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = No
     """The report of datasets, tournaments or sweeps, or of a tuning run (as ``tourney report``).
 
     With ``out``, writes HTML (or Markdown for a ``.md`` name, or as ``format`` says) and
-    returns the path as a string; without, returns the Markdown text.
+    returns the path as a string; without, returns the Markdown text. A study directory gives
+    the study's own report (written again into it).
     """
+    study = _study_in(_paths(paths))
+    if study is not None:
+        markdown = _study_report(study, out, format)[1]
+        return markdown if out is None else str(out)
     return _render(_analyse(_paths(paths), rating_sample), out, format)
 
 
@@ -434,17 +513,47 @@ def report_text(paths: str | Path | Sequence[str | Path], out: str | Path | None
     """The report's terminal summary, as ``tourney report`` prints it; with ``out``, the report
     is also written there (as :func:`report` writes it), from the same analysis."""
     from tourney_sim.reports.render import to_text
+    study = _study_in(_paths(paths))
+    if study is not None:
+        return _study_report(study, out, format)[0]
     rep = _analyse(_paths(paths), rating_sample)
     if out is not None:
         _render(rep, out, format)
     return to_text(rep)
 
 
-def replay(path: str | Path, game: int, *, legal: bool = False) -> dict:
+def replay(path: str | Path, game: int, *, legal: bool = False, seating: int | str | None = None) -> dict:
     """The complete trace (``tourney-trace/2``, ``docs/traces.md``) of game ``game`` of a dataset,
-    as ``tourney replay --format json`` prints it; ``legal`` adds every decision's legal moves."""
+    as ``tourney replay --format json`` prints it; ``legal`` adds every decision's legal moves.
+    ``path`` may be a tournament or sweep with ``seating``: its K-th dataset (from 0, in the
+    order of ``_tournament.json``) or a dataset's directory within it."""
     from tourney_sim.simulate.replay import trace
-    return trace(Path(path), game, legal=legal)
+    return trace(_dataset_of(Path(path), seating), game, legal=legal)
+
+
+def _dataset_of(path: Path, seating: int | str | None) -> Path:
+    """The dataset ``path`` names: itself, or a tournament's ``seating`` (DatasetError otherwise)."""
+    from tourney_sim.simulate.jobdir import kind_name
+    from tourney_sim.simulate.results import DATASET, DatasetError
+    from tourney_sim.simulate.tournament import TOURNAMENT, read_tournament
+    kind = _kind(path)
+    if kind is TOURNAMENT:
+        dirs = [d["dir"] for d in read_tournament(path)["datasets"]]
+        what = f"{path} is a {kind_name(path, kind)} of {len(dirs)} seatings"
+        choose = f"give --seating K (0 to {len(dirs) - 1}) or a seating's directory (e.g. {dirs[0]})"
+        if seating is None:
+            raise DatasetError(f"{what}: {choose}")
+        if str(seating) in dirs:
+            return path / str(seating)
+        if str(seating).isdigit() and int(seating) < len(dirs):
+            return path / dirs[int(seating)]
+        raise DatasetError(f"{what}, no seating {seating!r}: {choose}")
+    if seating is not None:
+        raise DatasetError(f"--seating picks a seating of a tournament or sweep; {path} is "
+                           + (f"a {kind_name(path, kind)}" if kind is not None else "not one"))
+    if kind not in (DATASET, None):
+        raise _not_a_dataset(path)
+    return path
 
 
 def check(trace: dict | str | Path):
@@ -454,8 +563,23 @@ def check(trace: dict | str | Path):
     if isinstance(trace, dict):
         validate_trace(trace)
     else:
+        _refuse_directory(Path(trace), "a trace file")
         trace = load_trace(Path(trace))
     return check_trace(trace)
+
+
+def _refuse_directory(path: Path, wanted: str) -> None:
+    """A directory given where a file (a trace, a position) is expected: one line saying how to
+    make the file from it."""
+    from tourney_sim.simulate.jobdir import kind_name
+    from tourney_sim.simulate.results import DatasetError
+    import os
+    if not os.path.isdir(path):
+        return
+    kind = _kind(path)
+    what = f"a {kind_name(path, kind)} directory" if kind is not None else "a directory"
+    raise DatasetError(f"{path} is {what}; this takes {wanted}: write a game's trace with "
+                       f"`tourney replay DATASET --game N --format json > game.json`")
 
 
 def position(game: str, position: dict | str | Path, strategy: str = "random", *, seed: int = 0) -> dict:
@@ -464,5 +588,6 @@ def position(game: str, position: dict | str | Path, strategy: str = "random", *
     a dict, or a JSON file as the game's ``describe_state`` writes it."""
     from tourney_sim.simulate.position import analyse, read_position
     if not isinstance(position, dict):
+        _refuse_directory(Path(position), "a position file")
         position = read_position(Path(position))
     return analyse(game, position, strategy, seed=seed)

@@ -31,7 +31,8 @@ def _option(kind, *flags: str):
 
 # ----------------------------------------------------------------------------- the same everywhere
 GameArg = Annotated[str, typer.Argument(help="Game name (see `tourney games`).")]
-DatasetArg = Annotated[Path, typer.Argument(help="A dataset directory written by `tourney run`.")]
+DatasetArg = Annotated[Path, typer.Argument(help="A dataset directory written by `tourney run` (or a tournament's "
+                                                 "or sweep's; a tuning run's or study's names its datasets).")]
 Players = _option(Optional[int], "--players", "-p")
 PlayersOpt = Players("Number of players (default: 4, or the game's only count).")
 Rules = _option(Optional[List[str]], "--rule")

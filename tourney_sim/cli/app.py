@@ -1,6 +1,7 @@
 """The ``tourney`` commands: each gathers its options, calls its ``tourney_sim.api`` function and
 prints what it returns. Options are declared in ``_options.py``, errors handled in ``_errors.py``."""
 import json
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -107,7 +108,8 @@ def run(
 
 @app.command()
 def summary(directory: DatasetArg) -> None:
-    """Print the summary of a dataset (per strategy and per seat)."""
+    """Print the summary of a dataset (per strategy and per seat), a tournament or sweep (its
+    report's summary) or a tuning run (its best setting)."""
     typer.echo(api.summary(directory).text)
 
 
@@ -118,12 +120,13 @@ def replay(
     format: TextOrJson("text (readable) or json (a complete trace, tourney-trace/2, that `tourney check` and "
                        "other programs re-check).") = "text",
     legal: bool = typer.Option(False, "--legal", help="Add each decision's full list of legal moves, spelled out."),
+    seating: Optional[str] = typer.Option(None, "--seating", help="In a tournament or sweep: which seating's game, its number K (from 0, as _tournament.json lists them) or its directory."),
 ) -> None:
     """Replay one game of a dataset move by move, exactly as it was played, with its chance events
     (deals, reshuffles, draws) in order: the trace alone, with the rules, determines the game."""
     from tourney_sim.simulate.replay import format_text
     _text_or_json(format)
-    t = api.replay(directory, game, legal=legal)
+    t = api.replay(directory, game, legal=legal, seating=seating)
     typer.echo(json.dumps(t, indent=1, ensure_ascii=False) if format == "json" else format_text(t))
 
 
@@ -289,7 +292,7 @@ def sweep(
 
 @app.command()
 def report(
-    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game)."),
+    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game), or one tuning run or study (its own report)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (.html, or .md for Markdown)."),
     format: Optional[str] = typer.Option(None, "--format", "-f", help="html, md or text (default: from --out, else text)."),
     rating_sample: int = typer.Option(10_000, "--rating-sample", help="Games sampled to fit the openskill ratings."),
@@ -309,10 +312,11 @@ def report(
         fail(f"--rating-sample must be positive, got {rating_sample}")
     if out is not None and fmt == "text":
         fail("--format text prints to the terminal: drop --out or choose html or md")
-    if out is not None and (out.is_dir() or not out.name or out.name in (".", "..")):
+    if out is not None and (os.path.isdir(out) or not out.name or out.name in (".", "..")):
         fail(f"--out {out} is a directory: give a file name such as report.html")
-    if out is not None and not out.parent.is_dir():
-        fail(f"cannot write report {out}: directory {out.parent} does not exist")
+    if out is not None and not os.path.isdir(out.parent):
+        fail(f"cannot write report {out}: {out.parent} " + ("is not a directory" if os.path.exists(out.parent)
+                                                            else "does not exist"))
     if out is None and fmt == "md":
         typer.echo(api.report(directories, format=fmt, rating_sample=rating_sample))
         return
@@ -398,7 +402,7 @@ def study(
 @app.command()
 def verify(directory: DatasetArg) -> None:
     """Check that a dataset is complete and sound: every game once, every seat, schema, manifest
-    and part checksums agree. Exit 0 if so; otherwise each problem on its own line and exit 1."""
+    and part checksums agree (a tournament, sweep, tuning run or study: every dataset in it). Exit 0 if so; otherwise each problem on its own line and exit 1."""
     from tourney_sim.simulate.verify import report_text
     verdict = api.verify(directory)
     typer.echo(report_text(verdict))
