@@ -36,12 +36,12 @@ import math
 import shutil
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.strategies import Strategy, StrategyError, resolve
+from tourney_sim.strategies import Strategy, StrategyError, resolve, short_names
 from tourney_sim.strategies.params import Param, file_label
 
 from . import __version__
@@ -105,14 +105,15 @@ class Field:
                 out.append((f"o{i}-s{j}", seats, mine))
         return out
 
-    def play(self, label: str, directory: Path, backend, chunk_size: int | None = None) -> np.ndarray:
+    def play(self, candidate: Strategy, directory: Path, backend, chunk_size: int | None = None) -> np.ndarray:
         """The candidate's result per table and deal, float[tables, deals]; each table is an
-        ordinary dataset under ``directory`` (replaced)."""
+        ordinary dataset under ``directory`` (replaced), the candidate in it under its label."""
         from .runner import run
         spec = get_game(self.game)
         rows = []
-        for name, seats, mine in self.tables(label):
-            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False)
+        for name, seats, mine in self.tables(candidate.label):
+            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False,
+                             settings=short_names([candidate]))
             out = directory / name
             if out.exists():
                 shutil.rmtree(out)
@@ -332,7 +333,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
             setting = base.with_settings({p.name: suggest(trial, p) for p in space})
             trial.set_user_attr("label", setting.label)
             trial.set_user_attr("setting", setting.settings())
-            value = float(tune_field.play(setting.label, work, backend).mean())
+            value = float(tune_field.play(setting, work, backend).mean())
             return value
 
         if progress:
@@ -354,24 +355,25 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
         # count a trial cut short by an interruption)
         best_k = max(range(len(done)), key=lambda k: (done[k].value, -k))
         best_trial = done[best_k]
-        best = base.with_settings(best_trial.user_attrs["setting"])
+        best = replace(base.with_settings(best_trial.user_attrs["setting"]),
+                       short_name=file_label(base.name, BEST_FILE))  # as NAME@DIR/best.toml reads it
         default_trial = done[0]
         manifest["history"] = [{"trial": k, "value": t.value, "label": t.user_attrs["label"],
                                 "setting": t.user_attrs["setting"]} for k, t in enumerate(done)]
-        manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.label,
-                            "name": file_label(base.name, BEST_FILE), "setting": best.settings()}
+        manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.setting,
+                            "name": best.label, "setting": best.settings()}
         manifest["start"] = {"trial": 0, "value": default_trial.value, "label": base.label}
         # the confirmation: best and the starting setting on fresh deals, paired
         if progress:
-            print(f"confirming {manifest['best']['name']} against {base.label} on {confirm_deals:,} fresh deals "
+            print(f"confirming {best.label} against {base.label} on {confirm_deals:,} fresh deals "
                   f"(seed {confirm_seed})", flush=True)
         confirm = Field(game, n_players, list(rules), field_labels, confirm_seed, confirm_deals, objective,
                         seatings)
         if best.setting == base.setting:
-            a = b = confirm.play(base.setting, out / "confirmation" / "defaults", backend)
+            a = b = confirm.play(base, out / "confirmation" / "defaults", backend)
         else:
-            a = confirm.play(best.setting, out / "confirmation" / "best", backend)
-            b = confirm.play(base.setting, out / "confirmation" / "defaults", backend)
+            a = confirm.play(best, out / "confirmation" / "best", backend)
+            b = confirm.play(base, out / "confirmation" / "defaults", backend)
         manifest["confirmation"] = paired_summary(a, b)
     except KeyboardInterrupt:
         job.finish(manifest, "interrupted")

@@ -140,8 +140,12 @@ def test_sigkill_mid_study_then_resume_gives_the_uninterrupted_study(tmp_path):
 def test_the_tune_report_calls_the_best_setting_by_its_short_name(tmp_path):
     """The best setting's full label (every tuned value) appears only in the settings table; the
     verdict, the confirmation table and the terminal summary say planted@best."""
-    t = small(tmp_path / "t", trials=6).manifest
+    import json
+    t = small(tmp_path / "t", trials=8).manifest
     assert t["best"]["name"] == "planted@best" and t["best"]["label"].startswith("planted:")
+    for manifest in (tmp_path / "t" / "confirmation" / "best").glob("*/_manifest.json"):
+        (entry,) = [s for s in json.loads(manifest.read_text())["strategies"] if s["name"] == "planted@best"]
+        assert entry["setting"] == t["best"]["label"]  # the confirmation's data call it planted@best too
     md = invoke("report", tmp_path / "t", "--format", "md").output
     verdict = next(line for line in md.splitlines() if line.startswith("**") and "best setting" in line)
     assert "planted@best" in verdict and t["best"]["label"] not in md
