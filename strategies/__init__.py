@@ -207,6 +207,9 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
     ready(base.fn)  # the search is compiled when first resolved for play
     if "@" in text:
         values, short_name = read_toml(path.strip(), name, f"strategy {name}")
+        if short_name in table:
+            raise ParamError(f"strategy {name}: {path.strip()} names its setting {short_name!r}, a strategy of "
+                             f"{game}: give it a name of its own")
         return replace(base.with_settings(values, f"strategy {name}"), short_name=short_name)
     if ":" in text:
         return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")

@@ -36,8 +36,9 @@ _NOT_IN_NAME = ":,= \t"
 
 def file_label(name: str, path: str) -> str:
     """The short name of the setting of strategy ``name`` in the file ``path`` when the file
-    names none: ``NAME@STEM`` (``guard@best`` for ``runs/tune-guard/best.toml``)."""
-    return f"{name}@{Path(path).stem}"
+    names none: ``NAME@STEM`` (``guard@best`` for ``runs/tune-guard/best.toml``; a character a
+    name may not hold becomes ``_``)."""
+    return f"{name}@" + "".join("_" if c in _NOT_IN_NAME else c for c in Path(path).stem)
 
 
 def parse_assignments(text: str, where: str) -> dict[str, str]:
@@ -70,7 +71,7 @@ def read_toml(path: str, name: str, where: str) -> tuple[dict, str]:
     if declared is not None and declared != name:
         raise ParamError(f"{where}: {path} holds settings of strategy {declared!r}, not {name!r}")
     label = data.get("name", file_label(name, path))
-    if not isinstance(label, str) or not label.strip() or any(c in label for c in _NOT_IN_NAME):
+    if not isinstance(label, str) or not label or any(c in label for c in _NOT_IN_NAME):
         raise ParamError(f"{where}: {path}: name must be a short text without spaces, ':', ',' or '=', "
                          f"got {label!r}")
     values = data.get("params", None)

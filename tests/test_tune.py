@@ -213,7 +213,13 @@ def test_a_files_own_name_and_two_files_of_one_name(tmp_path):
     r = invoke("run", "cardavia", "--strategy", f"guard@{other}", "--games", 10, "--out", tmp_path / "o",
                "--quiet", "--workers", 1)
     assert r.exit_code == 0 and "guard@mine" in invoke("summary", tmp_path / "o").output
-    bad = tmp_path / "bad.toml"
-    bad.write_text('name = "a b"\nexposure = 0.5\n')
-    r = invoke("run", "cardavia", "--strategy", f"guard@{bad}", "--games", 10, "--out", tmp_path / "n", "--quiet")
-    assert r.exit_code == 2 and "name must be a short text" in r.output
+    for name, says in [("a b", "name must be a short text without spaces"),
+                       ("random", "names its setting 'random', a strategy of cardavia: give it a name of its own")]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(f'name = "{name}"\nexposure = 0.5\n')
+        r = invoke("run", "cardavia", "--strategy", f"guard@{bad}", "--games", 10, "--out", tmp_path / "n", "--quiet")
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and says in r.output, r.output
+    spaced = _toml(tmp_path / "my best.toml", "guard", {"exposure": 0.5})
+    assert invoke("run", "cardavia", "--strategy", f"guard@{spaced}", "--games", 10, "--out", tmp_path / "s",
+                  "--quiet", "--workers", 1).exit_code == 0
+    assert "guard@my_best" in invoke("summary", tmp_path / "s").output
