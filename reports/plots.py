@@ -5,6 +5,8 @@ import io
 
 import numpy as np
 
+from .labels import fit
+
 _COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
 
@@ -37,7 +39,7 @@ def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: f
     if reference is not None:
         ax.axvline(reference, color="#999", linestyle="--", linewidth=1)
     ax.set_yticks(y)
-    ax.set_yticklabels(labels)
+    ax.set_yticklabels([fit(x) for x in labels])
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -58,7 +60,7 @@ def distributions(series: dict[str, np.ndarray], title: str, xlabel: str, intege
         if len(x) == 0:
             continue
         counts, edges = np.histogram(x, bins=bins)
-        ax.stairs(counts / len(x), edges, label=str(name), color=_COLORS[i % len(_COLORS)], linewidth=1.4)
+        ax.stairs(counts / len(x), edges, label=fit(name), color=_COLORS[i % len(_COLORS)], linewidth=1.4)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
     ax.set_title(title, fontsize=10)

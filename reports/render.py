@@ -17,7 +17,7 @@ import numpy as np
 
 from tourney_sim.simulate import __version__
 
-from . import analysis, plots
+from . import analysis, labels, plots
 from tourney_sim.simulate.results import part_files
 
 from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
@@ -527,6 +527,9 @@ def _layout_provenance(r: Report) -> None:
                      str(m.get("tool_version")), str(m.get("created", "")), command])
     b.append(Table(["dataset", "players", "rules", "seed", "seats (before rotation)", "rotate", "games",
                     "status", "tourney", "created", "command"], rows, details=len(rows) > 12))
+    named = labels.named_settings(s.manifest for s in r.sources)
+    if named:  # settings read from files go by short names everywhere above: their values, once
+        b.append(Table(["setting", "values that differ from the defaults"], [list(x) for x in named.items()]))
 
 
 def _layout_methods(r: Report) -> None:

@@ -17,8 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tourney_sim.simulate.games.spec import value_text
 from tourney_sim.simulate.results import numpy_array, read_manifest, read_parts
 
+from .labels import named_settings
 from .stats import wilson
 
 COLUMNS = ["strategy", "seat", "score", "win"]
@@ -81,7 +83,7 @@ def _option_text(value) -> str:
     """An option value for a one-line header: tables (e.g. a component file) are not spelled out."""
     if isinstance(value, (dict, list)):
         return "(table in _manifest.json)"
-    return str(value)
+    return value_text(value)
 
 
 def format_summary(tables: dict[str, list[Row]], manifest: dict) -> str:
@@ -89,13 +91,18 @@ def format_summary(tables: dict[str, list[Row]], manifest: dict) -> str:
              f"{manifest.get('games_done', manifest['games']):,} games, seed {manifest['seed']}"
              + (", rules " + ", ".join(f"{k}={_option_text(v)}" for k, v in manifest["options"].items())
                 if manifest["options"] else "")]
+    width = max([14] + [len(str(row.label)) + 2 for rows in tables.values() for row in rows])
     for key, title in (("strategy", "by strategy (a seat in a game counts once)"), ("seat", "by seat")):
         lines.append("")
         lines.append(title)
-        lines.append(f"  {key:<14}{'games':>12}{'wins':>12}{'win rate':>10}   {'95% interval':<17}{'mean score':>11}")
+        lines.append(f"  {key:<{width}}{'games':>12}{'wins':>12}{'win rate':>10}   {'95% interval':<17}{'mean score':>11}")
         for row in tables[key]:
-            lines.append(f"  {str(row.label):<14}{row.games:>12,}{row.wins:>12,}{row.win_rate:>10.4f}"
+            lines.append(f"  {str(row.label):<{width}}{row.games:>12,}{row.wins:>12,}{row.win_rate:>10.4f}"
                          f"   [{row.ci_low:.4f}, {row.ci_high:.4f}] {row.mean_score:>10.2f}")
+    named = named_settings([manifest])
+    if named:
+        lines += ["", "settings (short name: the values that differ from the defaults)"]
+        lines += [f"  {name}: {setting}" for name, setting in named.items()]
     return "\n".join(lines)
 
 

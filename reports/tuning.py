@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tourney_sim.simulate import __version__
-from tourney_sim.simulate.tune import read_tune, summary_text
+from tourney_sim.simulate.tune import BEST_FILE, best_name, read_tune, summary_text
 from tourney_sim.strategies.params import _fmt
 
 from . import plots
@@ -36,12 +36,13 @@ def build(path: Path) -> Report:
                     "warn"))
         return r
     c, best, start = t["confirmation"], t["best"], t["start"]
+    name = best_name(t)  # its values: the settings table below
     significant = c["p_value"] < 0.01
-    verdict = (f"The best setting, {best['label']}, is better than the starting setting on fresh deals"
+    verdict = (f"The best setting, {name}, is better than the starting setting on fresh deals"
                if significant and c["difference"] > 0 else
-               f"The best setting, {best['label']}, is worse than the starting setting on fresh deals: "
+               f"The best setting, {name}, is worse than the starting setting on fresh deals: "
                f"the tuning over-fitted its deals" if significant else
-               f"On fresh deals the best setting ({best['label']}) is not distinguishable from the starting "
+               f"On fresh deals the best setting ({name}) is not distinguishable from the starting "
                f"setting at p < 0.01: the starting setting is at or near a local optimum for this field")
     b.append(_p(f"{verdict} ({unit} {c['difference']:+.4f}, 95% interval [{c['difference_ci'][0]:+.4f}, "
                 f"{c['difference_ci'][1]:+.4f}], p {pval(c['p_value'])}).", "key"))
@@ -81,14 +82,16 @@ def build(path: Path) -> Report:
         start_value = t["base_setting"][p["name"]]
         rng = (", ".join(p["choices"]) if p["kind"] == "choice" else f"{_fmt(p['low'])} to {_fmt(p['high'])}")
         rows.append([p["name"], _fmt(start_value), _fmt(best["setting"][p["name"]]), rng, p["help"]])
-    b.append(Table(["parameter", "start", "best", "range", "meaning"], rows,
+    b.append(Table(["parameter", f"start ({start['label']})", f"best ({name})", "range", "meaning"], rows,
                    marks=[r_[1] != r_[2] for r_ in rows]))
     b.append(_p(f"Tuning {unit}: best {best['value']:.4f} (trial {best['trial']}), start {start['value']:.4f} "
-                f"(trial 0). Use the best setting with --strategy {t['strategy'].split(':')[0]}@{Path(path) / 'best.toml'}."))
+                f"(trial 0). Use the best setting with --strategy {t['strategy'].split(':')[0]}@"
+                f"{Path(path) / BEST_FILE}: results, tables and plots call it {name}, and its manifest keeps "
+                f"every value."))
 
     b.append(_h(2, "Confirmation on fresh deals", "confirmation"))
     b.append(Table(["setting", unit, "95% interval"], [
-        [best["label"] + " (best)", f"{c['best']:.4f}", f"[{c['best_ci'][0]:.4f}, {c['best_ci'][1]:.4f}]"],
+        [name + " (best)", f"{c['best']:.4f}", f"[{c['best_ci'][0]:.4f}, {c['best_ci'][1]:.4f}]"],
         [start["label"] + " (start)", f"{c['defaults']:.4f}", f"[{c['defaults_ci'][0]:.4f}, {c['defaults_ci'][1]:.4f}]"],
         ["difference (paired by deal)", f"{c['difference']:+.4f}",
          f"[{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}]"],

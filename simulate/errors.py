@@ -27,3 +27,9 @@ class Interrupted(KeyboardInterrupt):
     the message says where and how to continue. Exit code 130 (128 + SIGINT)."""
 
     exit_code = 130
+
+
+def span(low: int, high: int) -> str:
+    """A range of whole numbers in a message: ``0 to 9``, or ``0`` alone when it holds one
+    number (never "from 0 to 0")."""
+    return f"{low:,} to {high:,}" if high != low else f"{low:,}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tourney_sim.strategies import Strategy, StrategyError, resolve
+from tourney_sim.strategies import Strategy, StrategyError, resolve, short_names
 
 from .errors import TourneyFailure
 from .games import GameSpec, RuleError, get_game
@@ -37,6 +37,7 @@ class Matchup:
     strategies: list[Strategy] = field(default_factory=list)  # distinct settings, first-appearance order
     lineup: np.ndarray = None  # seat -> index into strategies
     params: np.ndarray = None
+    settings: dict = field(default_factory=dict)  # short name -> setting text (strategies.short_names)
 
     @property
     def strategy_names(self) -> list[str]:
@@ -65,15 +66,18 @@ class Matchup:
 
     def describe(self) -> dict:
         return {"game": self.spec.name, "players": self.n_players, "options": self.options,
-                "seats": self.seat_names, "seed": self.seed, "rotate": self.rotate}
+                "seats": self.seat_names, "seed": self.seed, "rotate": self.rotate,
+                **({"settings": self.settings} if self.settings else {})}
 
 
 def make_matchup(game: str, n_players: int | None, strategy_names: list[str], rules=(),
-                 seed: int = 0, rotate: bool = True, options: dict | None = None) -> Matchup:
+                 seed: int = 0, rotate: bool = True, options: dict | None = None,
+                 settings: dict | None = None) -> Matchup:
     """Validate and build a matchup; RuleError / StrategyError carry a one-line message.
 
     ``rules`` are ``key=value`` strings; ``options`` (already parsed values) override them, as
-    when rebuilding a recorded run.
+    when rebuilding a recorded run. ``settings``: the setting texts of strategies named by their
+    short names (``guard@best``), as :meth:`Matchup.describe` records them.
     """
     spec = get_game(game)
     if n_players is None:
@@ -89,22 +93,28 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
                             f"give at most one strategy per seat")
     if not (0 <= seed <= MAX_SEED):
         raise RuleError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed}")
-    resolved = resolve(game, list(strategy_names))
+    resolved = resolve(game, list(strategy_names), settings)
+    settings = short_names(resolved)  # with these, a setting's label rebuilds it (no file needed)
     distinct: list[Strategy] = []
     for s in resolved:
         if s.label not in [d.label for d in distinct]:
             distinct.append(s)
-    labels = [s.label for s in resolved]  # a setting's label rebuilds it (no file needed)
+    labels = [s.label for s in resolved]
     seat_names = [labels[s % len(labels)] for s in range(n_players)]
     lineup = np.array([[d.label for d in distinct].index(name) for name in seat_names], np.int64)
     return Matchup(spec=spec, n_players=n_players, options=values, seat_names=seat_names,
                    seed=int(seed), rotate=rotate, strategies=distinct, lineup=lineup,
-                   params=spec.make_params(n_players, values))
+                   params=spec.make_params(n_players, values), settings=settings)
 
 
 def from_description(d: dict) -> Matchup:
     return make_matchup(d["game"], d["players"], d["seats"], seed=d["seed"], rotate=d["rotate"],
-                        options=d["options"])
+                        options=d["options"], settings=d.get("settings"))
+
+
+def recorded_settings(manifest: dict) -> dict:
+    """{short name: setting text} of a dataset's strategies, as its manifest records them."""
+    return {s["name"]: s["setting"] for s in manifest.get("strategies", ()) if "setting" in s}
 
 
 @dataclass

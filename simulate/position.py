@@ -5,14 +5,54 @@ A position is JSON as the game's ``notation.describe_state`` writes it (document
 a malformed or impossible one with :class:`~tourney_sim.simulate.games.spec.PositionError`. The
 strategy (any setting, e.g. ``ismcts:iterations=300``) then chooses exactly as it would in a game,
 its random stream seeded from ``seed``.
+
+A position can also be taken from the middle of a game: :func:`trace_position` plays a trace
+(``tourney replay --format json``) in the kernel up to a step and writes the position there, which
+``tourney replay DIR --game N --step K --format position`` prints and ``tourney position GAME
+TRACE.json --step K`` reads.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from .check import TRACE_FORMAT, _params as trace_params, validate_trace
+from .errors import span
 from .games import PositionError, get_game
 from .stepper import KernelGame
+
+
+def is_trace(data: dict) -> bool:
+    """A trace (``tourney-trace/2``) rather than a position."""
+    return data.get("format") == TRACE_FORMAT or "history" in data
+
+
+def trace_position(t: dict, step: int) -> dict:
+    """The position before step ``step`` of the trace ``t`` (a decision's step, or the number of
+    steps for the finished game): the trace's decisions replayed in the kernel from its seed.
+    PositionError (one line) for a step out of range or a chance event's step."""
+    validate_trace(t)
+    spec, params = trace_params(t)
+    history = t["history"]
+    end = len(history)
+    if not 0 <= step <= end:
+        raise PositionError(f"step {step} is not in game {t['game_index']}: its steps are {span(0, end)} "
+                            f"({end}: the finished game)")
+    if step < end and "chance" in history[step]:
+        (kind,) = history[step]["chance"]
+        after = next((e["step"] for e in history[step:] if "chance" not in e), end)
+        raise PositionError(f"step {step} is a chance event ({kind}): a position stands before a decision; "
+                            f"the next one is step {after}")
+    k = KernelGame(spec, params, t["seed"], t["game_index"])
+    for entry in history[:step]:
+        if "chance" in entry:
+            continue
+        if k.to_move() != entry["seat"] or entry["move"] not in k.legal_moves():
+            raise PositionError(f"step {entry['step']}: move {entry['move']} of seat {entry['seat']} is not "
+                                f"what game {t['game_index']} of seed {t['seed']} allows there; a position is "
+                                f"taken from a trace tourney replay wrote")
+        k.apply(entry["move"])
+    return spec.describe_state(k.state)
 
 
 def read_position(path: Path) -> dict:

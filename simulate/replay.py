@@ -34,8 +34,9 @@ import pyarrow.compute as pc
 
 from .games import get_game
 from .games.chance import StreamChance
-from .games.spec import GameSpec
-from .matchup import Matchup, from_description
+from .games.spec import GameSpec, value_text
+from .errors import span
+from .matchup import Matchup, from_description, recorded_settings
 from .results import DatasetError, read_manifest, read_table
 from .seeding import CHANCE_STREAM, PyStream
 from .stepper import KernelGame
@@ -120,7 +121,7 @@ def trace(directory: Path, game_index: int, legal: bool = False) -> dict:
     manifest = read_manifest(directory)
     games = manifest.get("games", 0)
     if not (0 <= game_index < games):
-        raise DatasetError(f"game {game_index} is not in this run (games 0 to {games - 1})")
+        raise DatasetError(f"game {game_index} is not in this run (games {span(0, games - 1)})")
     spec = get_game(manifest["game"])
     if manifest.get("rules_version") != spec.rules_version:
         raise DatasetError(f"cannot replay {directory}: its games were played under {spec.name} rules "
@@ -128,7 +129,8 @@ def trace(directory: Path, game_index: int, legal: bool = False) -> dict:
                            f"(other games)")
     m = from_description({"game": manifest["game"], "players": manifest["players"],
                           "options": manifest["options"], "seats": manifest["seats"],
-                          "seed": manifest["seed"], "rotate": manifest["rotate"]})
+                          "seed": manifest["seed"], "rotate": manifest["rotate"],
+                          "settings": recorded_settings(manifest)})
     t = trace_game(m, game_index, legal=legal)
     stored = read_table(directory, filter=pc.field("game") == game_index).to_pylist()
     stored.sort(key=lambda r: r["seat"])
@@ -158,7 +160,7 @@ def _fmt_value(v) -> str:
 
 def format_text(t: dict) -> str:
     lines = [f"{t['game']} (rules v{t['rules_version']}), game {t['game_index']} of seed {t['seed']}"
-             + (", " + ", ".join(f"{k}={v}" for k, v in t["options"].items()) if t["options"] else "")]
+             + (", " + ", ".join(f"{k}={value_text(v)}" for k, v in t["options"].items()) if t["options"] else "")]
     lines.append("seats: " + ", ".join(f"{s['seat']}={s['strategy']}" for s in t["seats"]))
     lines.append("")
     lines.append("initial state")

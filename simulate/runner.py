@@ -80,7 +80,8 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
         "seats": m.seat_names,
         "rotate": m.rotate,
         "strategies": [{"name": s.label, "description": s.description, "origin": s.origin,
-                        **({"strategy": s.name, "params": s.settings()} if s.params else {})}
+                        **({"strategy": s.name, "params": s.settings()} if s.params else {}),
+                        **({"setting": s.setting} if s.short_name else {})}
                        for s in m.strategies],
         "extra_seats": list(m.spec.extra_seats(m.n_players)),
         "columns": {name: text for name, text in m.spec.columns},

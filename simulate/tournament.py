@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Protocol
 
 from . import __version__
-from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name
+from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name, short_names
 
 from .backends import default_workers, open_backend
 from .errors import TourneyError
@@ -188,7 +188,8 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
     if not strategies:
         raise TournamentError("give the strategies with --strategy (at least two)")
     # settings by their labels: guard@best.toml and guard:risk=0.7 name the same strategy
-    strategies = [s.label for s in resolve(game, list(strategies))]
+    resolved = resolve(game, list(strategies))
+    strategies, settings = [s.label for s in resolved], short_names(resolved)
     plan = plan_matchups(list(strategies), n_players, spec.team_game, design)
     seatings = []
     for v, (label, rules) in enumerate(variants):
@@ -197,7 +198,8 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
             for seats in group:
                 sub = _seating_dir(seats, i)
                 d = sub if len(variants) == 1 else f"v{v}/{sub}"
-                m = make_matchup(game, n_players, list(seats), rules=rules, seed=seed, rotate=False)
+                m = make_matchup(game, n_players, list(seats), rules=rules, seed=seed, rotate=False,
+                                 settings=settings)
                 seatings.append(Seating(matchup, seats, d, label, list(rules), m))
                 i += 1
     return spec, n_players, seatings

@@ -36,13 +36,13 @@ import math
 import shutil
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.strategies import Strategy, StrategyError, resolve
-from tourney_sim.strategies.params import Param
+from tourney_sim.strategies import Strategy, StrategyError, resolve, short_names
+from tourney_sim.strategies.params import Param, file_label
 
 from . import __version__
 from .backends import SOURCES, open_backend
@@ -57,6 +57,8 @@ TUNE_FILE = "_tune.json"
 TUNE_FORMAT = "tourney-tune/1"
 STUDY_FILE = "study.journal"
 STUDY_NAME = "tune"
+#: the best setting, as ``NAME@DIR/best.toml`` reads it (its short name: NAME@best)
+BEST_FILE = "best.toml"
 SAMPLERS = ("tpe", "cmaes")
 OBJECTIVES = ("win", "margin")
 #: suggested real values are rounded to this many significant digits (short labels, exact TOML)
@@ -104,14 +106,15 @@ class Field:
                 out.append((f"o{i}-s{j}", seats, mine))
         return out
 
-    def play(self, label: str, directory: Path, backend, chunk_size: int | None = None) -> np.ndarray:
+    def play(self, candidate: Strategy, directory: Path, backend, chunk_size: int | None = None) -> np.ndarray:
         """The candidate's result per table and deal, float[tables, deals]; each table is an
-        ordinary dataset under ``directory`` (replaced)."""
+        ordinary dataset under ``directory`` (replaced), the candidate in it under its label."""
         from .runner import run
         spec = get_game(self.game)
         rows = []
-        for name, seats, mine in self.tables(label):
-            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False)
+        for name, seats, mine in self.tables(candidate.label):
+            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False,
+                             settings=short_names([candidate]))
             out = directory / name
             if out.exists():
                 shutil.rmtree(out)
@@ -281,7 +284,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     space = [by_name[n] for n in names]
     if not against:
         raise TuneError("give the field to tune against with --against (one or more strategies)")
-    field_labels = [s.label for s in resolve(game, list(against))]
+    field_labels = [s.setting for s in resolve(game, list(against))]
     field_names = [s.name for s in resolve(game, list(against))]
     if base.name in field_names:
         raise TuneError(f"{base.name!r} is both the candidate and in --against: the field must be other "
@@ -289,7 +292,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     if len(set(field_labels)) != len(field_labels):
         raise TuneError("a strategy is given twice in --against")
     seatings = candidate_seatings(n_players, spec.team_game)
-    request = {"game": game, "players": n_players, "options": options, "strategy": base.label,
+    request = {"game": game, "players": n_players, "options": options, "strategy": base.setting,
                "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
                "sampler": sampler, "objective": objective, "sources": SOURCES}
     job = JobDir(TUNE, out)
@@ -326,14 +329,14 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     backend = open_backend(workers, scheduler)
     bar = None
     try:
-        backend.check(make_matchup(game, n_players, [base.label] + field_labels[:1], rules=list(rules),
+        backend.check(make_matchup(game, n_players, [base.setting] + field_labels[:1], rules=list(rules),
                                    seed=seed).describe())
 
         def objective_fn(trial):
             setting = base.with_settings({p.name: suggest(trial, p) for p in space})
             trial.set_user_attr("label", setting.label)
             trial.set_user_attr("setting", setting.settings())
-            value = float(tune_field.play(setting.label, work, backend).mean())
+            value = float(tune_field.play(setting, work, backend).mean())
             return value
 
         if progress:
@@ -355,12 +358,13 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
         # count a trial cut short by an interruption)
         best_k = max(range(len(done)), key=lambda k: (done[k].value, -k))
         best_trial = done[best_k]
-        best = base.with_settings(best_trial.user_attrs["setting"])
+        best = replace(base.with_settings(best_trial.user_attrs["setting"]),
+                       short_name=file_label(base.name, BEST_FILE))  # as NAME@DIR/best.toml reads it
         default_trial = done[0]
         manifest["history"] = [{"trial": k, "value": t.value, "label": t.user_attrs["label"],
                                 "setting": t.user_attrs["setting"]} for k, t in enumerate(done)]
-        manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.label,
-                            "setting": best.settings()}
+        manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.setting,
+                            "name": best.label, "setting": best.settings()}
         manifest["start"] = {"trial": 0, "value": default_trial.value, "label": base.label}
         # the confirmation: best and the starting setting on fresh deals, paired
         if progress:
@@ -368,11 +372,11 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
                   f"(seed {confirm_seed})", flush=True)
         confirm = Field(game, n_players, list(rules), field_labels, confirm_seed, confirm_deals, objective,
                         seatings)
-        if best.label == base.label:
-            a = b = confirm.play(base.label, out / "confirmation" / "defaults", backend)
+        if best.setting == base.setting:
+            a = b = confirm.play(base, out / "confirmation" / "defaults", backend)
         else:
-            a = confirm.play(best.label, out / "confirmation" / "best", backend)
-            b = confirm.play(base.label, out / "confirmation" / "defaults", backend)
+            a = confirm.play(best, out / "confirmation" / "best", backend)
+            b = confirm.play(base, out / "confirmation" / "defaults", backend)
         manifest["confirmation"] = paired_summary(a, b)
     except KeyboardInterrupt:
         job.finish(manifest, "interrupted")
@@ -384,7 +388,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     shutil.rmtree(work, ignore_errors=True)
     seconds = time.perf_counter() - start + (old or {}).get("seconds", 0.0)
     c = manifest["confirmation"]
-    (out / "best.toml").write_text(toml_text(best, game, [
+    (out / BEST_FILE).write_text(toml_text(best, game, [
         f"tourney tune: the best setting of {base.name} found in {len(done)} trials "
         f"(trial {best_k}, tuning {objective} {best_trial.value:.4f}; start {default_trial.value:.4f})",
         f"confirmation on {c['deals']:,} fresh deals: {c['difference']:+.4f} "
@@ -396,6 +400,11 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
 
 def read_tune(directory: Path) -> dict:
     return read_job(TUNE, directory, DatasetError)
+
+
+def best_name(t: dict) -> str:
+    """The best setting's short name (``guard@best``; its values are in ``t["best"]["setting"]``)."""
+    return t["best"].get("name") or t["best"]["label"]
 
 
 def summary_text(t: dict) -> str:
@@ -410,7 +419,7 @@ def summary_text(t: dict) -> str:
     return "\n".join([
         f"{t['game']}: tuned {t['strategy']} ({', '.join(t['tuned'])}) against {', '.join(t['against'])}: "
         f"{len(t['history'])} trials x {t['deals']:,} deals x {len(t['seatings']) * len(t['against'])} tables",
-        f"  best: {best['label']} (trial {best['trial']}), tuning {unit} {best['value']:.4f} "
+        f"  best: {best_name(t)} (trial {best['trial']}), tuning {unit} {best['value']:.4f} "
         f"(start {start['value']:.4f})",
         f"  confirmation on {c['deals']:,} fresh deals: best {c['best']:.4f} [{c['best_ci'][0]:.4f}, "
         f"{c['best_ci'][1]:.4f}], start {c['defaults']:.4f} [{c['defaults_ci'][0]:.4f}, {c['defaults_ci'][1]:.4f}]",

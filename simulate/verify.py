@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import span
 from .jobdir import detect, members
 from .results import (DATASET, FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
                       sha256_file, temporary_files)
@@ -227,7 +228,7 @@ def _coverage(v: Verdict, listed: list, games: int) -> None:
     at, prev = 0, None
     for lo, hi, name in spans:
         if lo < 0 or hi > games:
-            found.append(f"{name}: games {lo:,} to {hi - 1:,} lie outside the run (games 0 to {games - 1:,})")
+            found.append(f"{name}: games {lo:,} to {hi - 1:,} lie outside the run (games {span(0, games - 1)})")
         if lo > at:
             found.append(f"games {at:,} to {lo - 1:,} are in no part")
         elif lo < at and prev is not None:
@@ -257,7 +258,7 @@ def report_text(v: Verdict) -> str:
                      f"in {v.parts:,} parts; every game of every dataset once, checksums, schema and "
                      f"manifests agree")
     elif v.ok:
-        lines.append(f"ok: {v.directory} is complete and sound: {v.games:,} games (0 to {v.games - 1:,}), "
+        lines.append(f"ok: {v.directory} is complete and sound: {v.games:,} games ({span(0, v.games - 1)}), "
                      f"each once, {v.seats} seats each, in {v.parts:,} part{'s' if v.parts != 1 else ''}; "
                      f"checksums, schema and "
                      f"manifest agree")

@@ -56,6 +56,8 @@ class Strategy:
     params: tuple[Param, ...] = ()
     #: this setting's values, one per parameter (float, int or choice name); () = the defaults
     values: tuple = ()
+    #: the short name a setting read from a file goes by (strategies/params.py); "" = none
+    short_name: str = ""
 
     def settings(self) -> dict:
         """Every parameter's value in this setting: name -> value."""
@@ -64,11 +66,17 @@ class Strategy:
         return {p.name: v for p, v in zip(self.params, self.values)}
 
     @property
-    def label(self) -> str:
-        """The name, then the values that differ from the defaults (``guard:risk=0.7``)."""
+    def setting(self) -> str:
+        """The name, then the values that differ from the defaults (``guard:risk=0.7``): the
+        text that rebuilds this setting."""
         changed = [f"{p.name}={_fmt(v)}" for p, v in zip(self.params, self.settings().values())
                    if v != p.default]
         return f"{self.name}:{','.join(changed)}" if changed else self.name
+
+    @property
+    def label(self) -> str:
+        """What results, tables and plots show: the short name, else the setting text."""
+        return self.short_name or self.setting
 
     def with_settings(self, overrides: dict, where: str | None = None) -> "Strategy":
         """This strategy with some parameters set (``{name: value or value text}``); ParamError
@@ -81,7 +89,7 @@ class Strategy:
                 known = ", ".join(by_name) or "none"
                 raise ParamError(f"{where}: no parameter {key!r} (parameters: {known})")
             values[key] = by_name[key].check(value, where)
-        return replace(self, values=tuple(values[p.name] for p in self.params))
+        return replace(self, values=tuple(values[p.name] for p in self.params), short_name="")
 
     def param_row(self) -> np.ndarray:
         """The values as ``fn`` receives them: float64[MAX_PARAMS], unused entries 0."""
@@ -146,7 +154,7 @@ TUNED_DIR = Path(__file__).parent / "tuned"
 
 def tuned(base: Strategy, path: Path) -> Strategy:
     """``base`` with the values of a shipped ``best.toml`` as its defaults, named NAME-tuned."""
-    values = base.with_settings(read_toml(str(path), base.name, f"strategy {base.name}-tuned")).settings()
+    values = base.with_settings(read_toml(str(path), base.name, f"strategy {base.name}-tuned")[0]).settings()
     params = tuple(replace(p, default=values[p.name]) for p in base.params)
     return replace(base, name=f"{base.name}-tuned", params=params, values=(),
                    description=f"{base.description} [parameters tuned by tourney tune: {path.name}]")
@@ -198,17 +206,34 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
     base = table[name]
     ready(base.fn)  # the search is compiled when first resolved for play
     if "@" in text:
-        return base.with_settings(read_toml(path.strip(), name, f"strategy {name}"), f"strategy {name}")
+        values, short_name = read_toml(path.strip(), name, f"strategy {name}")
+        if short_name in table:
+            raise ParamError(f"strategy {name}: {path.strip()} names its setting {short_name!r}, a strategy of "
+                             f"{game}: give it a name of its own")
+        return replace(base.with_settings(values, f"strategy {name}"), short_name=short_name)
     if ":" in text:
         return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
     return base
 
 
-def resolve(game: str, names: list[str]) -> list[Strategy]:
+def resolve(game: str, names: list[str], settings: dict[str, str] | None = None) -> list[Strategy]:
     """The strategies named (settings allowed: see :func:`parse_setting`), in order;
-    StrategyError (or ParamError) with a one-line message otherwise."""
-    table = available(game)
-    return [parse_setting(name, table, game) for name in names]
+    StrategyError (or ParamError) with a one-line message otherwise. ``settings`` maps short
+    names (as :func:`short_names` gives them) to the setting texts that rebuild them."""
+    table, settings = available(game), settings or {}
+    return [replace(parse_setting(settings[name], table, game), short_name=name) if name in settings
+            else parse_setting(name, table, game) for name in names]
+
+
+def short_names(strategies: list[Strategy]) -> dict[str, str]:
+    """{short name: setting text} of the settings that go by a short name (what :func:`resolve`
+    needs to rebuild them from their labels); StrategyError when two settings share a label."""
+    seen: dict[str, str] = {}
+    for s in strategies:
+        if seen.setdefault(s.label, s.setting) != s.setting:
+            raise StrategyError(f"two different settings are called {s.label!r}: give one of them its own "
+                                f'name = "..." in its TOML file')
+    return {s.label: s.setting for s in strategies if s.short_name}
 
 
 def of_game(game: str) -> dict[str, Strategy]:

@@ -12,9 +12,11 @@ A *setting* names a strategy and overrides some of its parameters:
 - ``guard@tuned.toml`` — the values in a TOML file: top-level ``key = value`` lines, or a
   ``[params]`` table (``tourney tune`` writes one, with ``strategy = "guard"`` beside it).
 
-Its *label* (what results, manifests and reports show) is the name followed by the values that
-differ from the defaults, in declaration order (``guard:risk=0.7``); the label is itself a
-setting, so a recorded run rebuilds exactly the same strategy from it.
+Its *setting text* is the name followed by the values that differ from the defaults, in
+declaration order (``guard:risk=0.7``): a recorded run rebuilds exactly the same strategy from it.
+Its *label* (what results, tables and plots show) is that text, except for a file's setting: a
+short name, the file's ``name = "..."`` or else ``NAME@STEM`` (``guard@best`` for
+``guard@runs/tune-guard/best.toml``); the manifest keeps the setting text beside it.
 """
 from __future__ import annotations
 
@@ -25,7 +27,18 @@ from pathlib import Path
 # names stay importable from here, for plug-ins and tuned files
 from tourney_sim.simulate.params import KINDS, MAX_PARAMS, Param, ParamError, StrategyError, _fmt
 
-__all__ = ["KINDS", "MAX_PARAMS", "Param", "ParamError", "StrategyError", "parse_assignments", "read_toml"]
+__all__ = ["KINDS", "MAX_PARAMS", "Param", "ParamError", "StrategyError", "parse_assignments", "read_toml",
+           "file_label"]
+
+#: what a setting's short name may not contain (it stands where a setting is named)
+_NOT_IN_NAME = ":,= \t"
+
+
+def file_label(name: str, path: str) -> str:
+    """The short name of the setting of strategy ``name`` in the file ``path`` when the file
+    names none: ``NAME@STEM`` (``guard@best`` for ``runs/tune-guard/best.toml``; a character a
+    name may not hold becomes ``_``)."""
+    return f"{name}@" + "".join("_" if c in _NOT_IN_NAME else c for c in Path(path).stem)
 
 
 def parse_assignments(text: str, where: str) -> dict[str, str]:
@@ -42,8 +55,9 @@ def parse_assignments(text: str, where: str) -> dict[str, str]:
     return out
 
 
-def read_toml(path: str, name: str, where: str) -> dict:
-    """The parameter values of a TOML file (top-level keys, or a ``[params]`` table)."""
+def read_toml(path: str, name: str, where: str) -> tuple[dict, str]:
+    """The parameter values of a TOML file (top-level keys, or a ``[params]`` table) and the
+    setting's short name (its ``name = "..."``, else :func:`file_label`)."""
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
@@ -56,9 +70,13 @@ def read_toml(path: str, name: str, where: str) -> dict:
     declared = data.get("strategy")
     if declared is not None and declared != name:
         raise ParamError(f"{where}: {path} holds settings of strategy {declared!r}, not {name!r}")
+    label = data.get("name", file_label(name, path))
+    if not isinstance(label, str) or not label or any(c in label for c in _NOT_IN_NAME):
+        raise ParamError(f"{where}: {path}: name must be a short text without spaces, ':', ',' or '=', "
+                         f"got {label!r}")
     values = data.get("params", None)
     if values is None:
-        values = {k: v for k, v in data.items() if k not in ("strategy", "game", "meta")}
+        values = {k: v for k, v in data.items() if k not in ("strategy", "game", "meta", "name")}
     if not isinstance(values, dict):
         raise ParamError(f"{where}: {path}: [params] must be a table of key = value")
-    return values
+    return values, label

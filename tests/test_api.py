@@ -34,6 +34,11 @@ def test_docs_api_example_runs(tmp_path, monkeypatch):
     for code in blocks:
         exec(compile(code, str(DOC), "exec"), namespace)
     assert (tmp_path / "runs" / "api-demo.png").stat().st_size > 1000
+    fig = namespace["fig"]  # the saved plot shows its axis labels whole, none cut at an edge
+    renderer = fig.canvas.get_renderer()
+    for label in (fig.axes[0].xaxis.label, fig.axes[0].yaxis.label):
+        box = label.get_window_extent(renderer)
+        assert fig.bbox.x0 <= box.x0 and fig.bbox.y0 <= box.y0 and box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1
     assert (tmp_path / "runs" / "api-tournament.html").read_text().lstrip().startswith("<!DOCTYPE html>")
     by = namespace["by"]
     assert set(by.index.get_level_values("strategy")) == {"greedy", "random"}

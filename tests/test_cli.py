@@ -233,3 +233,70 @@ def test_the_recorded_command_and_the_default_output(tmp_path, monkeypatch):
     manifest = json.loads((out / "_manifest.json").read_text())
     assert out == tmp_path / "runs" / "companeros-4p-seed0"
     assert manifest["command"] == "tourney run companeros --games 30 --workers 1 --quiet --strategy 'greedy ' --strategy random"
+
+
+# ----------------------------------------------------------------------------- issue 30.7
+def _numeric_options():
+    """(command, its arguments' placeholders, option) for every option that takes a number."""
+    import typer.main
+    group = typer.main.get_command(app)
+    for name, command in sorted(group.commands.items()):
+        arguments = ["x" for p in command.params if p.param_type_name == "argument"]
+        for p in command.params:
+            kind = getattr(getattr(p, "type_descriptor", None), "annotation", None)
+            if p.param_type_name == "option" and not p.is_flag and kind in (int, float, int | None, float | None):
+                yield name, arguments, max(p.opts, key=len), "a whole number" if int in (kind, getattr(kind, "__args__", ())[:1]) else "a number"
+
+
+NUMERIC_OPTIONS = list(_numeric_options())
+
+
+def test_there_are_numeric_options_to_check():
+    assert {("run", "--games"), ("tournament", "--alpha"), ("replay", "--step")} <= {(c, o) for c, _, o, _ in NUMERIC_OPTIONS}
+
+
+@pytest.mark.parametrize("command, arguments, option, expected", NUMERIC_OPTIONS,
+                         ids=[f"{c} {o}" for c, _, o, _ in NUMERIC_OPTIONS])
+def test_a_bad_value_of_any_option_is_one_error_line(command, arguments, option, expected):
+    r = invoke(command, option, "abc", *arguments)
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1, r.output
+    assert lines[0] == f"error: {option} expects {expected}, got 'abc' (see `tourney {command} --help`)"
+
+
+def test_unknown_options_and_missing_arguments_are_one_error_line_too():
+    for args, says in [(["run", "companeros", "--bogus"], "No such option: --bogus"),
+                       (["run"], "Missing argument 'game'"), (["chess"], "No such command 'chess'")]:
+        r = invoke(*args)
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], r.output
+
+
+def test_report_refuses_a_file_format_it_cannot_write(tmp_path):
+    for name in ("x.pdf", "x.txt", "report"):
+        r = invoke("report", tmp_path, "--out", tmp_path / name)
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 2 and len(lines) == 1, r.output
+        assert lines[0] == f"error: --out {tmp_path / name}: a report is written as .html or .md (or give --format html or md)"
+        assert not (tmp_path / name).exists()
+
+
+def test_rule_defaults_read_as_the_user_types_them():
+    listing = invoke("games").output
+    assert "single_match_forced=false (true or false)" in listing and "last_sweep_scores=true (true" in listing
+    assert "=False" not in listing and "=True" not in listing
+
+
+def test_no_range_reads_from_0_to_0(tmp_path):
+    out = tmp_path / "one"
+    assert invoke("run", "companeros", "--games", 1, "--out", out, "--quiet", "--workers", 1).exit_code == 0
+    r = invoke("replay", out, "--game", 1)
+    assert r.exit_code == 2 and "game 1 is not in this run (games 0)" in r.output and "0 to 0" not in r.output
+    r = invoke("verify", out)
+    assert r.exit_code == 0 and "1 games (0)" in r.output and "0 to 0" not in r.output
+    position = json.loads(invoke("replay", out, "--game", 0, "--step", 1, "--format", "position").output)
+    position["round"] = 9  # over, while the phase says it goes on
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(position))
+    r = invoke("position", "companeros", path)
+    assert r.exit_code == 2 and "match_game is 0 and round 0 to 8" in r.output and "0 to 0" not in r.output

@@ -55,7 +55,8 @@ def test_a_toml_file_names_the_same_setting(planted, tmp_path):
     (tmp_path / "a.toml").write_text('strategy = "planted"\n[params]\nx = 0.25\n')
     (tmp_path / "b.toml").write_text("x = 0.25\nunused = 3\n")
     a, b = resolve("companeros", [f"planted@{tmp_path / 'a.toml'}", f"planted@{tmp_path / 'b.toml'}"])
-    assert a == b and a.label == "planted:x=0.25"
+    assert a.settings() == b.settings() and a.setting == b.setting == "planted:x=0.25"
+    assert (a.label, b.label) == ("planted@a", "planted@b")  # a file's setting goes by a short name
 
 
 @pytest.mark.parametrize("spec, message", [

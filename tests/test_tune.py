@@ -134,3 +134,92 @@ def test_sigkill_mid_study_then_resume_gives_the_uninterrupted_study(tmp_path):
     assert a["best"] == b["best"] and a["confirmation"] == b["confirmation"]
     assert (tmp_path / "whole" / "best.toml").read_text().split("\n", 3)[3] == \
         (out / "best.toml").read_text().split("\n", 3)[3]
+
+
+# ----------------------------------------------------------------------------- short names (issue 30.4)
+def test_the_tune_report_calls_the_best_setting_by_its_short_name(tmp_path):
+    """The best setting's full label (every tuned value) appears only in the settings table; the
+    verdict, the confirmation table and the terminal summary say planted@best."""
+    import json
+    t = small(tmp_path / "t", trials=8).manifest
+    assert t["best"]["name"] == "planted@best" and t["best"]["label"].startswith("planted:")
+    for manifest in (tmp_path / "t" / "confirmation" / "best").glob("*/_manifest.json"):
+        (entry,) = [s for s in json.loads(manifest.read_text())["strategies"] if s["name"] == "planted@best"]
+        assert entry["setting"] == t["best"]["label"]  # the confirmation's data call it planted@best too
+    md = invoke("report", tmp_path / "t", "--format", "md").output
+    verdict = next(line for line in md.splitlines() if line.startswith("**") and "best setting" in line)
+    assert "planted@best" in verdict and t["best"]["label"] not in md
+    assert "| planted@best (best) |" in md and "best (planted@best)" in md  # the settings table's column
+    text = invoke("report", tmp_path / "t").output
+    assert "best: planted@best (trial" in text and t["best"]["label"] not in text
+
+
+def _toml(path, strategy, values, name=None):
+    lines = [f'strategy = "{strategy}"'] + ([f'name = "{name}"'] if name else []) + ["", "[params]"]
+    path.write_text("\n".join(lines + [f"{k} = {v!r}" for k, v in values.items()]) + "\n")
+    return path
+
+
+GUARD_VALUES = {"card_worth": 0.03105, "prize_worth": 1.488, "place_penalty": 0.4321, "sword_weight": 0.2468,
+                "low_sword_bonus": 0.1357, "threat_weight": 1.2345, "exposure": 0.3333}
+
+
+def test_a_setting_from_a_file_goes_by_a_short_name_and_plays_the_same_games(tmp_path):
+    """guard@DIR/best.toml is labelled guard@best in the data and the summary (aligned columns),
+    the manifest keeps every value, the games are exactly those of the same values typed out
+    (nothing hashed or seeded depends on the label), and replay rebuilds it from the manifest."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    toml = _toml(tmp_path / "best.toml", "guard", GUARD_VALUES)
+    typed = "guard:" + ",".join(f"{k}={v}" for k, v in GUARD_VALUES.items())
+    common = ["--games", 300, "--seed", 5, "--strategy", "capture-max", "--workers", 1, "--quiet"]
+    assert invoke("run", "cardavia", "--strategy", f"guard@{toml}", *common, "--out", tmp_path / "a").exit_code == 0
+    assert invoke("run", "cardavia", "--strategy", typed, *common, "--out", tmp_path / "b").exit_code == 0
+    a, b = (pq.read_table(tmp_path / d).to_pandas() for d in "ab")
+    assert set(a.strategy.astype(str)) == {"guard@best", "capture-max"}
+    assert set(b.strategy.astype(str)) == {typed, "capture-max"}
+    columns = ["game", "seat", "score", "rank", "win", "start_seat", "decisions"]
+    assert a[columns].equals(b[columns])
+    manifest = json.loads((tmp_path / "a" / "_manifest.json").read_text())
+    entry = manifest["strategies"][0]
+    assert entry["name"] == "guard@best" and entry["setting"] == typed and entry["params"] == GUARD_VALUES
+    summary = invoke("summary", tmp_path / "a").output
+    rows = [line for line in summary.splitlines() if line.split()[:1] in (["guard@best"], ["capture-max"])]
+    assert len(rows) == 2 and len({row.index("[") for row in rows}) == 1  # aligned
+    assert f"guard@best: {typed}" in summary  # the settings, once
+    replayed = json.loads(invoke("replay", tmp_path / "a", "--game", 7, "--format", "json").output)
+    assert replayed["matches_dataset"] is True and "guard@best" in [s["strategy"] for s in replayed["seats"]]
+
+
+def test_a_files_own_name_and_two_files_of_one_name(tmp_path):
+    (tmp_path / "x").mkdir()
+    mine = _toml(tmp_path / "mine.toml", "guard", GUARD_VALUES, name="guard-tight")
+    other = _toml(tmp_path / "x" / "mine.toml", "guard", {"exposure": 0.9})
+    r = invoke("tournament", "cardavia", "--strategy", f"guard@{mine}", "--strategy", "capture-max", "--games", 60,
+               "--out", tmp_path / "t", "--workers", 1, "--quiet")
+    assert r.exit_code == 0, r.output
+    page = tmp_path / "t.md"
+    assert invoke("report", tmp_path / "t", "--out", page, "--quiet").exit_code == 0
+    text = page.read_text()
+    assert "guard-tight" in text and text.count("card_worth=0.03105") == 1  # the one settings table
+    clash = _toml(tmp_path / "x" / "best.toml", "guard", {"exposure": 0.9}, name="guard-tight")
+    r = invoke("run", "cardavia", "--strategy", f"guard@{mine}", "--strategy", f"guard@{clash}", "--games", 10,
+               "--out", tmp_path / "r", "--quiet")
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and "two different settings are called 'guard-tight'" in lines[0]
+    assert not (tmp_path / "r").exists()
+    r = invoke("run", "cardavia", "--strategy", f"guard@{other}", "--games", 10, "--out", tmp_path / "o",
+               "--quiet", "--workers", 1)
+    assert r.exit_code == 0 and "guard@mine" in invoke("summary", tmp_path / "o").output
+    for name, says in [("a b", "name must be a short text without spaces"),
+                       ("random", "names its setting 'random', a strategy of cardavia: give it a name of its own")]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(f'name = "{name}"\nexposure = 0.5\n')
+        r = invoke("run", "cardavia", "--strategy", f"guard@{bad}", "--games", 10, "--out", tmp_path / "n", "--quiet")
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and says in r.output, r.output
+    spaced = _toml(tmp_path / "my best.toml", "guard", {"exposure": 0.5})
+    assert invoke("run", "cardavia", "--strategy", f"guard@{spaced}", "--games", 10, "--out", tmp_path / "s",
+                  "--quiet", "--workers", 1).exit_code == 0
+    assert "guard@my_best" in invoke("summary", tmp_path / "s").output

@@ -582,12 +582,34 @@ def _refuse_directory(path: Path, wanted: str) -> None:
                        f"`tourney replay DATASET --game N --format json > game.json`")
 
 
-def position(game: str, position: dict | str | Path, strategy: str = "random", *, seed: int = 0) -> dict:
+def position(game: str, position: dict | str | Path, strategy: str = "random", *, seed: int = 0,
+             step: int | None = None) -> dict:
     """A position's legal moves and the move ``strategy`` plays there, as ``tourney position``
     (``to_move``, ``legal``: index, move, action, text; ``choice``: the one chosen). ``position``:
-    a dict, or a JSON file as the game's ``describe_state`` writes it."""
-    from tourney_sim.simulate.position import analyse, read_position
+    a dict, or a JSON file as the game's ``describe_state`` writes it, or a trace (``replay``'s) with
+    ``step``: the position before that step."""
+    from tourney_sim.simulate.errors import span
+    from tourney_sim.simulate.games import PositionError
+    from tourney_sim.simulate.position import analyse, is_trace, read_position, trace_position
+    source = "the position" if isinstance(position, dict) else str(position)
     if not isinstance(position, dict):
         _refuse_directory(Path(position), "a position file")
         position = read_position(Path(position))
+    if is_trace(position):
+        if step is None:
+            raise PositionError(f"{source} is a whole game (a trace), not a position: add --step K for the "
+                                f"position before step K (steps {span(0, len(position.get('history') or []))})")
+        if position.get("game") != game:
+            raise PositionError(f"{source} is a trace of {position.get('game')!r}, not of {game!r}")
+        position = trace_position(position, step)
+    elif step is not None:
+        raise PositionError(f"--step takes the position from a trace, and {source} is a position: drop --step")
     return analyse(game, position, strategy, seed=seed)
+
+
+def position_at(path: str | Path, game: int, step: int, *, seating: int | str | None = None) -> dict:
+    """The position before step ``step`` of game ``game`` of a dataset (of a tournament or sweep
+    with ``seating``, as in ``replay``), as ``tourney replay --step K --format position`` prints it
+    (``tourney position`` reads it)."""
+    from tourney_sim.simulate.position import trace_position
+    return trace_position(replay(path, game, seating=seating), step)

@@ -76,7 +76,12 @@ class RuleOption:
         raise AssertionError(self.kind)
 
     def describe(self) -> str:
-        return f"{self.name}={self.default} ({self.allowed()}): {self.help}"
+        return f"{self.name}={value_text(self.default)} ({self.allowed()}): {self.help}"
+
+
+def value_text(value: Any) -> str:
+    """A rule option's value as the user types it (``true``/``false``, not Python's ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)

@@ -117,15 +117,28 @@ def summary(directory: DatasetArg) -> None:
 def replay(
     directory: DatasetArg,
     game: int = typer.Option(..., "--game", "-g", help="Game index within the run."),
-    format: TextOrJson("text (readable) or json (a complete trace, tourney-trace/2, that `tourney check` and "
-                       "other programs re-check).") = "text",
+    format: TextOrJson("text (readable), json (a complete trace, tourney-trace/2, that `tourney check` and "
+                       "other programs re-check) or position (the position before --step K, as JSON that "
+                       "`tourney position` reads).") = "text",
     legal: bool = typer.Option(False, "--legal", help="Add each decision's full list of legal moves, spelled out."),
     seating: Optional[str] = typer.Option(None, "--seating", help="In a tournament or sweep: which seating's game, its number K (from 0, as _tournament.json lists them) or its directory."),
+    step: Optional[int] = typer.Option(None, "--step", "-k", help="With --format position: the step (as the text "
+                                       "replay numbers them) before which to take the position."),
 ) -> None:
     """Replay one game of a dataset move by move, exactly as it was played, with its chance events
-    (deals, reshuffles, draws) in order: the trace alone, with the rules, determines the game."""
+    (deals, reshuffles, draws) in order: the trace alone, with the rules, determines the game.
+
+    Example: tourney replay runs/first --game 7 --step 12 --format position > pos.json, then
+    tourney position companeros pos.json --strategy greedy
+    """
     from tourney_sim.simulate.replay import format_text
-    _text_or_json(format)
+    if format == "position" or step is not None:
+        if format != "position" or step is None:
+            fail("--step K and --format position go together: the position before step K of the game")
+        typer.echo(json.dumps(api.position_at(directory, game, step, seating=seating), indent=1, ensure_ascii=False))
+        return
+    if format not in ("text", "json"):
+        fail(f"--format must be text, json or position, got {format!r}")
     t = api.replay(directory, game, legal=legal, seating=seating)
     typer.echo(json.dumps(t, indent=1, ensure_ascii=False) if format == "json" else format_text(t))
 
@@ -154,17 +167,20 @@ def position(
     game: str = typer.Argument(..., help="Game name (tourney games)."),
     position_file: Path = typer.Argument(..., metavar="FILE.json",
                                          help="A position as the game's describe_state writes it "
-                                              "(docs/traces.md; e.g. a trace's initial_state)."),
+                                              "(docs/traces.md; e.g. `tourney replay --step K --format "
+                                              "position`), or a trace with --step."),
     strategy: str = typer.Option("random", "--strategy", "-s",
                                  help="Who to ask: any strategy of the game, with its parameters "
                                       "(e.g. greedy, ismcts:iterations=300)."),
     seed: int = typer.Option(0, "--seed", help="Seeds the strategy's random stream (and a search's samples)."),
     format: TextOrJson("text or json.") = "text",
+    step: Optional[int] = typer.Option(None, "--step", "-k", help="FILE is a trace (`tourney replay --format "
+                                       "json`): take the position before this step."),
 ) -> None:
     """Show the legal moves of a stored position and the move a strategy would play there."""
     from tourney_sim.simulate.position import format_text
     _text_or_json(format)
-    a = api.position(game, position_file, strategy, seed=seed)
+    a = api.position(game, position_file, strategy, seed=seed, step=step)
     typer.echo(json.dumps(a, indent=1, ensure_ascii=False) if format == "json" else format_text(a))
 
 
@@ -209,8 +225,12 @@ def _show_tournament(result: api.Result, quiet: bool, report: Optional[Path]) ->
                f"{result.seconds:.1f} s; results in {result.path}" + (f"; report in {report}" if report else ""))
 
 
+#: the report files there are, by suffix: their format
+REPORT_SUFFIXES = {".html": "html", ".htm": "html", ".md": "md"}
+
+
 def _check_report(report: Optional[Path]) -> None:
-    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
+    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
         fail(f"--report must name a .html or .md file, got {report}")
 
 
@@ -303,7 +323,9 @@ def report(
 
     Example: tourney report runs/t1 --out report.html
     """
-    fmt = format or ("md" if out is not None and out.suffix.lower() == ".md" else "html" if out is not None else "text")
+    if format is None and out is not None and out.suffix.lower() not in REPORT_SUFFIXES:
+        fail(f"--out {out}: a report is written as .html or .md (or give --format html or md)")
+    fmt = format or (REPORT_SUFFIXES[out.suffix.lower()] if out is not None else "text")
     if fmt not in ("html", "md", "text"):
         fail(f"--format must be html, md or text, got {fmt!r}")
     if fmt == "html" and out is None:

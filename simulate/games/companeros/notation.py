@@ -86,6 +86,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import span
 from ..spec import PositionError
 from .rules import (
     CARDS_TAKEN, colour_of, DISPLAY_MASK, DISPLAY_SUM, FIRST_TAKES, H_DISPLAY_CARDS, H_FIRST_TAKER,
@@ -358,7 +359,7 @@ def load_state(position: dict) -> np.ndarray:
     round_ = _integer(position["round"], 0, ROUNDS, "round")
     if over != (match_game == match_games) or over != (round_ == ROUNDS):
         raise PositionError(f"match_game {match_game} and round {round_} in phase {phase_name}: while the "
-                            f"match goes on, match_game is 0 to {match_games - 1} and round 0 to {ROUNDS - 1}; "
+                            f"match goes on, match_game is {span(0, match_games - 1)} and round {span(0, ROUNDS - 1)}; "
                             f"once it is over, match_game is {match_games} and round {ROUNDS}")
     game = min(match_game, match_games - 1)  # the game whose cards lie on the table
     starter = _seat(position["starter"], n, "starter")
