@@ -80,9 +80,9 @@ def clustered_proportion(y, m, level: float = 0.95):
     return p, low, high, n, n_eff
 
 
-# ----------------------------------------------------------------------------- paired means
+# ----------------------------------------------------------------------------- bounded means
 class MeanTest(tuple):
-    """(estimate, low, high, p_value, n) of a mean with a t interval."""
+    """(estimate, low, high, p_value, n) of a mean with its interval and two-sided p against 0."""
 
     __slots__ = ()
 
@@ -96,9 +96,109 @@ class MeanTest(tuple):
     n = property(lambda self: self[4])
 
 
-def paired_mean(x, level: float = 0.95) -> MeanTest:
-    """Mean of per-deal differences ``x`` with its t interval and two-sided p-value against 0
-    (``scipy.stats.ttest_1samp``). Constant data give a zero-width interval (p = 1 at 0)."""
+#: the range of a per-deal difference of two win rates (each in [0, 1])
+DIFFERENCE = (-1.0, 1.0)
+
+
+def _atoms(x, bounds):
+    """Distinct values of ``x`` and their counts, the two bounds added with count 0: the support
+    of the multinomial model the score test works in."""
+    lo, hi = bounds
+    v, c = np.unique(np.round(np.asarray(x, float), 12), return_counts=True)
+    if v[0] < lo - 1e-9 or v[-1] > hi + 1e-9:
+        raise ValueError(f"per-deal values in [{v[0]:g}, {v[-1]:g}] exceed the bounds [{lo:g}, {hi:g}]")
+    return v, c.astype(float)
+
+
+def _null_variance(v, c, m, bounds):
+    """The variance, under the null hypothesis "the mean is m" (``m`` an array strictly inside the
+    bounds), of the restricted maximum-likelihood distribution on the support ``v`` plus the two
+    bounds (counts ``c``; the empirical-likelihood dual, Owen 2001, ch. 2 and 3.14). Mass the
+    observed values cannot carry goes to the bound on the far side: with every deal at +1 and
+    m < 1 it is ``(1 + m)(1 - m)``, Tango's (1998) restricted estimate."""
+    lo, hi = bounds
+    n = c.sum()
+    m = np.asarray(m, float)[:, None]
+    d = v[None, :] - m  # [M, K]
+    eta_min, eta_max = -n / (hi - m[:, 0]), n / (m[:, 0] - lo)
+    a, b = eta_min.copy(), eta_max.copy()
+    for _ in range(80):  # g(eta) = sum c d / (n + eta d) decreases in eta: bisection
+        mid = (a + b) / 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = np.nansum(c * d / (n + mid[:, None] * d), axis=1)
+        up = g > 0
+        a, b = np.where(up, mid, a), np.where(up, b, mid)
+    eta = (a + b) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(c > 0, c / np.maximum(n + eta[:, None] * d, 1e-300), 0.0)
+    p = np.minimum(p, 1.0)
+    left = np.clip(1 - p.sum(axis=1), 0, 1)  # the far bound's mass (0 at an interior root)
+    far = np.where(eta >= 0, lo, hi) - m[:, 0]
+    return (p * d * d).sum(axis=1) + left * far * far
+
+
+def _score(v, c, mean, m, bounds):
+    n = c.sum()
+    var = _null_variance(v, c, m, bounds)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(var > 0, n * (mean - m) ** 2 / var, np.where(np.isclose(mean, m), 0.0, np.inf))
+
+
+def _score_bound(v, c, mean, bounds, z2, side):
+    """The end of ``{m : score(m) <= z2}`` on one side of the mean, by refining grids."""
+    lo, hi = bounds
+    edge = lo if side < 0 else hi
+    if abs(mean - edge) < 1e-12:
+        return edge
+    inner, outer = mean, edge  # the bound lies between them
+    for _ in range(4):
+        grid = np.linspace(inner, outer, 65)[1:]
+        grid = np.clip(grid, lo + 1e-12, hi - 1e-12)
+        out = _score(v, c, mean, grid, bounds) > z2
+        if not out.any():
+            return edge if outer == edge else outer
+        k = int(np.argmax(out))
+        inner, outer = (grid[k - 1] if k else inner), grid[k]
+    return float(inner)
+
+
+def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
+    """Mean of per-deal values ``x`` that lie in ``bounds`` (a win in [0, 1], a difference of two
+    win rates in [-1, 1]) with its score interval and the score test's two-sided p-value against 0.
+
+    The interval inverts Rao's score test of the mean in the multinomial model on the values seen
+    plus the two bounds: ``n (mean - m)^2 <= z^2 V(m)``, ``V(m)`` the variance of the restricted
+    maximum-likelihood distribution whose mean is m. On 0/1 data it is Wilson's interval (1927), on
+    -1/0/+1 differences Tango's (1998) for paired proportions. It never has zero width: 300 deals
+    that are all +1 give [+0.975, +1], where the exact one-sided bound is 0.9755, and its coverage
+    is measured in ``scripts/bench_coverage.py`` (``docs/analysis.md``)."""
+    x = np.asarray(x, float)
+    n = len(x)
+    if n == 0:
+        return MeanTest(math.nan, math.nan, math.nan, math.nan, 0)
+    v, c = _atoms(x, bounds)
+    mean = float(x.mean())
+    z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
+    low = _score_bound(v, c, mean, bounds, z2, -1)
+    high = _score_bound(v, c, mean, bounds, z2, +1)
+    lo, hi = bounds
+    p = math.nan
+    if lo < 0 < hi:
+        s = float(_score(v, c, mean, np.array([0.0]), bounds)[0])
+        p = math.erfc(math.sqrt(s / 2)) if math.isfinite(s) else 0.0
+    return MeanTest(mean, min(low, mean), max(high, mean), p, n)
+
+
+def paired_mean(x, level: float = 0.95, bounds=None) -> MeanTest:
+    """Mean of per-deal differences ``x`` with its interval and two-sided p-value against 0.
+
+    ``bounds`` (lowest, highest) possible value: the score interval of :func:`mean_interval`,
+    honest at every sample size and never of zero width (use it for anything bounded: a
+    difference of win rates is in :data:`DIFFERENCE`). ``bounds=None`` is for unbounded values
+    (game lengths): the one-sample t interval (``scipy.stats.ttest_1samp``); constant data then
+    give a zero-width interval (p = 1 at 0), as nothing bounds the spread."""
+    if bounds is not None:
+        return mean_interval(x, level, bounds)
     x = np.asarray(x, float)
     n = len(x)
     if n == 0:
@@ -111,6 +211,82 @@ def paired_mean(x, level: float = 0.95) -> MeanTest:
     r = stats.ttest_1samp(x, 0.0)
     ci = r.confidence_interval(level)
     return MeanTest(mean, ci.low, ci.high, r.pvalue, n)
+
+
+# ----------------------------------------------------------------------------- power, equivalence
+class Settling(tuple):
+    """(differ, equivalent, either): the further deals that would, at 80% power, show the effect
+    differs from 0, show it lies inside +-margin, and the smaller of the two (``math.inf``: that
+    way cannot succeed at any number of deals, e.g. an effect as large as the margin)."""
+
+    __slots__ = ()
+
+    def __new__(cls, differ, equivalent):
+        return super().__new__(cls, (differ, equivalent, min(differ, equivalent)))
+
+    differ = property(lambda self: self[0])
+    equivalent = property(lambda self: self[1])
+    either = property(lambda self: self[2])
+
+
+def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin: float,
+                    power: float = 0.8) -> Settling:
+    """How many more deals would settle a question either way, at ``power`` (80%).
+
+    - ``estimate``: the observed mean of the per-deal values (e.g. a win-rate difference);
+    - ``sd``: their standard deviation per deal (``x.std(ddof=1)``);
+    - ``deals``: the deals already played (the answer counts deals to *add*);
+    - ``alpha``: the level each test of the question is run at, i.e. the family's per-question
+      level (Bonferroni's ``alpha / m``, which Holm never needs to exceed), two-sided for the
+      difference, one-sided for each of the two tests of equivalence;
+    - ``margin``: the equivalence margin (+-margin, in the units of ``estimate``).
+
+    The effect is taken conservatively. The observed size ``|estimate|`` is biased upwards (it
+    is at least the true size on average, and more so for questions picked because they are
+    unsettled), so for showing a difference it is taken one standard error closer to 0,
+    ``|estimate| - sd / sqrt(deals)``; for showing equivalence that upward bias is already the
+    conservative side and ``|estimate|`` is used. The normal-approximation sample sizes:
+
+    - differs from 0 (two-sided at alpha):
+      ``N = ((z[1 - alpha/2] + z[power]) * sd / effect)^2``;
+    - inside +-margin (two one-sided tests at alpha, Lakens 2018):
+      ``N = ((z[1 - alpha] + z[power]) * sd / (margin - |effect|))^2`` (for an effect of 0 the
+      power is split over the two tests, ``z[1 - (1 - power)/2]``).
+
+    Returns a :class:`Settling` of deals to add (0 when already enough), ``math.inf`` when a way
+    cannot succeed.
+    """
+    if deals < 1 or not (math.isfinite(estimate) and math.isfinite(sd)) or sd <= 0:
+        return Settling(math.inf, math.inf)
+    nd = NormalDist()
+    se = sd / math.sqrt(deals)
+    z_power = nd.inv_cdf(power)
+    differ_effect = abs(estimate) - se
+    if differ_effect > 0:
+        differ = ((nd.inv_cdf(1 - alpha / 2) + z_power) * sd / differ_effect) ** 2
+    else:
+        differ = math.inf
+    equiv_effect = abs(estimate)
+    if equiv_effect < margin:
+        z_eq = nd.inv_cdf(1 - (1 - power) / 2) if equiv_effect == 0 else z_power
+        equiv = ((nd.inv_cdf(1 - alpha) + z_eq) * sd / (margin - equiv_effect)) ** 2
+    else:
+        equiv = math.inf
+
+    def more(n):
+        return n if math.isinf(n) else max(0, math.ceil(n - deals))
+
+    return Settling(more(differ), more(equiv))
+
+
+def equivalent(low: float, high: float, margin: float) -> bool:
+    """Two one-sided tests (TOST, Schuirmann 1987; Lakens 2018): is the effect inside +-``margin``?
+
+    ``low``, ``high`` must be a two-sided interval at level ``1 - 2 * alpha`` to test at
+    ``alpha`` (e.g. ``mean_interval(x, level=1 - 2 * alpha)``, or a confidence sequence's
+    interval at error rate ``2 * alpha``): each one-sided test rejects at ``alpha`` exactly when
+    its end of that interval lies inside the margin. True means "equal within +-margin"."""
+    return bool(math.isfinite(low) and math.isfinite(high) and -margin < low and high < margin)
 
 
 def holm(p_values) -> np.ndarray:

@@ -248,3 +248,56 @@ def _batch(game, seatings, strength, batch, label="3 players", **kw):
     cfg = sy.config(game, seatings, strength, 400, seed=12345 + batch, luck=1.0, **kw)
     cfg.label = label
     return cfg
+
+
+# ----------------------------------------------------------------------------- bounded intervals
+def test_all_wins_give_an_honest_non_degenerate_interval():
+    """300 deals all won: the old t interval was [+1, +1]; the exact one-sided bound is 0.9755."""
+    t = stats.paired_mean(np.ones(300), bounds=stats.DIFFERENCE)
+    exact = 2 * 0.025 ** (1 / 300) - 1
+    assert t.estimate == 1.0 and t.high == 1.0
+    assert 0.96 < t.low <= exact
+    assert 0 < t.p_value < 1e-10
+    zero = stats.paired_mean(np.zeros(300), bounds=stats.DIFFERENCE)
+    assert zero.low < 0 < zero.high and zero.p_value == 1.0
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (57, 200), (1, 1000)])
+def test_score_interval_on_wins_is_wilson(k, n):
+    x = np.r_[np.ones(k), np.zeros(n - k)]
+    t = stats.mean_interval(x, bounds=(0.0, 1.0))
+    assert (t.low, t.high) == pytest.approx(stats.wilson_scipy(k, n), abs=1e-6)
+
+
+def test_score_interval_is_the_t_interval_for_large_samples():
+    x = np.random.default_rng(5).choice([-1, -0.5, 0, 0.5, 1], size=20000)
+    t = stats.paired_mean(x, bounds=stats.DIFFERENCE)
+    ref = sps.ttest_1samp(x, 0)
+    assert (t.low, t.high) == pytest.approx(tuple(ref.confidence_interval(0.95)), abs=2e-4)
+    assert t.p_value == pytest.approx(ref.pvalue, abs=0.01)
+    with pytest.raises(ValueError, match="exceed the bounds"):
+        stats.paired_mean(x * 2, bounds=stats.DIFFERENCE)
+
+
+def test_deals_to_settle_uses_a_conservative_effect_and_either_way():
+    # a clear effect: showing equivalence within 1 pp is impossible, a difference is near
+    s = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01)
+    assert math.isinf(s.equivalent) and s.either == s.differ
+    se = 0.7 / math.sqrt(300)
+    z = sps.norm.ppf(1 - 0.05 / 60) + sps.norm.ppf(0.8)
+    assert s.differ == math.ceil((z * 0.7 / (0.05 - se)) ** 2 - 300)
+    assert s.differ > math.ceil((z * 0.7 / 0.05) ** 2 - 300)  # not at the observed effect
+    # a near-zero effect: equivalence settles it, a difference never could
+    s = stats.deals_to_settle(0.0005, 0.5, 2000, 0.05 / 30, 0.01)
+    assert math.isinf(s.differ) and s.either == s.equivalent
+    z = sps.norm.ppf(1 - 0.05 / 30) + sps.norm.ppf(0.8)
+    assert s.equivalent == math.ceil((z * 0.5 / (0.01 - 0.0005)) ** 2 - 2000)
+    assert stats.deals_to_settle(0.2, 0.5, 10**6, 0.05, 0.01).differ == 0  # already enough
+
+
+def test_equivalent_is_tost_on_the_interval_at_twice_alpha():
+    x = np.random.default_rng(6).choice([-1.0, 0.0, 0.0, 1.0], size=40000)
+    t = stats.mean_interval(x, level=1 - 2 * 0.05)
+    assert stats.equivalent(t.low, t.high, 0.02)
+    assert not stats.equivalent(t.low, t.high, abs(t.estimate) / 2)
+    assert not stats.equivalent(math.nan, 0.0, 1.0)
