@@ -363,56 +363,170 @@ def block_bootstrap(statistic, samples, level: float = 0.95, seed: int = 0):
 
 
 # ----------------------------------------------------------------------------- sequential
-CS_T_OPT = 5000  # the number of deals at which the confidence sequence is tightest
+BET_TRUNCATION = 0.75  # c of Waudby-Smith & Ramdas: a bet never risks more than 3/4 of the capital
+CS_GRID = 256  # candidate means of the first pass inverting the capital
+CS_REFINE = (32, 32)  # then candidates per refining pass at each end: resolution 1 / (256 * 32 * 32)
+_CHUNK = 512  # deals per step of the capital's running product (bounds the memory)
 
 
-def cs_radius(n, sd, alpha: float, t_opt: int = CS_T_OPT):
-    """Half-width of the two-sided (1 - alpha) asymptotic confidence sequence of a mean after
-    ``n`` observations with standard deviation ``sd`` (Waudby-Smith et al. 2021, the conjugate
-    normal-mixture boundary, eq. for the two-sided AsympCS; ``alpha / 2`` in the boundary, the
-    conservative choice, and rho tuned for ``t_opt`` observations). Valid uniformly over time:
-    the chance that the true mean *ever* leaves the sequence is at most alpha (asymptotically)."""
+def _plug_in(y: np.ndarray, alpha: float, cap: int) -> np.ndarray:
+    """The predictable plug-in bets lambda_t of the hedged capital process (Waudby-Smith & Ramdas
+    2023, eq. (26)-(27) with the fixed-horizon tuning of their Sec. 4: ``sqrt(2 log(2/alpha) /
+    (cap * var_{t-1}))``): each uses only the deals before it, so any bet sequence keeps the
+    capital a martingale; tuning it to ``cap`` makes the sequence narrowest there. ``y``: values
+    in [0, 1], time on the last axis (several streams at once allowed)."""
+    t = np.arange(1, y.shape[-1] + 1, dtype=float)
+    mu = (0.5 + np.cumsum(y, axis=-1)) / (t + 1)  # regularised running mean after t deals
+    var = (0.25 + np.cumsum((y - mu) ** 2, axis=-1)) / (t + 1)
+    var_before = np.concatenate([np.full(y.shape[:-1] + (1,), 0.25), var[..., :-1]], axis=-1)
+    return np.sqrt(2 * math.log(2 / alpha) / (cap * var_before))
+
+
+def _log_capital_sup(y: np.ndarray, lam: np.ndarray, m, looks=None) -> np.ndarray:
+    """log of the largest hedged capital ``(K+ + K-) / 2`` reached so far, for each candidate mean
+    ``m`` (K+ bets the mean is above m, K- below; each bet truncated at 3/4 of what the capital
+    can lose). Ville's inequality: under the true m, P(sup_t K_t >= 1/alpha) <= alpha.
+
+    ``y``, ``lam``: [..., n] (time last); returns [..., M], or [..., L, M] at the deal counts
+    ``looks`` (each in 1..n) when given: the sup up to each look."""
+    m = np.asarray(m, float)
+    lam = lam[..., None]
+    lam_up = np.minimum(lam, BET_TRUNCATION / np.maximum(m, 1e-12))
+    lam_down = np.minimum(lam, BET_TRUNCATION / np.maximum(1 - m, 1e-12))
+    shape = y.shape[:-1] + m.shape
+    log_up, log_down = np.zeros(shape), np.zeros(shape)
+    best = np.full(shape, -np.inf)
+    at = []
+    n = y.shape[-1]
+    looks = [n] if looks is None else list(looks)
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        d = y[..., start:stop, None] - m
+        up = log_up[..., None, :] + np.cumsum(np.log1p(lam_up[..., start:stop, :] * d), axis=-2)
+        down = log_down[..., None, :] + np.cumsum(np.log1p(-lam_down[..., start:stop, :] * d), axis=-2)
+        running = np.maximum.accumulate(np.logaddexp(up, down) - math.log(2), axis=-2)
+        running = np.maximum(running, best[..., None, :])
+        at += [running[..., k - 1 - start, :] for k in looks if start < k <= stop]
+        best, log_up, log_down = running[..., -1, :], up[..., -1, :], down[..., -1, :]
+    return at[-1] if len(looks) == 1 and looks[0] == n else np.stack(at, axis=-2)
+
+
+def anytime_rejects(x, alpha: float, cap: int, at, looks, bounds=DIFFERENCE) -> np.ndarray:
+    """Whether the betting confidence sequence of :func:`anytime_interval` has excluded each mean
+    of ``at`` by each deal count of ``looks``: [..., L, M] booleans, for streams ``x`` [..., n]
+    (many simulated tournaments at once: the coverage benchmark and the tests use it)."""
+    lo, hi = bounds
+    y = np.clip((np.asarray(x, float) - lo) / (hi - lo), 0, 1)
+    lam = _plug_in(y, alpha, cap)
+    m = (np.asarray(at, float) - lo) / (hi - lo)
+    return _log_capital_sup(y, lam, m, looks) >= math.log(1 / alpha)
+
+
+def _invert_capital(y, lam, threshold: float) -> list[float]:
+    """The ends (on [0, 1]) of the set of means whose capital never reached ``exp(threshold)``:
+    a grid, then finer grids between the last candidate kept and the first rejected at each end
+    (rounded outwards: the interval can only be wider than the exact set)."""
+    step = 1 / CS_GRID
+    grid = (np.arange(CS_GRID) + 0.5) * step
+    keep = _log_capital_sup(y, lam, grid) < threshold
+    if not keep.any():  # an empty sequence (a chance of at most alpha): the estimate, padded
+        return [max(0.0, y.mean() - step), min(1.0, y.mean() + step)]
+    ends = []
+    for k, side in ((int(np.argmax(keep)), -1), (CS_GRID - 1 - int(np.argmax(keep[::-1])), +1)):
+        inner, outer = grid[k], float(np.clip(grid[k] + side * step, 0, 1))
+        for points in CS_REFINE:
+            fine = np.linspace(inner, outer, points + 1)[1:]
+            fine = fine[(fine > 0) & (fine < 1)]
+            out = _log_capital_sup(y, lam, fine) >= threshold if len(fine) else np.zeros(0, bool)
+            if not out.any():  # nothing rejected up to the bound (0 or 1)
+                inner = outer
+                break
+            j = int(np.argmax(out))
+            inner, outer = (fine[j - 1] if j else inner), float(fine[j])
+        ends.append(float(outer))
+    return ends
+
+
+def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE) -> MeanTest:
+    """The betting confidence sequence of the mean of bounded per-deal values ``x`` (in the order
+    they were played), now: (estimate, low, high, p_value, n).
+
+    Waudby-Smith & Ramdas (2023), "Estimating means of bounded random variables by betting"
+    (JRSS B): the hedged capital process with predictable plug-in bets, tuned to ``cap`` deals
+    (the tournament's cap; default: the deals so far). The sequence is the set of means at which
+    the capital has never reached ``1/alpha``, so the chance that it *ever* excludes the true mean,
+    at any deal, is at most ``alpha`` in finite samples, whatever the stopping rule: stop when it
+    is decided, report the interval at the stop. ``alpha`` is the level of this one question (a
+    study passes its family's per-question level). Being an intersection over time it only
+    narrows; the estimate is always inside it. ``p_value`` is the anytime-valid p-value of "the
+    mean is 0": 1 / the largest capital reached at 0 (at most 1), so ``p_value <= alpha`` exactly
+    when the sequence at ``alpha`` excludes 0."""
+    x = np.asarray(x, float)
+    n = len(x)
+    if n == 0:
+        return MeanTest(math.nan, -math.inf, math.inf, 1.0, 0)
+    lo, hi = bounds
+    if x.min() < lo - 1e-9 or x.max() > hi + 1e-9:
+        raise ValueError(f"per-deal values in [{x.min():g}, {x.max():g}] exceed the bounds [{lo:g}, {hi:g}]")
+    y = np.clip((x - lo) / (hi - lo), 0, 1)
+    lam = _plug_in(y, alpha, int(cap or n))
+    ends = _invert_capital(y, lam, math.log(1 / alpha))
+    mean = float(x.mean())
+    zero = (0 - lo) / (hi - lo)
+    p = math.nan
+    if 0 < zero < 1:
+        p = float(min(1.0, math.exp(-_log_capital_sup(y, lam, np.array([zero]))[0])))
+    low, high = lo + (hi - lo) * ends[0], lo + (hi - lo) * ends[1]
+    return MeanTest(mean, min(low, mean), max(high, mean), p, n)
+
+
+def cs_radius(n, sd, alpha: float, t_opt=None):
+    """Planning only: about how far from its mean the betting confidence sequence at ``alpha``
+    reaches after ``n`` deals whose values have standard deviation ``sd``, when its bets are
+    tuned to ``t_opt`` deals (default: ``n``, the narrowest it can be there). From the capital's
+    second-order expansion with bets ``sqrt(2 log(2/alpha) / (t_opt sd^2))``:
+    ``sd sqrt(log(2/alpha) / 2) (sqrt(t_opt) / n + 1 / sqrt(t_opt))``, which is
+    ``sd sqrt(2 log(2/alpha) / n)`` at ``n = t_opt``. The interval itself is
+    :func:`anytime_interval`."""
     n = np.asarray(n, float)
-    a = alpha / 2
-    rho2 = (2 * math.log(1 / a) + math.log(1 + 2 * math.log(1 / a))) / t_opt
+    t = n if t_opt is None else np.asarray(t_opt, float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return sd * np.sqrt(2 * (n * rho2 + 1) / (n * n * rho2) * np.log(np.sqrt(n * rho2 + 1) / a))
+        return sd * math.sqrt(math.log(2 / alpha) / 2) * (np.sqrt(t) / n + 1 / np.sqrt(t))
 
 
 class RunningMean:
-    """Count, mean and variance of a stream of per-deal values, fed in batches (Chan et al.)."""
+    """A stream of per-deal values, fed in batches in the order they were played: their count,
+    mean and standard deviation, and the values (the confidence sequence replays them)."""
 
-    def __init__(self):
-        self.n = 0
-        self.mean = 0.0
-        self.m2 = 0.0
+    def __init__(self, cap: int | None = None, bounds=DIFFERENCE):
+        self.cap = cap
+        self.bounds = bounds
+        self.values = np.zeros(0)
 
     def add(self, x) -> None:
-        x = np.asarray(x, float)
-        if len(x) == 0:
-            return
-        nb, mb = len(x), float(x.mean())
-        m2b = float(((x - mb) ** 2).sum())
-        n = self.n + nb
-        delta = mb - self.mean
-        self.mean += delta * nb / n
-        self.m2 += m2b + delta * delta * self.n * nb / n
-        self.n = n
+        self.values = np.concatenate([self.values, np.asarray(x, float)])
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return float(self.values.mean()) if self.n else 0.0
 
     @property
     def sd(self) -> float:
-        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else math.inf
+        return float(self.values.std(ddof=1)) if self.n > 1 else math.inf
 
     def to_dict(self) -> dict:
-        return {"n": self.n, "mean": self.mean, "m2": self.m2}
+        return {"n": self.n, "mean": self.mean, "sd": self.sd if self.n > 1 else None}
 
 
 def confidence_sequence(running: RunningMean, alpha: float) -> tuple[float, float]:
-    """The anytime-valid interval of the running mean now."""
-    if running.n < 2:
-        return -math.inf, math.inf
-    r = float(cs_radius(running.n, running.sd, alpha))
-    return running.mean - r, running.mean + r
+    """The anytime-valid interval of the running mean now (:func:`anytime_interval`, tuned to the
+    stream's cap)."""
+    r = anytime_interval(running.values, alpha, running.cap, running.bounds)
+    return r.low, r.high
 
 
 def decide(low: float, high: float, margin: float) -> str | None:

@@ -157,57 +157,55 @@ def test_team_game_and_lowest_score_wins():
 
 
 # ----------------------------------------------------------------------------- sequential
-def _monitor(means, n_batch, batches, alpha, reps, rng, scale=1.0):
-    """Vectorised: per-deal values in [-1, 1] (difference of two Bernoulli win indicators with
-    the given mean), monitored after every batch; returns (first batch each rep decides or -1,
-    the decision sign there)."""
-    p_pos = (1 + means) / 2
-    total = np.zeros(reps)
-    total2 = np.zeros(reps)
-    n = 0
-    first = np.full(reps, -1)
-    sign = np.zeros(reps)
-    for b in range(batches):
-        x = np.where(rng.random((reps, n_batch)) < p_pos, 1.0, -1.0) * scale
-        x *= rng.random((reps, n_batch)) < 0.5  # half the deals have no winner between the two
-        total += x.sum(axis=1)
-        total2 += (x * x).sum(axis=1)
-        n += n_batch
-        mean = total / n
-        sd = np.sqrt(np.maximum(total2 / n - mean * mean, 0) * n / (n - 1))
-        r = stats.cs_radius(n, sd, alpha)
-        low, high = mean - r, mean + r
-        new = (first < 0) & ((low > 0) | (high < 0))
-        first[new] = b
-        sign[new] = np.sign(mean[new])
+def _monitor(mean, n_batch, batches, alpha, reps, rng):
+    """Vectorised: per-deal values in [-1, 1] (+-1 with the given mean on half the deals, 0 on the
+    others: no winner between the two), the betting confidence sequence tuned to the cap looked
+    at after every batch; returns (first batch each rep decides or -1, the decision sign there)."""
+    n = n_batch * batches
+    p_pos = (1 + 2 * mean) / 2
+    x = np.where(rng.random((reps, n)) < p_pos, 1.0, -1.0) * (rng.random((reps, n)) < 0.5)
+    looks = [n_batch * (b + 1) for b in range(batches)]
+    out = stats.anytime_rejects(x, alpha, n, [0.0], looks)[..., 0]  # [reps, looks]: 0 excluded
+    first = np.where(out.any(axis=1), out.argmax(axis=1), -1)
+    running = np.cumsum(x, axis=1)[:, np.array(looks) - 1]
+    sign = np.sign(running[np.arange(reps), np.maximum(first, 0)]) * (first >= 0)
     return first, sign
 
 
 @pytest.mark.slow
 def test_confidence_sequence_error_rate_within_alpha_under_no_difference():
     rng = np.random.default_rng(10)
-    first, _ = _monitor(0.0, 500, 60, 0.05, 2000, rng)
-    errors = (first >= 0).mean()  # ever excluding the true value 0, at any of the 60 looks
+    first, _ = _monitor(0.0, 100, 30, 0.05, 2000, rng)
+    errors = (first >= 0).mean()  # ever excluding the true value 0, at any of the 30 looks
     assert errors <= 0.05
     # a fixed-sample 95% interval looked at after every batch would be wrong far more often
     rng = np.random.default_rng(10)
-    looks = np.zeros(2000, bool)
-    total = np.zeros(2000)
-    for b in range(60):
-        x = np.where(rng.random((2000, 500)) < 0.5, 1.0, -1.0) * (rng.random((2000, 500)) < 0.5)
-        total += x.sum(axis=1)
-        n = 500 * (b + 1)
-        looks |= np.abs(total / n) > 1.96 * math.sqrt(0.5 / n)
-    assert looks.mean() > 0.15
+    x = np.where(rng.random((2000, 3000)) < 0.5, 1.0, -1.0) * (rng.random((2000, 3000)) < 0.5)
+    n = np.arange(100, 3001, 100)
+    means = np.cumsum(x, axis=1)[:, n - 1] / n
+    assert (np.abs(means) > 1.96 * np.sqrt(0.5 / n)).any(axis=1).mean() > 0.15
 
 
 def test_confidence_sequence_stops_early_with_the_right_answer():
     rng = np.random.default_rng(11)
-    first, sign = _monitor(0.05, 500, 60, 0.05, 500, rng)
+    first, sign = _monitor(0.1, 100, 30, 0.05, 500, rng)
     assert (first >= 0).all() and (sign == 1).all()
-    # the mean difference is 0.025 (half the deals have no winner between the two): a fixed
-    # 95%-power test needs about 10,000 deals; the sequence usually stops well before the cap
-    assert np.median(first) <= 20 and (first < 50).mean() > 0.95
+    # the mean difference is 0.05 (half the deals have no winner between the two): a fixed
+    # 80%-power test at 5% needs about 1,600 deals; the sequence usually stops before its cap
+    assert np.median(first) <= 20 and (first < 29).mean() > 0.8
+
+
+def test_all_wins_no_longer_stop_with_a_zero_width_interval():
+    """Issue 29: a player winning every one of 50 deals gave [+100, +100] pp and p = 0; when the
+    true chance of winning a deal is 0.99 the final interval missed it 62% of the time."""
+    t = stats.anytime_interval(np.ones(50), 0.05, cap=300)
+    assert t.high == 1.0 and 0.7 < t.low < 0.95 and 0 < t.p_value < 0.05
+    assert stats.cs_radius(300, 0.0, 0.05) == 0  # the planning radius: sd only, not an interval
+    rng = np.random.default_rng(12)
+    x = np.where(rng.random((1000, 300)) < 0.99, 1.0, 0.0)  # +1 on 99% of deals, else a tie
+    looks = [50, 100, 150, 225, 300]
+    missed = stats.anytime_rejects(x, 0.05, 300, [0.99], looks)[..., -1, 0]  # ever excluded 0.99
+    assert missed.mean() <= 0.05
 
 
 def test_sequential_tournament_question_on_synthetic_batches():
