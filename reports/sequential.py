@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from . import analysis
-from .stats import RunningMean, anytime_interval, decide
+from .stats import RunningMean, anytime_interval, decide, largest_gap
 
 
 class Sequential:
@@ -123,14 +123,11 @@ class Sequential:
                              "high": high, "deals": n, "decision": d, "text": text})
             return rows
         # balance: a gap interval per variant, then every two variants compared
-        gaps: dict[str, list[float]] = {}
+        by_variant: dict[str, list] = {}
         for (label, _, _), (mean, low, high, n) in iv.items():
-            lo_abs = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
-            hi_abs = max(abs(low), abs(high))
-            g = gaps.setdefault(label, [0.0, 0.0, 0])
-            g[0] = max(g[0], lo_abs)
-            g[1] = max(g[1], hi_abs)
-            g[2] = max(g[2], n)
+            by_variant.setdefault(label, []).append((low, high, n))
+        gaps = {label: [*largest_gap([(lo, hi) for lo, hi, _ in rows]), max(n for _, _, n in rows)]
+                for label, rows in by_variant.items()}
         rows = []
         labels = list(gaps)
         for x, y in itertools.combinations(labels, 2):

@@ -10,16 +10,19 @@ Every interval and test below takes per-deal values (or per-deal sums) for that 
 - :func:`clustered_proportion` is a proportion over seats whose deals may hold several of its
   seats: Wilson on the Kish effective sample size (the binomial variance over the deal-clustered
   variance). When every deal holds at most one of its seats it *is* the plain Wilson interval;
-- :func:`paired_mean` is the one-sample t-test / t interval of per-deal differences
-  (``scipy.stats.ttest_1samp``): the paired comparison;
+- :func:`mean_interval` (and :func:`paired_mean` given ``bounds``) is the score interval of the
+  mean of bounded per-deal values (a difference of win rates is in [-1, 1]): Wilson's on wins,
+  Tango's on paired -1/0/+1 differences, honest at every sample size and never of zero width;
+  :func:`paired_mean` without bounds is the t interval, for unbounded values (game lengths);
 - :func:`equal_means` is Hotelling's T-squared test that several per-deal means are equal (all
   seats equal), with scipy's F distribution;
-- :func:`block_bootstrap` is ``scipy.stats.bootstrap`` (percentile) over blocks of deals, for
-  statistics that are not means (the balance figure, and its paired difference between rule
-  variants);
-- :func:`confidence_sequence` is the asymptotic confidence sequence (an anytime-valid interval)
-  of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas, "Time-uniform central limit theory and
-  asymptotic confidence sequences" (2021), used by ``--until-decided``;
+- :func:`balance_interval` is the balance figure's interval, from simultaneous score intervals
+  of the pairwise seat differences (:func:`largest_gap`);
+- :func:`anytime_interval` is the betting confidence sequence (an anytime-valid interval, in
+  finite samples) of Waudby-Smith and Ramdas, "Estimating means of bounded random variables by
+  betting" (2023), tuned to the tournament's cap, used by ``--until-decided``;
+- :func:`deals_to_settle` (power: the deals that would settle a question either way) and
+  :func:`equivalent` (two one-sided tests: equal within a margin);
 - :func:`holm` is Holm's step-down adjustment of several p-values (family-wise 5%).
 """
 from __future__ import annotations
@@ -120,21 +123,24 @@ def _null_variance(v, c, m, bounds):
     n = c.sum()
     m = np.asarray(m, float)[:, None]
     d = v[None, :] - m  # [M, K]
-    eta_min, eta_max = -n / (hi - m[:, 0]), n / (m[:, 0] - lo)
-    a, b = eta_min.copy(), eta_max.copy()
-    for _ in range(80):  # g(eta) = sum c d / (n + eta d) decreases in eta: bisection
+    # the dual variable eta solves g(eta) = sum c d / (n + eta d) = 0, g decreasing on
+    # [-n / (hi - m), n / (m - lo)]; beyond an end the far bound takes the missing mass
+    a, b = -n / (hi - m[:, 0]), n / (m[:, 0] - lo)
+    for _ in range(_DUAL_STEPS):
         mid = (a + b) / 2
         with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.nansum(c * d / (n + mid[:, None] * d), axis=1)
-        up = g > 0
+            up = np.nansum(c * d / (n + mid[:, None] * d), axis=1) > 0
         a, b = np.where(up, mid, a), np.where(up, b, mid)
     eta = (a + b) / 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(c > 0, c / np.maximum(n + eta[:, None] * d, 1e-300), 0.0)
-    p = np.minimum(p, 1.0)
+        p = np.minimum(np.where(c > 0, c / np.maximum(n + eta[:, None] * d, 1e-300), 0.0), 1.0)
     left = np.clip(1 - p.sum(axis=1), 0, 1)  # the far bound's mass (0 at an interior root)
     far = np.where(eta >= 0, lo, hi) - m[:, 0]
     return (p * d * d).sum(axis=1) + left * far * far
+
+
+_DUAL_STEPS = 36  # bisection steps for the dual variable: 2^-36 of its range
+_SCORE_PASSES = (40, 40, 40, 40)  # candidates per end and pass inverting the score test
 
 
 def _score(v, c, mean, m, bounds):
@@ -144,22 +150,26 @@ def _score(v, c, mean, m, bounds):
         return np.where(var > 0, n * (mean - m) ** 2 / var, np.where(np.isclose(mean, m), 0.0, np.inf))
 
 
-def _score_bound(v, c, mean, bounds, z2, side):
-    """The end of ``{m : score(m) <= z2}`` on one side of the mean, by refining grids."""
+def _score_ends(v, c, mean, bounds, z2) -> list[float]:
+    """The two ends of ``{m : score(m) <= z2}`` by refining grids, both ends at once; each end is
+    rounded outwards (to the first candidate rejected)."""
     lo, hi = bounds
-    edge = lo if side < 0 else hi
-    if abs(mean - edge) < 1e-12:
-        return edge
-    inner, outer = mean, edge  # the bound lies between them
-    for _ in range(4):
-        grid = np.linspace(inner, outer, 65)[1:]
-        grid = np.clip(grid, lo + 1e-12, hi - 1e-12)
-        out = _score(v, c, mean, grid, bounds) > z2
-        if not out.any():
-            return edge if outer == edge else outer
-        k = int(np.argmax(out))
-        inner, outer = (grid[k - 1] if k else inner), grid[k]
-    return float(inner)
+    spans = [[mean, lo], [mean, hi]]  # [inside, outside] of each end
+    done = [abs(mean - lo) < 1e-12, abs(mean - hi) < 1e-12]
+    for points in _SCORE_PASSES:
+        grids = [np.clip(np.linspace(i, o, points + 1)[1:], lo + 1e-12, hi - 1e-12) for i, o in spans]
+        out = (_score(v, c, mean, np.concatenate(grids), bounds) > z2).reshape(2, points)
+        for e in (0, 1):
+            if done[e]:
+                continue
+            if not out[e].any():  # nothing rejected out to the far end of this span
+                spans[e][0] = spans[e][1]
+                done[e] = True
+                continue
+            k = int(np.argmax(out[e]))
+            spans[e] = [grids[e][k - 1] if k else spans[e][0], grids[e][k]]
+    return [lo if done[0] and spans[0][1] == lo else float(spans[0][1]),
+            hi if done[1] and spans[1][1] == hi else float(spans[1][1])]
 
 
 def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
@@ -179,8 +189,7 @@ def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
     v, c = _atoms(x, bounds)
     mean = float(x.mean())
     z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
-    low = _score_bound(v, c, mean, bounds, z2, -1)
-    high = _score_bound(v, c, mean, bounds, z2, +1)
+    low, high = _score_ends(v, c, mean, bounds, z2)
     lo, hi = bounds
     p = math.nan
     if lo < 0 < hi:
@@ -329,37 +338,40 @@ def equal_means(x) -> tuple[float, float, int]:
     return f, float(stats.f.sf(f, rank, d - rank)), rank
 
 
-# ----------------------------------------------------------------------------- bootstrap
-BLOCKS = 500
-RESAMPLES = 2000
+# ----------------------------------------------------------------------------- balance figure
+def largest_gap(intervals) -> tuple[float, float]:
+    """An interval for the largest gap ``max |d|`` between units, from simultaneous intervals
+    ``(low, high)`` of every pairwise difference d: each |d| lies in ``[0 if low <= 0 <= high
+    else min(|low|, |high|), max(|low|, |high|)]``, so when every pairwise interval holds (with
+    probability at least their joint level), the largest gap lies between the largest lower end
+    and the largest upper end. It contains the gap of the pairwise estimates whenever each interval
+    contains its estimate, and reaches 0 at a tie: no smoothness needed, unlike a bootstrap of
+    ``max - min``, which is not differentiable at a tie."""
+    low_gap, high_gap = 0.0, 0.0
+    for low, high in intervals:
+        low_gap = max(low_gap, 0.0 if low <= 0 <= high else min(abs(low), abs(high)))
+        high_gap = max(high_gap, abs(low), abs(high))
+    return low_gap, high_gap
 
 
-def block_sums(deal_key, values, blocks: int = BLOCKS) -> np.ndarray:
-    """Sum ``values`` (deals x k) into ``blocks`` blocks of deals by ``deal_key`` (the deal's
-    game index and seed, so the same deal falls in the same block in every rule variant).
-    Blocks of independent deals are independent, so resampling blocks is resampling deals."""
-    values = np.asarray(values, float)
-    b = int(min(blocks, len(deal_key))) or 1
-    block = (np.asarray(deal_key, np.int64) % b).astype(np.int64)
-    out = np.zeros((b, values.shape[1]))
-    for j in range(values.shape[1]):
-        out[:, j] = np.bincount(block, weights=values[:, j], minlength=b)
-    return out
-
-
-def block_bootstrap(statistic, samples, level: float = 0.95, seed: int = 0):
-    """Percentile bootstrap interval of ``statistic(*samples)`` over blocks (the rows of each
-    sample), resampling the same rows of every sample (paired); ``scipy.stats.bootstrap``.
-    ``statistic`` receives arrays shaped (k, ..., blocks): it reduces the last axis (the blocks)
-    and then the first (the k columns), keeping the middle ones (scipy's resamples)."""
-    samples = [np.asarray(s, float).T for s in samples]  # k x blocks
-    if samples[0].shape[-1] < 2:
+def balance_interval(rates, level: float = 0.95) -> tuple[float, float]:
+    """Interval of the balance figure ``1 - (largest - smallest unit win rate)`` from per-deal win
+    rates ``rates`` [deals, units]: the score interval (:func:`mean_interval`) of every pairwise
+    difference of units at level ``1 - (1 - level) / pairs`` (Bonferroni: simultaneous at
+    ``level``), turned into one for the largest gap by :func:`largest_gap`."""
+    rates = np.asarray(rates, float)
+    d, u = rates.shape
+    if d == 0 or u < 2:
         return math.nan, math.nan
-    from scipy import stats
-    res = stats.bootstrap(samples, statistic, paired=True, vectorized=True, axis=-1,
-                          n_resamples=RESAMPLES, confidence_level=level, method="percentile",
-                          random_state=np.random.default_rng(seed), batch=200)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    pairs = u * (u - 1) // 2
+    each = 1 - (1 - level) / pairs
+    intervals = []
+    for i in range(u):
+        for j in range(i + 1, u):
+            t = mean_interval(rates[:, i] - rates[:, j], each)
+            intervals.append((t.low, t.high))
+    low_gap, high_gap = largest_gap(intervals)
+    return 1 - high_gap, 1 - low_gap
 
 
 # ----------------------------------------------------------------------------- sequential
