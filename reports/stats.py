@@ -140,7 +140,38 @@ def _null_variance(v, c, m, bounds):
 
 
 _DUAL_STEPS = 36  # bisection steps for the dual variable: 2^-36 of its range
-_SCORE_PASSES = (40, 40, 40, 40)  # candidates per end and pass inverting the score test
+_GRID_PASSES = (64, 32, 32, 32)  # inverting a test: a grid, then finer ones at each end
+
+
+def _accepted_ends(rejected, start: float) -> tuple[float, float] | None:
+    """The ends of the set of means ``u`` in [0, 1] that a test does not reject (an interval; the
+    test ``rejected(u)`` takes an array): a grid over [0, 1], denser near ``start`` (where the set
+    is expected: it may be narrower than the grid's step), then finer grids between the last
+    candidate accepted and the first rejected at each end, each end rounded outwards (the interval
+    can only be wider than the exact set), to 1 / (64 * 32^3) of the range or better. None if no
+    candidate is accepted."""
+    first = _GRID_PASSES[0]
+    eps = 1e-12
+    local = start + np.linspace(-1, 1, 33) / first
+    grid = np.unique(np.clip(np.r_[eps, (np.arange(first) + 0.5) / first, local, 1 - eps], eps, 1 - eps))
+    keep = ~rejected(grid)
+    if not keep.any():
+        return None
+    k_low, k_high = int(np.argmax(keep)), len(grid) - 1 - int(np.argmax(keep[::-1]))
+    # [accepted, rejected] at each end; None: the set reaches that end of the range
+    spans = [[grid[k_low], grid[k_low - 1]] if k_low > 0 else None,
+             [grid[k_high], grid[k_high + 1]] if k_high < len(grid) - 1 else None]
+    for points in _GRID_PASSES[1:]:
+        live = [e for e in (0, 1) if spans[e] is not None]
+        if not live:
+            break
+        fine = {e: np.linspace(spans[e][0], spans[e][1], points + 1)[1:] for e in live}
+        out = rejected(np.concatenate([fine[e] for e in live])).reshape(len(live), points)
+        for row, e in zip(out, live):  # the last candidate, the span's rejected end, is rejected
+            j = int(np.argmax(row))
+            spans[e] = [fine[e][j - 1] if j else spans[e][0], fine[e][j]]
+    return (0.0 if spans[0] is None else float(spans[0][1]),
+            1.0 if spans[1] is None else float(spans[1][1]))
 
 
 def _score(v, c, mean, m, bounds):
@@ -148,28 +179,6 @@ def _score(v, c, mean, m, bounds):
     var = _null_variance(v, c, m, bounds)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(var > 0, n * (mean - m) ** 2 / var, np.where(np.isclose(mean, m), 0.0, np.inf))
-
-
-def _score_ends(v, c, mean, bounds, z2) -> list[float]:
-    """The two ends of ``{m : score(m) <= z2}`` by refining grids, both ends at once; each end is
-    rounded outwards (to the first candidate rejected)."""
-    lo, hi = bounds
-    spans = [[mean, lo], [mean, hi]]  # [inside, outside] of each end
-    done = [abs(mean - lo) < 1e-12, abs(mean - hi) < 1e-12]
-    for points in _SCORE_PASSES:
-        grids = [np.clip(np.linspace(i, o, points + 1)[1:], lo + 1e-12, hi - 1e-12) for i, o in spans]
-        out = (_score(v, c, mean, np.concatenate(grids), bounds) > z2).reshape(2, points)
-        for e in (0, 1):
-            if done[e]:
-                continue
-            if not out[e].any():  # nothing rejected out to the far end of this span
-                spans[e][0] = spans[e][1]
-                done[e] = True
-                continue
-            k = int(np.argmax(out[e]))
-            spans[e] = [grids[e][k - 1] if k else spans[e][0], grids[e][k]]
-    return [lo if done[0] and spans[0][1] == lo else float(spans[0][1]),
-            hi if done[1] and spans[1][1] == hi else float(spans[1][1])]
 
 
 def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
@@ -189,8 +198,10 @@ def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
     v, c = _atoms(x, bounds)
     mean = float(x.mean())
     z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
-    low, high = _score_ends(v, c, mean, bounds, z2)
     lo, hi = bounds
+    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds) > z2,
+                          (mean - lo) / (hi - lo))
+    low, high = (lo + (hi - lo) * e for e in ends)  # never None: the mean itself is accepted
     p = math.nan
     if lo < 0 < hi:
         s = float(_score(v, c, mean, np.array([0.0]), bounds)[0])
@@ -376,8 +387,6 @@ def balance_interval(rates, level: float = 0.95) -> tuple[float, float]:
 
 # ----------------------------------------------------------------------------- sequential
 BET_TRUNCATION = 0.75  # c of Waudby-Smith & Ramdas: a bet never risks more than 3/4 of the capital
-CS_GRID = 256  # candidate means of the first pass inverting the capital
-CS_REFINE = (32, 32)  # then candidates per refining pass at each end: resolution 1 / (256 * 32 * 32)
 _CHUNK = 512  # deals per step of the capital's running product (bounds the memory)
 
 
@@ -434,31 +443,6 @@ def anytime_rejects(x, alpha: float, cap: int, at, looks, bounds=DIFFERENCE) -> 
     return _log_capital_sup(y, lam, m, looks) >= math.log(1 / alpha)
 
 
-def _invert_capital(y, lam, threshold: float) -> list[float]:
-    """The ends (on [0, 1]) of the set of means whose capital never reached ``exp(threshold)``:
-    a grid, then finer grids between the last candidate kept and the first rejected at each end
-    (rounded outwards: the interval can only be wider than the exact set)."""
-    step = 1 / CS_GRID
-    grid = (np.arange(CS_GRID) + 0.5) * step
-    keep = _log_capital_sup(y, lam, grid) < threshold
-    if not keep.any():  # an empty sequence (a chance of at most alpha): the estimate, padded
-        return [max(0.0, y.mean() - step), min(1.0, y.mean() + step)]
-    ends = []
-    for k, side in ((int(np.argmax(keep)), -1), (CS_GRID - 1 - int(np.argmax(keep[::-1])), +1)):
-        inner, outer = grid[k], float(np.clip(grid[k] + side * step, 0, 1))
-        for points in CS_REFINE:
-            fine = np.linspace(inner, outer, points + 1)[1:]
-            fine = fine[(fine > 0) & (fine < 1)]
-            out = _log_capital_sup(y, lam, fine) >= threshold if len(fine) else np.zeros(0, bool)
-            if not out.any():  # nothing rejected up to the bound (0 or 1)
-                inner = outer
-                break
-            j = int(np.argmax(out))
-            inner, outer = (fine[j - 1] if j else inner), float(fine[j])
-        ends.append(float(outer))
-    return ends
-
-
 def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE) -> MeanTest:
     """The betting confidence sequence of the mean of bounded per-deal values ``x`` (in the order
     they were played), now: (estimate, low, high, p_value, n).
@@ -482,7 +466,10 @@ def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE)
         raise ValueError(f"per-deal values in [{x.min():g}, {x.max():g}] exceed the bounds [{lo:g}, {hi:g}]")
     y = np.clip((x - lo) / (hi - lo), 0, 1)
     lam = _plug_in(y, alpha, int(cap or n))
-    ends = _invert_capital(y, lam, math.log(1 / alpha))
+    threshold = math.log(1 / alpha)
+    ends = _accepted_ends(lambda u: _log_capital_sup(y, lam, u) >= threshold, float(y.mean()))
+    if ends is None:  # an empty sequence (a chance of at most alpha): the estimate alone
+        ends = (float(y.mean()), float(y.mean()))
     mean = float(x.mean())
     zero = (0 - lo) / (hi - lo)
     p = math.nan

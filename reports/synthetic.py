@@ -236,7 +236,19 @@ def seat_rate_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -
     truth = probs[0] / np.sum(probs)
     _, low, high, _, _ = stats.clustered_proportion(y, np.ones_like(y), level)
     return Coverage("seat win rate", f"win rate {truth:.3g}", deals, reps,
-                    float(np.mean((low <= truth) & (truth <= high))), float(np.mean(high - low)))
+                    float(np.mean((low <= truth) & (truth <= high))), float(np.mean(high - low)),
+                    f"exact (binomial sum): {100 * wilson_coverage(truth, deals, level):.1f}%")
+
+
+def wilson_coverage(p: float, n: int, level: float = 0.95) -> float:
+    """The exact coverage of Wilson's interval for n independent trials of chance p (a sum over
+    the binomial distribution, no simulation noise): it oscillates around ``level`` with n and p."""
+    from scipy.stats import binom
+
+    from . import stats
+    k = np.arange(n + 1)
+    low, high = stats.wilson(k, n, level)
+    return float(binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
 
 
 def paired_outcomes(p_win: float, p_loss: float, deals: int, reps: int, rng) -> np.ndarray:
