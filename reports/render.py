@@ -300,7 +300,8 @@ def _layout_config(r: Report, rep) -> None:
                 f"{pp(s['first_excess'])} pp {interval_pp(s['first_excess_low'], s['first_excess_high'])}, "
                 f"{p_is(s['first_p'])}."))
     b.append(_p(f"Balance figure: {s['balance']:.3f} [{num(s['balance_low'], 3)}, {num(s['balance_high'], 3)}] "
-                f"(largest gap {pp(s['largest_gap'], sign=False)} pp; simultaneous intervals of the seat gaps).", "key"))
+                f"(largest gap {pp(s['largest_gap'], sign=False)} pp; simultaneous intervals of the seat gaps).",
+                "key"))
     b.append(_fig(plots.intervals(list(s["units"].index), s["units"].win_rate, s["units"].ci_low,
                                   s["units"].ci_high, "win rate by seat (95% intervals)", "win rate",
                                   reference=s["average_rate"]), "win rates by seat"))
@@ -462,9 +463,9 @@ def _layout_variants(r: Report) -> None:
                      f"[{c['balance_diff_low']:+.3f}, {c['balance_diff_high']:+.3f}]"
                      + (" (significant)" if sig else ""))
         b.append(_p("Each variant against the baseline on the deals both played (paired): the change in "
-                    "balance figure (positive = fairer than the baseline; from each variant's balance interval "
-                    "at 97.5%) and in first-player advantage (paired score interval over deals). Highlighted: the "
-                    "interval excludes 0."))
+                    "balance figure (positive = fairer than the baseline; from each variant's balance "
+                    "interval at 97.5%) and in first-player advantage (paired score interval over deals). "
+                    "Highlighted: the interval excludes 0."))
         b.append(Table(["variant", "common deals", "balance change [95%]", "first-player advantage change"],
                        rows, marks))
         unit_rows = []
@@ -499,7 +500,8 @@ def _layout_sequential(r: Report, seqs) -> None:
             else:
                 iv = "gap " + " v ".join(interval_pct(*q[k]) for k in ("gap_first", "gap_second") if k in q)
             rows.append([q["config"], q["question"], iv, q["text"]])
-        b.append(Table(["configuration", "question", "anytime-valid 95% interval", "conclusion"], rows))
+        together = f"anytime-valid interval ({100 * (1 - ud['alpha']):g}% for all together)"
+        b.append(Table(["configuration", "question", together, "conclusion"], rows))
         t.append("")
         t.append(f"== sequential test: stopped after {count(ud['deals'])} deals ({ud.get('stopped')})")
         for q in ud["results"]:
