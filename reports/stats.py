@@ -250,7 +250,7 @@ class Settling(tuple):
 
 
 def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin: float,
-                    power: float = 0.8) -> Settling:
+                    power: float = 0.8, sequential: bool = False) -> Settling:
     """How many more deals would settle a question either way, at ``power`` (80%).
 
     - ``estimate``: the observed mean of the per-deal values (e.g. a win-rate difference);
@@ -259,7 +259,11 @@ def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin
     - ``alpha``: the level each test of the question is run at, i.e. the family's per-question
       level (Bonferroni's ``alpha / m``, which Holm never needs to exceed), two-sided for the
       difference, one-sided for each of the two tests of equivalence;
-    - ``margin``: the equivalence margin (+-margin, in the units of ``estimate``).
+    - ``margin``: the equivalence margin (+-margin, in the units of ``estimate``);
+    - ``sequential``: the question is decided by the betting confidence sequence (tuned to the
+      deals it will end with) instead of a fixed-sample interval: its critical value
+      ``sqrt(2 log(2 / alpha))`` (``sqrt(2 log(1 / alpha))`` for each one-sided test) replaces
+      the normal quantile, as in :func:`cs_radius`.
 
     The effect is taken conservatively. The observed size ``|estimate|`` is biased upwards (it
     is at least the true size on average, and more so for questions picked because they are
@@ -281,15 +285,19 @@ def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin
     nd = NormalDist()
     se = sd / math.sqrt(deals)
     z_power = nd.inv_cdf(power)
+    if sequential:
+        c_differ, c_equiv = math.sqrt(2 * math.log(2 / alpha)), math.sqrt(2 * math.log(1 / alpha))
+    else:
+        c_differ, c_equiv = nd.inv_cdf(1 - alpha / 2), nd.inv_cdf(1 - alpha)
     differ_effect = abs(estimate) - se
     if differ_effect > 0:
-        differ = ((nd.inv_cdf(1 - alpha / 2) + z_power) * sd / differ_effect) ** 2
+        differ = ((c_differ + z_power) * sd / differ_effect) ** 2
     else:
         differ = math.inf
     equiv_effect = abs(estimate)
     if equiv_effect < margin:
         z_eq = nd.inv_cdf(1 - (1 - power) / 2) if equiv_effect == 0 else z_power
-        equiv = ((nd.inv_cdf(1 - alpha) + z_eq) * sd / (margin - equiv_effect)) ** 2
+        equiv = ((c_equiv + z_eq) * sd / (margin - equiv_effect)) ** 2
     else:
         equiv = math.inf
 
