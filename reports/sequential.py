@@ -161,7 +161,7 @@ class Sequential:
     def summary(self) -> dict:
         return {"question": self.question, "alpha": self.alpha, "margin": self.margin,
                 "method": "betting confidence sequence (Waudby-Smith & Ramdas 2023), tuned to the cap, "
-                          "Bonferroni over the questions", "cap": self.cap,
+                          "Bonferroni over the questions",
                 "per_test_alpha": self.per_test_alpha, "deals": self.deals, "batches": self.batches,
                 "decided": self.decided, "results": _clean(self.results())}
 
