@@ -104,8 +104,8 @@ DIFFERENCE = (-1.0, 1.0)
 
 
 def _atoms(x, bounds):
-    """Distinct values of ``x`` and their counts, the two bounds added with count 0: the support
-    of the multinomial model the score test works in."""
+    """Distinct values of ``x`` and their counts (the bounds, unseen, enter in
+    :func:`_null_variance`), after checking that every value lies within ``bounds``."""
     lo, hi = bounds
     v, c = np.unique(np.round(np.asarray(x, float), 12), return_counts=True)
     if v[0] < lo - 1e-9 or v[-1] > hi + 1e-9:
@@ -199,9 +199,9 @@ def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
     mean = float(x.mean())
     z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
     lo, hi = bounds
-    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds) > z2,
-                          (mean - lo) / (hi - lo))
-    low, high = (lo + (hi - lo) * e for e in ends)  # never None: the mean itself is accepted
+    start = (mean - lo) / (hi - lo)
+    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds) > z2, start)
+    low, high = (lo + (hi - lo) * e for e in (ends or (start, start)))  # the mean is accepted
     p = math.nan
     if lo < 0 < hi:
         s = float(_score(v, c, mean, np.array([0.0]), bounds)[0])
