@@ -316,3 +316,12 @@ def test_equivalent_is_tost_on_the_interval_at_twice_alpha():
     assert stats.equivalent(t.low, t.high, 0.02)
     assert not stats.equivalent(t.low, t.high, abs(t.estimate) / 2)
     assert not stats.equivalent(math.nan, 0.0, 1.0)
+
+
+def test_balance_figure_interval_holds_its_estimate_and_reaches_a_tie():
+    """Issue 29: the percentile bootstrap printed "0.998 [0.986, 0.998]" for a fair game (the
+    estimate outside, 1 excluded). The interval from the seat differences reaches 1 and holds it."""
+    cfg = sy.config(GAME3, [["a", "a", "a"]], {}, 3000, seed=21, luck=0.0)
+    s = analysis.seat_analysis(cfg)
+    assert s["balance_low"] <= s["balance"] <= s["balance_high"] == 1.0
+    assert s["balance"] < 1.0 and s["balance_low"] > 0.9
