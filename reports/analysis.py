@@ -195,7 +195,7 @@ def pair_differences(cfg: Config, a: int, b: int, counts=None):
 
 def pairwise_table(cfg: Config) -> pd.DataFrame:
     """Each pair of player strategies: the paired win-rate difference (a minus b) over the deals
-    where they met, its 95% t interval and p-value (per-deal differences), Holm-adjusted
+    where they met, its 95% score interval and p-value (per-deal differences), Holm-adjusted
     p-values over the pairs, and for contrast the interval an unpaired analysis would give
     (every game its own deal)."""
     ids = player_strategy_ids(cfg)
@@ -206,8 +206,8 @@ def pairwise_table(cfg: Config) -> pd.DataFrame:
             per_deal, per_game, games = pair_differences(cfg, a, b, counts)
             if games == 0:
                 continue
-            paired = stats.paired_mean(per_deal)
-            unpaired = stats.paired_mean(per_game)
+            paired = stats.paired_mean(per_deal, bounds=stats.DIFFERENCE)
+            unpaired = stats.paired_mean(per_game, bounds=stats.DIFFERENCE)
             rows.append({"a": cfg.names[a], "b": cfg.names[b], "games": games, "deals": paired.n,
                          "diff": paired.estimate, "ci_low": paired.low, "ci_high": paired.high,
                          "p_value": paired.p_value, "unpaired_low": unpaired.low,
@@ -232,12 +232,6 @@ def balance_of(wins, games, axis_units=0):
     return 1 - (p.max(axis=axis_units) - p.min(axis=axis_units))
 
 
-def _balance_stat(w, g, axis=-1):
-    # w: [U, ..., blocks], g: [1, ..., blocks]
-    p = w.sum(axis=-1) / g.sum(axis=-1)
-    return 1 - (p.max(axis=0) - p.min(axis=0))
-
-
 def seat_analysis(cfg: Config) -> dict:
     names, w = units(cfg)
     wd, gd = per_deal_sum(cfg, w), tables_per_deal(cfg)
@@ -246,10 +240,8 @@ def seat_analysis(cfg: Config) -> dict:
                           "win_rate": p, "ci_low": low, "ci_high": high}).set_index("unit")
     rates = wd / gd[:, None]
     f, p_equal, dof = stats.equal_means(rates)
-    blocks_w = stats.block_sums(cfg.deal_key, wd)
-    blocks_g = stats.block_sums(cfg.deal_key, gd[:, None])
     bal = float(balance_of(p, 1.0))
-    bal_low, bal_high = stats.block_bootstrap(_balance_stat, [blocks_w, blocks_g])
+    bal_low, bal_high = _balance_interval(rates, bal)
     # first player: the unit that made the game's first decision, against the average unit
     su = start_unit(cfg)
     rows = np.arange(cfg.tables)
@@ -257,7 +249,7 @@ def seat_analysis(cfg: Config) -> dict:
     first = per_deal_sum(cfg, first_win)
     fp, flow, fhigh, _, _ = stats.clustered_proportion(first, gd)
     excess = per_deal_sum(cfg, first_win - w.mean(axis=1)) / gd
-    ft = stats.paired_mean(excess)
+    ft = stats.paired_mean(excess, bounds=stats.DIFFERENCE)
     start_counts = np.bincount(cfg.start.astype(np.int64), minlength=cfg.players)
     # are strategies spread evenly over the seats (else seat effects mix with strategy effects)?
     k = len(cfg.names)
@@ -422,14 +414,19 @@ def common_deals(a: Config, b: Config):
     return ia, ib
 
 
-def _balance_diff_stat(wa, ga, wb, gb, axis=-1):
-    return _balance_stat(wa, ga) - _balance_stat(wb, gb)
+def _balance_interval(rates, estimate: float, level: float = 0.95) -> tuple[float, float]:
+    """The balance figure's interval (:func:`stats.balance_interval`), widened if need be to hold
+    ``estimate`` (computed on win sums, it can differ from the per-deal rates' when deals hold
+    different numbers of games): the estimate is always inside its interval."""
+    low, high = stats.balance_interval(rates, level)
+    return min(low, estimate), max(high, estimate)
 
 
 def compare_variants(configs: list[Config], seats: dict) -> list[dict]:
     """For each player count with several rule variants: each variant against the first, on the
-    deals both played: balance figure difference (paired block bootstrap), per-unit win-rate
-    differences and first-player advantage difference (paired t intervals over deals)."""
+    deals both played: balance figure difference (each variant's balance interval at 97.5%, their
+    difference: simultaneous by Bonferroni), per-unit win-rate differences and first-player
+    advantage difference (paired score intervals over deals)."""
     out = []
     by_players: dict[int, list[Config]] = {}
     for c in configs:
@@ -447,24 +444,22 @@ def compare_variants(configs: list[Config], seats: dict) -> list[dict]:
             ia, ib = common_deals(base, other)
             row = {"variant": other.label, "common_deals": len(ia)}
             if len(ia) >= 2:
-                keys = base.deal_key[ia]
-                bwa = stats.block_sums(keys, wa_deal[ia])
-                bga = stats.block_sums(keys, ga_deal[ia][:, None])
-                bwb = stats.block_sums(keys, wb_deal[ib])
-                bgb = stats.block_sums(keys, gb_deal[ib][:, None])
-                est = float(_balance_stat(bwb.T, bgb.T) - _balance_stat(bwa.T, bga.T))
-                low, high = stats.block_bootstrap(_balance_diff_stat, [bwb, bgb, bwa, bga])
-                row.update(balance_diff=est, balance_diff_low=low, balance_diff_high=high)
                 ra = wa_deal[ia] / ga_deal[ia][:, None]
                 rb = wb_deal[ib] / gb_deal[ib][:, None]
+                bal_a = float(balance_of(wa_deal[ia].sum(axis=0), ga_deal[ia].sum()))
+                bal_b = float(balance_of(wb_deal[ib].sum(axis=0), gb_deal[ib].sum()))
+                low_a, high_a = _balance_interval(ra, bal_a, 0.975)
+                low_b, high_b = _balance_interval(rb, bal_b, 0.975)
+                row.update(balance_diff=bal_b - bal_a, balance_diff_low=low_b - high_a,
+                           balance_diff_high=high_b - low_a)
                 row["units"] = []
                 for u, uname in enumerate(names):
-                    t = stats.paired_mean(rb[:, u] - ra[:, u])
+                    t = stats.paired_mean(rb[:, u] - ra[:, u], bounds=stats.DIFFERENCE)
                     row["units"].append({"unit": uname, "diff": t.estimate, "low": t.low, "high": t.high,
                                          "p_value": t.p_value})
                 fa = _first_excess_per_deal(base)[ia]
                 fb = _first_excess_per_deal(other)[ib]
-                t = stats.paired_mean(fb - fa)
+                t = stats.paired_mean(fb - fa, bounds=(-2.0, 2.0))  # each in [-1, 1]
                 row.update(first_diff=t.estimate, first_diff_low=t.low, first_diff_high=t.high,
                            first_diff_p=t.p_value)
             rows.append(row)

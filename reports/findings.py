@@ -149,35 +149,11 @@ def _test(x, anytime: bool = False):
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
 
 
-def anytime_test(x, level: float = 0.95) -> tuple[float, float, float, float]:
-    """Mean, anytime-valid interval (the asymptotic confidence sequence that ``--until-decided``
-    stops on) and its p-value: the smallest error rate at which the sequence excludes 0."""
-    r = stats.RunningMean()
-    r.add(x)
-    low, high = stats.confidence_sequence(r, 1 - level)
-    if r.n < 2 or not math.isfinite(r.sd):
-        return r.mean, low, high, math.nan
-    if r.sd == 0:
-        return r.mean, r.mean, r.mean, (0.0 if r.mean != 0 else 1.0)
-    target = abs(r.mean)
-
-    def radius(a):
-        return float(stats.cs_radius(r.n, r.sd, a))
-
-    if radius(1.0 - 1e-12) >= target:
-        return r.mean, low, high, 1.0
-    lo, hi = 1e-300, 1.0 - 1e-12  # radius decreases as the error rate grows
-    if radius(lo) < target:
-        return r.mean, low, high, 0.0
-    for _ in range(200):  # bisection on log(alpha)
-        mid = math.exp((math.log(lo) + math.log(hi)) / 2)
-        if radius(mid) >= target:
-            lo = mid
-        else:
-            hi = mid
-        if hi / lo < 1.0001:
-            break
-    return r.mean, low, high, hi
+def anytime_test(x, level: float = 0.95, cap: int | None = None) -> tuple[float, float, float, float]:
+    """Mean, anytime-valid interval (the betting confidence sequence that ``--until-decided``
+    stops on, tuned to the tournament's ``cap``) and its anytime-valid p-value."""
+    t = stats.anytime_interval(x, 1 - level, cap)
+    return t.estimate, t.low, t.high, t.p_value
 
 
 def unit_rates(cfg: Config) -> tuple[list[str], np.ndarray]:

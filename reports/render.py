@@ -300,7 +300,8 @@ def _layout_config(r: Report, rep) -> None:
                 f"{pp(s['first_excess'])} pp {interval_pp(s['first_excess_low'], s['first_excess_high'])}, "
                 f"{p_is(s['first_p'])}."))
     b.append(_p(f"Balance figure: {s['balance']:.3f} [{num(s['balance_low'], 3)}, {num(s['balance_high'], 3)}] "
-                f"(largest gap {pp(s['largest_gap'], sign=False)} pp; block bootstrap over deals).", "key"))
+                f"(largest gap {pp(s['largest_gap'], sign=False)} pp; simultaneous intervals of the seat gaps).",
+                "key"))
     b.append(_fig(plots.intervals(list(s["units"].index), s["units"].win_rate, s["units"].ci_low,
                                   s["units"].ci_high, "win rate by seat (95% intervals)", "win rate",
                                   reference=s["average_rate"]), "win rates by seat"))
@@ -462,9 +463,9 @@ def _layout_variants(r: Report) -> None:
                      f"[{c['balance_diff_low']:+.3f}, {c['balance_diff_high']:+.3f}]"
                      + (" (significant)" if sig else ""))
         b.append(_p("Each variant against the baseline on the deals both played (paired): the change in "
-                    "balance figure (positive = fairer than the baseline; paired block bootstrap over "
-                    "deals) and in first-player advantage (paired t interval over deals). Highlighted: the "
-                    "interval excludes 0."))
+                    "balance figure (positive = fairer than the baseline; from each variant's balance "
+                    "interval at 97.5%) and in first-player advantage (paired score interval over deals). "
+                    "Highlighted: the interval excludes 0."))
         b.append(Table(["variant", "common deals", "balance change [95%]", "first-player advantage change"],
                        rows, marks))
         unit_rows = []
@@ -499,7 +500,8 @@ def _layout_sequential(r: Report, seqs) -> None:
             else:
                 iv = "gap " + " v ".join(interval_pct(*q[k]) for k in ("gap_first", "gap_second") if k in q)
             rows.append([q["config"], q["question"], iv, q["text"]])
-        b.append(Table(["configuration", "question", "anytime-valid 95% interval", "conclusion"], rows))
+        together = f"anytime-valid interval ({100 * (1 - ud['alpha']):g}% for all together)"
+        b.append(Table(["configuration", "question", together, "conclusion"], rows))
         t.append("")
         t.append(f"== sequential test: stopped after {count(ud['deals'])} deals ({ud.get('stopped')})")
         for q in ud["results"]:
@@ -542,16 +544,18 @@ def _layout_methods(r: Report) -> None:
         "sample size from the deal-clustered variance; with one seat of a kind per deal this is the "
         "plain Wilson interval.",
         "Pairwise: per deal, each strategy's win rate over the games of that deal where both sat; the "
-        "mean difference over deals with a one-sample t interval and p-value (scipy.stats.ttest_1samp); "
+        "mean difference over deals with its score interval and p-value (Wilson's for wins, Tango's for "
+        "paired differences: honest at every sample size, never of zero width); "
         "Holm's adjustment over the pairs.",
         "Seats equal: Hotelling's T² on the per-deal seat win rates (F distribution, scipy.stats.f); "
-        "first player: paired t interval of the first player's win minus the average seat's, per deal.",
-        "Balance figure and its changes between rule variants: percentile bootstrap "
-        "(scipy.stats.bootstrap, 2,000 resamples) over blocks of deals, paired across variants.",
+        "first player: paired score interval of the first player's win minus the average seat's, per deal.",
+        "Balance figure: from simultaneous (Bonferroni) score intervals of every two seats' win-rate "
+        "difference, the largest gap's interval; its change between rule variants: the two variants' "
+        "intervals at 97.5% each.",
         "Ratings: openskill Plackett-Luce on finishing orders of a capped random sample of games "
         "(see each configuration), tau = 0.",
-        "Sequential testing: asymptotic confidence sequences (Waudby-Smith, Arbour, Sinha, Kennedy, "
-        "Ramdas 2021), Bonferroni over the questions.",
+        "Sequential testing: betting confidence sequences (Waudby-Smith and Ramdas 2023), tuned to the "
+        "cap, valid in finite samples at every deal; Bonferroni over the questions.",
     ]))
 
 

@@ -1,11 +1,13 @@
 """``--until-decided``: play in batches and stop as soon as the question is settled.
 
-Each question is a mean of independent per-deal values (deals never span batches, so batches
-add independent observations). After every batch, each question's anytime-valid interval (an
-asymptotic confidence sequence, :func:`tourney_sim.reports.stats.cs_radius`) is recomputed; because the
-interval is valid at every batch simultaneously, looking after each batch does not inflate the
-error rate, and the chance that *any* stated conclusion is wrong stays below ``alpha`` (split
-over the questions by Bonferroni).
+Each question is a mean of independent per-deal values in [-1, 1] (deals never span batches, so
+batches add independent observations, kept in the order they were played). After every batch,
+each question's anytime-valid interval (the betting confidence sequence of Waudby-Smith & Ramdas
+2023, :func:`tourney_sim.reports.stats.anytime_interval`, tuned to the tournament's cap) is
+recomputed; because it is valid at every deal simultaneously and in finite samples, looking after
+each batch does not inflate the error rate, and the chance that *any* stated conclusion is wrong
+stays below ``alpha`` (split over the questions by Bonferroni). A study passes its family's
+per-question level as ``alpha``, so what a tournament decides its report calls settled.
 
 Questions:
 
@@ -26,11 +28,18 @@ from pathlib import Path
 import numpy as np
 
 from . import analysis
-from .stats import RunningMean, confidence_sequence, decide
+from .stats import RunningMean, anytime_interval, decide, largest_gap
 
 
 class Sequential:
-    def __init__(self, question: str, alpha: float = 0.05, margin: float = 0.02):
+    """The stopping rule of ``--until-decided`` (:class:`tourney_sim.simulate.tournament.StoppingRule`).
+
+    ``alpha``: the chance that any conclusion of this tournament is wrong (Bonferroni over its
+    questions: :attr:`per_test_alpha` each); ``margin``: "equal within +-margin" (a win-rate
+    difference); ``cap``: the deals the tournament plays at most, to which the sequence is tuned
+    (when None: the seatings' planned games, read from their manifests at the first batch)."""
+
+    def __init__(self, question: str, alpha: float = 0.05, margin: float = 0.02, cap: int | None = None):
         if question not in ("strength", "balance"):
             raise ValueError(question)
         if not (0 < alpha < 1):
@@ -40,9 +49,11 @@ class Sequential:
         self.question = question
         self.alpha = alpha
         self.margin = margin
+        self.cap = cap
         self.running: dict[tuple, RunningMean] = {}
         self.deals = 0
         self.batches = 0
+        self._intervals = None  # computed once per batch
 
     # ------------------------------------------------------------------ feeding
     def observations(self, configs) -> dict[tuple, np.ndarray]:
@@ -71,14 +82,17 @@ class Sequential:
         (directory, manifest, variant), of which only the part files in ``new_files`` (resolved
         directory -> [part path, ...]) are read."""
         from .load import Source, load_sources
+        if self.cap is None:  # the deals each seating is to play: fixed before any is seen
+            self.cap = max((int(m.get("games") or 0) for _, m, _ in datasets), default=0) or None
         self.add(load_sources([Source(Path(d), m, variant=v) for d, m, v in datasets], new_files))
 
     def add(self, configs) -> None:
         obs = self.observations(configs)
         for key, x in obs.items():
-            self.running.setdefault(key, RunningMean()).add(x)
+            self.running.setdefault(key, RunningMean(self.cap)).add(x)
         self.deals += max((len(x) for x in obs.values()), default=0)
         self.batches += 1
+        self._intervals = None
 
     # ------------------------------------------------------------------ deciding
     @property
@@ -86,11 +100,14 @@ class Sequential:
         return self.alpha / max(1, len(self.running))
 
     def intervals(self) -> dict[tuple, tuple[float, float, float, int]]:
+        if self._intervals is not None:
+            return self._intervals
         a = self.per_test_alpha
         out = {}
         for key, r in self.running.items():
-            low, high = confidence_sequence(r, a)
-            out[key] = (r.mean, low, high, r.n)
+            t = anytime_interval(r.values, a, self.cap)
+            out[key] = (t.estimate, t.low, t.high, t.n)
+        self._intervals = out
         return out
 
     def results(self) -> list[dict]:
@@ -106,14 +123,11 @@ class Sequential:
                              "high": high, "deals": n, "decision": d, "text": text})
             return rows
         # balance: a gap interval per variant, then every two variants compared
-        gaps: dict[str, list[float]] = {}
+        by_variant: dict[str, list] = {}
         for (label, _, _), (mean, low, high, n) in iv.items():
-            lo_abs = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
-            hi_abs = max(abs(low), abs(high))
-            g = gaps.setdefault(label, [0.0, 0.0, 0])
-            g[0] = max(g[0], lo_abs)
-            g[1] = max(g[1], hi_abs)
-            g[2] = max(g[2], n)
+            by_variant.setdefault(label, []).append((low, high, n))
+        gaps = {label: [*largest_gap([(lo, hi) for lo, hi, _ in rows]), max(n for _, _, n in rows)]
+                for label, rows in by_variant.items()}
         rows = []
         labels = list(gaps)
         for x, y in itertools.combinations(labels, 2):
@@ -146,8 +160,8 @@ class Sequential:
 
     def summary(self) -> dict:
         return {"question": self.question, "alpha": self.alpha, "margin": self.margin,
-                "method": "asymptotic confidence sequence (Waudby-Smith et al. 2021), Bonferroni "
-                          "over the questions",
+                "method": "betting confidence sequence (Waudby-Smith & Ramdas 2023), tuned to the cap, "
+                          "Bonferroni over the questions",
                 "per_test_alpha": self.per_test_alpha, "deals": self.deals, "batches": self.batches,
                 "decided": self.decided, "results": _clean(self.results())}
 

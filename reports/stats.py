@@ -10,16 +10,19 @@ Every interval and test below takes per-deal values (or per-deal sums) for that 
 - :func:`clustered_proportion` is a proportion over seats whose deals may hold several of its
   seats: Wilson on the Kish effective sample size (the binomial variance over the deal-clustered
   variance). When every deal holds at most one of its seats it *is* the plain Wilson interval;
-- :func:`paired_mean` is the one-sample t-test / t interval of per-deal differences
-  (``scipy.stats.ttest_1samp``): the paired comparison;
+- :func:`mean_interval` (and :func:`paired_mean` given ``bounds``) is the score interval of the
+  mean of bounded per-deal values (a difference of win rates is in [-1, 1]): Wilson's on wins,
+  Tango's on paired -1/0/+1 differences, honest at every sample size and never of zero width;
+  :func:`paired_mean` without bounds is the t interval, for unbounded values (game lengths);
 - :func:`equal_means` is Hotelling's T-squared test that several per-deal means are equal (all
   seats equal), with scipy's F distribution;
-- :func:`block_bootstrap` is ``scipy.stats.bootstrap`` (percentile) over blocks of deals, for
-  statistics that are not means (the balance figure, and its paired difference between rule
-  variants);
-- :func:`confidence_sequence` is the asymptotic confidence sequence (an anytime-valid interval)
-  of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas, "Time-uniform central limit theory and
-  asymptotic confidence sequences" (2021), used by ``--until-decided``;
+- :func:`balance_interval` is the balance figure's interval, from simultaneous score intervals
+  of the pairwise seat differences (:func:`largest_gap`);
+- :func:`anytime_interval` is the betting confidence sequence (an anytime-valid interval, in
+  finite samples) of Waudby-Smith and Ramdas, "Estimating means of bounded random variables by
+  betting" (2023), tuned to the tournament's cap, used by ``--until-decided``;
+- :func:`deals_to_settle` (power: the deals that would settle a question either way) and
+  :func:`equivalent` (two one-sided tests: equal within a margin);
 - :func:`holm` is Holm's step-down adjustment of several p-values (family-wise 5%).
 """
 from __future__ import annotations
@@ -80,9 +83,9 @@ def clustered_proportion(y, m, level: float = 0.95):
     return p, low, high, n, n_eff
 
 
-# ----------------------------------------------------------------------------- paired means
+# ----------------------------------------------------------------------------- bounded means
 class MeanTest(tuple):
-    """(estimate, low, high, p_value, n) of a mean with a t interval."""
+    """(estimate, low, high, p_value, n) of a mean with its interval and two-sided p against 0."""
 
     __slots__ = ()
 
@@ -96,9 +99,126 @@ class MeanTest(tuple):
     n = property(lambda self: self[4])
 
 
-def paired_mean(x, level: float = 0.95) -> MeanTest:
-    """Mean of per-deal differences ``x`` with its t interval and two-sided p-value against 0
-    (``scipy.stats.ttest_1samp``). Constant data give a zero-width interval (p = 1 at 0)."""
+#: the range of a per-deal difference of two win rates (each in [0, 1])
+DIFFERENCE = (-1.0, 1.0)
+
+
+def _atoms(x, bounds):
+    """Distinct values of ``x`` and their counts (the bounds, unseen, enter in
+    :func:`_null_variance`), after checking that every value lies within ``bounds``."""
+    lo, hi = bounds
+    v, c = np.unique(np.round(np.asarray(x, float), 12), return_counts=True)
+    if v[0] < lo - 1e-9 or v[-1] > hi + 1e-9:
+        raise ValueError(f"per-deal values in [{v[0]:g}, {v[-1]:g}] exceed the bounds [{lo:g}, {hi:g}]")
+    return v, c.astype(float)
+
+
+def _null_variance(v, c, m, bounds):
+    """The variance, under the null hypothesis "the mean is m" (``m`` an array strictly inside the
+    bounds), of the restricted maximum-likelihood distribution on the support ``v`` plus the two
+    bounds (counts ``c``; the empirical-likelihood dual, Owen 2001, ch. 2 and 3.14). Mass the
+    observed values cannot carry goes to the bound on the far side: with every deal at +1 and
+    m < 1 it is ``(1 + m)(1 - m)``, Tango's (1998) restricted estimate."""
+    lo, hi = bounds
+    n = c.sum()
+    m = np.asarray(m, float)[:, None]
+    d = v[None, :] - m  # [M, K]
+    # the dual variable eta solves g(eta) = sum c d / (n + eta d) = 0, g decreasing on
+    # [-n / (hi - m), n / (m - lo)]; beyond an end the far bound takes the missing mass
+    a, b = -n / (hi - m[:, 0]), n / (m[:, 0] - lo)
+    for _ in range(_DUAL_STEPS):
+        mid = (a + b) / 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            up = np.nansum(c * d / (n + mid[:, None] * d), axis=1) > 0
+        a, b = np.where(up, mid, a), np.where(up, b, mid)
+    eta = (a + b) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.minimum(np.where(c > 0, c / np.maximum(n + eta[:, None] * d, 1e-300), 0.0), 1.0)
+    left = np.clip(1 - p.sum(axis=1), 0, 1)  # the far bound's mass (0 at an interior root)
+    far = np.where(eta >= 0, lo, hi) - m[:, 0]
+    return (p * d * d).sum(axis=1) + left * far * far
+
+
+_DUAL_STEPS = 36  # bisection steps for the dual variable: 2^-36 of its range
+_GRID_PASSES = (64, 32, 32, 32)  # inverting a test: a grid, then finer ones at each end
+
+
+def _accepted_ends(rejected, start: float) -> tuple[float, float] | None:
+    """The ends of the set of means ``u`` in [0, 1] that a test does not reject (an interval; the
+    test ``rejected(u)`` takes an array): a grid over [0, 1], denser near ``start`` (where the set
+    is expected: it may be narrower than the grid's step), then finer grids between the last
+    candidate accepted and the first rejected at each end, each end rounded outwards (the interval
+    can only be wider than the exact set), to 1 / (64 * 32^3) of the range or better. None if no
+    candidate is accepted."""
+    first = _GRID_PASSES[0]
+    eps = 1e-12
+    local = start + np.linspace(-1, 1, 33) / first
+    grid = np.unique(np.clip(np.r_[eps, (np.arange(first) + 0.5) / first, local, 1 - eps], eps, 1 - eps))
+    keep = ~rejected(grid)
+    if not keep.any():
+        return None
+    k_low, k_high = int(np.argmax(keep)), len(grid) - 1 - int(np.argmax(keep[::-1]))
+    # [accepted, rejected] at each end; None: the set reaches that end of the range
+    spans = [[grid[k_low], grid[k_low - 1]] if k_low > 0 else None,
+             [grid[k_high], grid[k_high + 1]] if k_high < len(grid) - 1 else None]
+    for points in _GRID_PASSES[1:]:
+        live = [e for e in (0, 1) if spans[e] is not None]
+        if not live:
+            break
+        fine = {e: np.linspace(spans[e][0], spans[e][1], points + 1)[1:] for e in live}
+        out = rejected(np.concatenate([fine[e] for e in live])).reshape(len(live), points)
+        for row, e in zip(out, live):  # the last candidate, the span's rejected end, is rejected
+            j = int(np.argmax(row))
+            spans[e] = [fine[e][j - 1] if j else spans[e][0], fine[e][j]]
+    return (0.0 if spans[0] is None else float(spans[0][1]),
+            1.0 if spans[1] is None else float(spans[1][1]))
+
+
+def _score(v, c, mean, m, bounds):
+    n = c.sum()
+    var = _null_variance(v, c, m, bounds)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(var > 0, n * (mean - m) ** 2 / var, np.where(np.isclose(mean, m), 0.0, np.inf))
+
+
+def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
+    """Mean of per-deal values ``x`` that lie in ``bounds`` (a win in [0, 1], a difference of two
+    win rates in [-1, 1]) with its score interval and the score test's two-sided p-value against 0.
+
+    The interval inverts Rao's score test of the mean in the multinomial model on the values seen
+    plus the two bounds: ``n (mean - m)^2 <= z^2 V(m)``, ``V(m)`` the variance of the restricted
+    maximum-likelihood distribution whose mean is m. On 0/1 data it is Wilson's interval (1927), on
+    -1/0/+1 differences Tango's (1998) for paired proportions. It never has zero width: 300 deals
+    that are all +1 give [+0.975, +1], where the exact one-sided bound is 0.9755, and its coverage
+    is measured in ``scripts/bench_coverage.py`` (``docs/analysis.md``)."""
+    x = np.asarray(x, float)
+    n = len(x)
+    if n == 0:
+        return MeanTest(math.nan, math.nan, math.nan, math.nan, 0)
+    v, c = _atoms(x, bounds)
+    mean = float(x.mean())
+    z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
+    lo, hi = bounds
+    start = (mean - lo) / (hi - lo)
+    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds) > z2, start)
+    low, high = (lo + (hi - lo) * e for e in (ends or (start, start)))  # the mean is accepted
+    p = math.nan
+    if lo < 0 < hi:
+        s = float(_score(v, c, mean, np.array([0.0]), bounds)[0])
+        p = math.erfc(math.sqrt(s / 2)) if math.isfinite(s) else 0.0
+    return MeanTest(mean, min(low, mean), max(high, mean), p, n)
+
+
+def paired_mean(x, level: float = 0.95, bounds=None) -> MeanTest:
+    """Mean of per-deal differences ``x`` with its interval and two-sided p-value against 0.
+
+    ``bounds`` (lowest, highest) possible value: the score interval of :func:`mean_interval`,
+    honest at every sample size and never of zero width (use it for anything bounded: a
+    difference of win rates is in :data:`DIFFERENCE`). ``bounds=None`` is for unbounded values
+    (game lengths): the one-sample t interval (``scipy.stats.ttest_1samp``); constant data then
+    give a zero-width interval (p = 1 at 0), as nothing bounds the spread."""
+    if bounds is not None:
+        return mean_interval(x, level, bounds)
     x = np.asarray(x, float)
     n = len(x)
     if n == 0:
@@ -111,6 +231,90 @@ def paired_mean(x, level: float = 0.95) -> MeanTest:
     r = stats.ttest_1samp(x, 0.0)
     ci = r.confidence_interval(level)
     return MeanTest(mean, ci.low, ci.high, r.pvalue, n)
+
+
+# ----------------------------------------------------------------------------- power, equivalence
+class Settling(tuple):
+    """(differ, equivalent, either): the further deals that would, at 80% power, show the effect
+    differs from 0, show it lies inside +-margin, and the smaller of the two (``math.inf``: that
+    way cannot succeed at any number of deals, e.g. an effect as large as the margin)."""
+
+    __slots__ = ()
+
+    def __new__(cls, differ, equivalent):
+        return super().__new__(cls, (differ, equivalent, min(differ, equivalent)))
+
+    differ = property(lambda self: self[0])
+    equivalent = property(lambda self: self[1])
+    either = property(lambda self: self[2])
+
+
+def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin: float,
+                    power: float = 0.8, sequential: bool = False) -> Settling:
+    """How many more deals would settle a question either way, at ``power`` (80%).
+
+    - ``estimate``: the observed mean of the per-deal values (e.g. a win-rate difference);
+    - ``sd``: their standard deviation per deal (``x.std(ddof=1)``);
+    - ``deals``: the deals already played (the answer counts deals to *add*);
+    - ``alpha``: the level each test of the question is run at, i.e. the family's per-question
+      level (Bonferroni's ``alpha / m``, which Holm never needs to exceed), two-sided for the
+      difference, one-sided for each of the two tests of equivalence;
+    - ``margin``: the equivalence margin (+-margin, in the units of ``estimate``);
+    - ``sequential``: the question is decided by the betting confidence sequence (tuned to the
+      deals it will end with) instead of a fixed-sample interval: its critical value
+      ``sqrt(2 log(2 / alpha))`` (``sqrt(2 log(1 / alpha))`` for each one-sided test) replaces
+      the normal quantile, as in :func:`cs_radius`.
+
+    The effect is taken conservatively. The observed size ``|estimate|`` is biased upwards (it
+    is at least the true size on average, and more so for questions picked because they are
+    unsettled), so for showing a difference it is taken one standard error closer to 0,
+    ``|estimate| - sd / sqrt(deals)``; for showing equivalence that upward bias is already the
+    conservative side and ``|estimate|`` is used. The normal-approximation sample sizes:
+
+    - differs from 0 (two-sided at alpha):
+      ``N = ((z[1 - alpha/2] + z[power]) * sd / effect)^2``;
+    - inside +-margin (two one-sided tests at alpha, Lakens 2018):
+      ``N = ((z[1 - alpha] + z[power]) * sd / (margin - |effect|))^2`` (for an effect of 0 the
+      power is split over the two tests, ``z[1 - (1 - power)/2]``).
+
+    Returns a :class:`Settling` of deals to add (0 when already enough), ``math.inf`` when a way
+    cannot succeed.
+    """
+    if deals < 1 or not (math.isfinite(estimate) and math.isfinite(sd)) or sd <= 0:
+        return Settling(math.inf, math.inf)
+    nd = NormalDist()
+    se = sd / math.sqrt(deals)
+    z_power = nd.inv_cdf(power)
+    if sequential:
+        c_differ, c_equiv = math.sqrt(2 * math.log(2 / alpha)), math.sqrt(2 * math.log(1 / alpha))
+    else:
+        c_differ, c_equiv = nd.inv_cdf(1 - alpha / 2), nd.inv_cdf(1 - alpha)
+    differ_effect = abs(estimate) - se
+    if differ_effect > 0:
+        differ = ((c_differ + z_power) * sd / differ_effect) ** 2
+    else:
+        differ = math.inf
+    equiv_effect = abs(estimate)
+    if equiv_effect < margin:
+        z_eq = nd.inv_cdf(1 - (1 - power) / 2) if equiv_effect == 0 else z_power
+        equiv = ((c_equiv + z_eq) * sd / (margin - equiv_effect)) ** 2
+    else:
+        equiv = math.inf
+
+    def more(n):
+        return n if math.isinf(n) else max(0, math.ceil(n - deals))
+
+    return Settling(more(differ), more(equiv))
+
+
+def equivalent(low: float, high: float, margin: float) -> bool:
+    """Two one-sided tests (TOST, Schuirmann 1987; Lakens 2018): is the effect inside +-``margin``?
+
+    ``low``, ``high`` must be a two-sided interval at level ``1 - 2 * alpha`` to test at
+    ``alpha`` (e.g. ``mean_interval(x, level=1 - 2 * alpha)``, or a confidence sequence's
+    interval at error rate ``2 * alpha``): each one-sided test rejects at ``alpha`` exactly when
+    its end of that interval lies inside the margin. True means "equal within +-margin"."""
+    return bool(math.isfinite(low) and math.isfinite(high) and -margin < low and high < margin)
 
 
 def holm(p_values) -> np.ndarray:
@@ -153,90 +357,183 @@ def equal_means(x) -> tuple[float, float, int]:
     return f, float(stats.f.sf(f, rank, d - rank)), rank
 
 
-# ----------------------------------------------------------------------------- bootstrap
-BLOCKS = 500
-RESAMPLES = 2000
+# ----------------------------------------------------------------------------- balance figure
+def largest_gap(intervals) -> tuple[float, float]:
+    """An interval for the largest gap ``max |d|`` between units, from simultaneous intervals
+    ``(low, high)`` of every pairwise difference d: each |d| lies in ``[0 if low <= 0 <= high
+    else min(|low|, |high|), max(|low|, |high|)]``, so when every pairwise interval holds (with
+    probability at least their joint level), the largest gap lies between the largest lower end
+    and the largest upper end. It contains the gap of the pairwise estimates whenever each interval
+    contains its estimate, and reaches 0 at a tie: no smoothness needed, unlike a bootstrap of
+    ``max - min``, which is not differentiable at a tie."""
+    low_gap, high_gap = 0.0, 0.0
+    for low, high in intervals:
+        low_gap = max(low_gap, 0.0 if low <= 0 <= high else min(abs(low), abs(high)))
+        high_gap = max(high_gap, abs(low), abs(high))
+    return low_gap, high_gap
 
 
-def block_sums(deal_key, values, blocks: int = BLOCKS) -> np.ndarray:
-    """Sum ``values`` (deals x k) into ``blocks`` blocks of deals by ``deal_key`` (the deal's
-    game index and seed, so the same deal falls in the same block in every rule variant).
-    Blocks of independent deals are independent, so resampling blocks is resampling deals."""
-    values = np.asarray(values, float)
-    b = int(min(blocks, len(deal_key))) or 1
-    block = (np.asarray(deal_key, np.int64) % b).astype(np.int64)
-    out = np.zeros((b, values.shape[1]))
-    for j in range(values.shape[1]):
-        out[:, j] = np.bincount(block, weights=values[:, j], minlength=b)
-    return out
-
-
-def block_bootstrap(statistic, samples, level: float = 0.95, seed: int = 0):
-    """Percentile bootstrap interval of ``statistic(*samples)`` over blocks (the rows of each
-    sample), resampling the same rows of every sample (paired); ``scipy.stats.bootstrap``.
-    ``statistic`` receives arrays shaped (k, ..., blocks): it reduces the last axis (the blocks)
-    and then the first (the k columns), keeping the middle ones (scipy's resamples)."""
-    samples = [np.asarray(s, float).T for s in samples]  # k x blocks
-    if samples[0].shape[-1] < 2:
+def balance_interval(rates, level: float = 0.95) -> tuple[float, float]:
+    """Interval of the balance figure ``1 - (largest - smallest unit win rate)`` from per-deal win
+    rates ``rates`` [deals, units]: the score interval (:func:`mean_interval`) of every pairwise
+    difference of units at level ``1 - (1 - level) / pairs`` (Bonferroni: simultaneous at
+    ``level``), turned into one for the largest gap by :func:`largest_gap`."""
+    rates = np.asarray(rates, float)
+    d, u = rates.shape
+    if d == 0 or u < 2:
         return math.nan, math.nan
-    from scipy import stats
-    res = stats.bootstrap(samples, statistic, paired=True, vectorized=True, axis=-1,
-                          n_resamples=RESAMPLES, confidence_level=level, method="percentile",
-                          random_state=np.random.default_rng(seed), batch=200)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    pairs = u * (u - 1) // 2
+    each = 1 - (1 - level) / pairs
+    intervals = []
+    for i in range(u):
+        for j in range(i + 1, u):
+            t = mean_interval(rates[:, i] - rates[:, j], each)
+            intervals.append((t.low, t.high))
+    low_gap, high_gap = largest_gap(intervals)
+    return 1 - high_gap, 1 - low_gap
 
 
 # ----------------------------------------------------------------------------- sequential
-CS_T_OPT = 5000  # the number of deals at which the confidence sequence is tightest
+BET_TRUNCATION = 0.75  # c of Waudby-Smith & Ramdas: a bet never risks more than 3/4 of the capital
+_CHUNK = 512  # deals per step of the capital's running product (bounds the memory)
 
 
-def cs_radius(n, sd, alpha: float, t_opt: int = CS_T_OPT):
-    """Half-width of the two-sided (1 - alpha) asymptotic confidence sequence of a mean after
-    ``n`` observations with standard deviation ``sd`` (Waudby-Smith et al. 2021, the conjugate
-    normal-mixture boundary, eq. for the two-sided AsympCS; ``alpha / 2`` in the boundary, the
-    conservative choice, and rho tuned for ``t_opt`` observations). Valid uniformly over time:
-    the chance that the true mean *ever* leaves the sequence is at most alpha (asymptotically)."""
+def _plug_in(y: np.ndarray, alpha: float, cap: int) -> np.ndarray:
+    """The predictable plug-in bets lambda_t of the hedged capital process (Waudby-Smith & Ramdas
+    2023, eq. (26)-(27) with the fixed-horizon tuning of their Sec. 4: ``sqrt(2 log(2/alpha) /
+    (cap * var_{t-1}))``): each uses only the deals before it, so any bet sequence keeps the
+    capital a martingale; tuning it to ``cap`` makes the sequence narrowest there. ``y``: values
+    in [0, 1], time on the last axis (several streams at once allowed)."""
+    t = np.arange(1, y.shape[-1] + 1, dtype=float)
+    mu = (0.5 + np.cumsum(y, axis=-1)) / (t + 1)  # regularised running mean after t deals
+    var = (0.25 + np.cumsum((y - mu) ** 2, axis=-1)) / (t + 1)
+    var_before = np.concatenate([np.full(y.shape[:-1] + (1,), 0.25), var[..., :-1]], axis=-1)
+    return np.sqrt(2 * math.log(2 / alpha) / (cap * var_before))
+
+
+def _log_capital_sup(y: np.ndarray, lam: np.ndarray, m, looks=None) -> np.ndarray:
+    """log of the largest hedged capital ``(K+ + K-) / 2`` reached so far, for each candidate mean
+    ``m`` (K+ bets the mean is above m, K- below; each bet truncated at 3/4 of what the capital
+    can lose). Ville's inequality: under the true m, P(sup_t K_t >= 1/alpha) <= alpha.
+
+    ``y``, ``lam``: [..., n] (time last); returns [..., M], or [..., L, M] at the deal counts
+    ``looks`` (each in 1..n) when given: the sup up to each look."""
+    m = np.asarray(m, float)
+    lam = lam[..., None]
+    lam_up = np.minimum(lam, BET_TRUNCATION / np.maximum(m, 1e-12))
+    lam_down = np.minimum(lam, BET_TRUNCATION / np.maximum(1 - m, 1e-12))
+    shape = y.shape[:-1] + m.shape
+    log_up, log_down = np.zeros(shape), np.zeros(shape)
+    best = np.full(shape, -np.inf)
+    at = []
+    n = y.shape[-1]
+    looks = [n] if looks is None else list(looks)
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        d = y[..., start:stop, None] - m
+        up = log_up[..., None, :] + np.cumsum(np.log1p(lam_up[..., start:stop, :] * d), axis=-2)
+        down = log_down[..., None, :] + np.cumsum(np.log1p(-lam_down[..., start:stop, :] * d), axis=-2)
+        running = np.maximum.accumulate(np.logaddexp(up, down) - math.log(2), axis=-2)
+        running = np.maximum(running, best[..., None, :])
+        at += [running[..., k - 1 - start, :] for k in looks if start < k <= stop]
+        best, log_up, log_down = running[..., -1, :], up[..., -1, :], down[..., -1, :]
+    return at[-1] if len(looks) == 1 and looks[0] == n else np.stack(at, axis=-2)
+
+
+def anytime_rejects(x, alpha: float, cap: int, at, looks, bounds=DIFFERENCE) -> np.ndarray:
+    """Whether the betting confidence sequence of :func:`anytime_interval` has excluded each mean
+    of ``at`` by each deal count of ``looks``: [..., L, M] booleans, for streams ``x`` [..., n]
+    (many simulated tournaments at once: the coverage benchmark and the tests use it)."""
+    lo, hi = bounds
+    y = np.clip((np.asarray(x, float) - lo) / (hi - lo), 0, 1)
+    lam = _plug_in(y, alpha, cap)
+    m = (np.asarray(at, float) - lo) / (hi - lo)
+    return _log_capital_sup(y, lam, m, looks) >= math.log(1 / alpha)
+
+
+def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE) -> MeanTest:
+    """The betting confidence sequence of the mean of bounded per-deal values ``x`` (in the order
+    they were played), now: (estimate, low, high, p_value, n).
+
+    Waudby-Smith & Ramdas (2023), "Estimating means of bounded random variables by betting"
+    (JRSS B): the hedged capital process with predictable plug-in bets, tuned to ``cap`` deals
+    (the tournament's cap; default: the deals so far). The sequence is the set of means at which
+    the capital has never reached ``1/alpha``, so the chance that it *ever* excludes the true mean,
+    at any deal, is at most ``alpha`` in finite samples, whatever the stopping rule: stop when it
+    is decided, report the interval at the stop. ``alpha`` is the level of this one question (a
+    study passes its family's per-question level). Being an intersection over time it only
+    narrows; the estimate is always inside it. ``p_value`` is the anytime-valid p-value of "the
+    mean is 0": 1 / the largest capital reached at 0 (at most 1), so ``p_value <= alpha`` exactly
+    when the sequence at ``alpha`` excludes 0."""
+    x = np.asarray(x, float)
+    n = len(x)
+    if n == 0:
+        return MeanTest(math.nan, -math.inf, math.inf, 1.0, 0)
+    lo, hi = bounds
+    if x.min() < lo - 1e-9 or x.max() > hi + 1e-9:
+        raise ValueError(f"per-deal values in [{x.min():g}, {x.max():g}] exceed the bounds [{lo:g}, {hi:g}]")
+    y = np.clip((x - lo) / (hi - lo), 0, 1)
+    lam = _plug_in(y, alpha, int(cap or n))
+    threshold = math.log(1 / alpha)
+    ends = _accepted_ends(lambda u: _log_capital_sup(y, lam, u) >= threshold, float(y.mean()))
+    if ends is None:  # an empty sequence (a chance of at most alpha): the estimate alone
+        ends = (float(y.mean()), float(y.mean()))
+    mean = float(x.mean())
+    zero = (0 - lo) / (hi - lo)
+    p = math.nan
+    if 0 < zero < 1:
+        p = float(min(1.0, math.exp(-_log_capital_sup(y, lam, np.array([zero]))[0])))
+    low, high = lo + (hi - lo) * ends[0], lo + (hi - lo) * ends[1]
+    return MeanTest(mean, min(low, mean), max(high, mean), p, n)
+
+
+def cs_radius(n, sd, alpha: float, t_opt=None):
+    """Planning only: about how far from its mean the betting confidence sequence at ``alpha``
+    reaches after ``n`` deals whose values have standard deviation ``sd``, when its bets are
+    tuned to ``t_opt`` deals (default: ``n``, the narrowest it can be there). From the capital's
+    second-order expansion with bets ``sqrt(2 log(2/alpha) / (t_opt sd^2))``:
+    ``sd sqrt(log(2/alpha) / 2) (sqrt(t_opt) / n + 1 / sqrt(t_opt))``, which is
+    ``sd sqrt(2 log(2/alpha) / n)`` at ``n = t_opt``. The interval itself is
+    :func:`anytime_interval`."""
     n = np.asarray(n, float)
-    a = alpha / 2
-    rho2 = (2 * math.log(1 / a) + math.log(1 + 2 * math.log(1 / a))) / t_opt
+    t = n if t_opt is None else np.asarray(t_opt, float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return sd * np.sqrt(2 * (n * rho2 + 1) / (n * n * rho2) * np.log(np.sqrt(n * rho2 + 1) / a))
+        return sd * math.sqrt(math.log(2 / alpha) / 2) * (np.sqrt(t) / n + 1 / np.sqrt(t))
 
 
 class RunningMean:
-    """Count, mean and variance of a stream of per-deal values, fed in batches (Chan et al.)."""
+    """A stream of per-deal values, fed in batches in the order they were played: their count,
+    mean and standard deviation, and the values (the confidence sequence replays them)."""
 
-    def __init__(self):
-        self.n = 0
-        self.mean = 0.0
-        self.m2 = 0.0
+    def __init__(self, cap: int | None = None, bounds=DIFFERENCE):
+        self.cap = cap
+        self.bounds = bounds
+        self.values = np.zeros(0)
 
     def add(self, x) -> None:
-        x = np.asarray(x, float)
-        if len(x) == 0:
-            return
-        nb, mb = len(x), float(x.mean())
-        m2b = float(((x - mb) ** 2).sum())
-        n = self.n + nb
-        delta = mb - self.mean
-        self.mean += delta * nb / n
-        self.m2 += m2b + delta * delta * self.n * nb / n
-        self.n = n
+        self.values = np.concatenate([self.values, np.asarray(x, float)])
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return float(self.values.mean()) if self.n else 0.0
 
     @property
     def sd(self) -> float:
-        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else math.inf
+        return float(self.values.std(ddof=1)) if self.n > 1 else math.inf
 
     def to_dict(self) -> dict:
-        return {"n": self.n, "mean": self.mean, "m2": self.m2}
+        return {"n": self.n, "mean": self.mean, "sd": self.sd if self.n > 1 else None}
 
 
 def confidence_sequence(running: RunningMean, alpha: float) -> tuple[float, float]:
-    """The anytime-valid interval of the running mean now."""
-    if running.n < 2:
-        return -math.inf, math.inf
-    r = float(cs_radius(running.n, running.sd, alpha))
-    return running.mean - r, running.mean + r
+    """The anytime-valid interval of the running mean now (:func:`anytime_interval`, tuned to the
+    stream's cap)."""
+    r = anytime_interval(running.values, alpha, running.cap, running.bounds)
+    return r.low, r.high
 
 
 def decide(low: float, high: float, margin: float) -> str | None:

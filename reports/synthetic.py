@@ -203,3 +203,118 @@ def config(game: Game, seatings: list[list[str]], strength: dict, n_deals: int, 
                  label=f"{game.players} players")
     _assign_deals(cfg)
     return cfg
+
+
+# ----------------------------------------------------------------------------- interval coverage
+# Simulated per-deal outcomes with a known truth, for measuring how often each of the reports'
+# intervals holds it (``scripts/bench_coverage.py``, ``tests/test_coverage.py``). Bernoulli and
+# multinomial outcomes are enough: every interval sees only per-deal values.
+@dataclass
+class Coverage:
+    family: str  # seat win rate | paired difference | balance figure | sequential
+    scenario: str  # the truth, in words
+    deals: int  # per replicate (sequential: the cap)
+    reps: int
+    covered: float  # share of replicates whose interval holds the truth
+    width: float  # mean width of the interval
+    note: str = ""  # e.g. the sequential questions' mean deals at the stop
+
+    def row(self) -> list[str]:
+        return [self.family, self.scenario, f"{self.deals:,}", f"{self.reps:,}", f"{100 * self.covered:.1f}%",
+                f"{self.width:.4f}", self.note]
+
+
+def winners(probs, deals: int, reps: int, rng) -> np.ndarray:
+    """[reps, deals] index of the unit that wins each deal (one game per deal), with ``probs``."""
+    return rng.choice(len(probs), size=(reps, deals), p=np.asarray(probs, float) / np.sum(probs))
+
+
+def seat_rate_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
+    """Unit 0's win rate (deal-clustered Wilson, :func:`stats.clustered_proportion`)."""
+    from . import stats
+    y = (winners(probs, deals, reps, rng) == 0).astype(float).T  # [deals, reps]
+    truth = probs[0] / np.sum(probs)
+    _, low, high, _, _ = stats.clustered_proportion(y, np.ones_like(y), level)
+    return Coverage("seat win rate", f"win rate {truth:.3g}", deals, reps,
+                    float(np.mean((low <= truth) & (truth <= high))), float(np.mean(high - low)),
+                    f"exact (binomial sum): {100 * wilson_coverage(truth, deals, level):.1f}%")
+
+
+def wilson_coverage(p: float, n: int, level: float = 0.95) -> float:
+    """The exact coverage of Wilson's interval for n independent trials of chance p (a sum over
+    the binomial distribution, no simulation noise): it oscillates around ``level`` with n and p."""
+    from scipy.stats import binom
+
+    from . import stats
+    k = np.arange(n + 1)
+    low, high = stats.wilson(k, n, level)
+    return float(binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
+
+
+def paired_outcomes(p_win: float, p_loss: float, deals: int, reps: int, rng) -> np.ndarray:
+    """[reps, deals] per-deal differences a - b of two players' wins: +1 with ``p_win`` (a wins, b
+    does not), -1 with ``p_loss``, else 0 (both or neither)."""
+    u = rng.random((reps, deals))
+    return np.where(u < p_win, 1.0, np.where(u < p_win + p_loss, -1.0, 0.0))
+
+
+def paired_coverage(p_win: float, p_loss: float, deals: int, reps: int, rng, level: float = 0.95,
+                    method: str = "score") -> Coverage:
+    """A paired win-rate difference (:func:`stats.paired_mean` on [-1, 1]; ``method="t"``: the t
+    interval it replaced, for contrast)."""
+    from . import stats
+    x = paired_outcomes(p_win, p_loss, deals, reps, rng)
+    truth = p_win - p_loss
+    bounds = stats.DIFFERENCE if method == "score" else None
+    ends = np.array([stats.paired_mean(row, level, bounds)[1:3] for row in x])
+    ok = (ends[:, 0] <= truth + 1e-12) & (truth - 1e-12 <= ends[:, 1])
+    return Coverage("paired difference", f"+1 {p_win:g}, -1 {p_loss:g} (mean {truth:+.3g})"
+                    + (" [t interval]" if method == "t" else ""), deals, reps, float(ok.mean()),
+                    float(np.mean(ends[:, 1] - ends[:, 0])))
+
+
+def balance_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
+    """The balance figure's interval (:func:`stats.balance_interval`) for units winning a deal with
+    ``probs`` (a tie: all equal)."""
+    from . import stats
+    probs = np.asarray(probs, float) / np.sum(probs)
+    truth = 1 - (probs.max() - probs.min())
+    w = winners(probs, deals, reps, rng)
+    covered, widths, inside = 0, [], 0
+    for row in w:
+        rates = (row[:, None] == np.arange(len(probs))).astype(float)
+        low, high = stats.balance_interval(rates, level)
+        p = rates.mean(axis=0)
+        est = 1 - (p.max() - p.min())
+        covered += low - 1e-12 <= truth <= high + 1e-12
+        inside += low - 1e-12 <= est <= high + 1e-12
+        widths.append(high - low)
+    note = "estimate inside: all" if inside == reps else f"estimate inside {inside}/{reps}"
+    return Coverage("balance figure", f"seat rates {', '.join(f'{p:.3g}' for p in probs)} (balance {truth:.3g})",
+                    deals, reps, covered / reps, float(np.mean(widths)), note)
+
+
+def look_schedule(cap: int, first_batch: int) -> list[int]:
+    """Deals done at each look of ``--until-decided`` (``simulate.tournament.plan_batches``)."""
+    from tourney_sim.simulate.tournament import plan_batches
+    return [first + size for (_, first, size), in plan_batches(cap, cap, True, first_batch)]
+
+
+def sequential_coverage(p_win: float, p_loss: float, cap: int, first_batch: int, reps: int, rng,
+                        alpha: float = 0.05, margin: float = 0.02, widths: int = 100) -> Coverage:
+    """A ``--until-decided`` question (:func:`stats.anytime_interval` tuned to ``cap``, looked at
+    on the study's schedule, stopped once decided: 0 excluded, or +-margin both excluded): does
+    the interval at the stop hold the truth? Width measured on the first ``widths`` replicates."""
+    from . import stats
+    x = paired_outcomes(p_win, p_loss, cap, reps, rng)
+    truth = p_win - p_loss
+    looks = look_schedule(cap, first_batch)
+    rej = stats.anytime_rejects(x, alpha, cap, [truth, 0.0, -margin, margin], looks)  # [reps, L, 4]
+    decided = rej[..., 1] | (rej[..., 2] & rej[..., 3])
+    stop = np.where(decided.any(axis=1), decided.argmax(axis=1), len(looks) - 1)
+    missed = rej[np.arange(reps), stop, 0]
+    at = np.array(looks)[stop]
+    w = [stats.anytime_interval(x[i, :at[i]], alpha, cap) for i in range(min(widths, reps))]
+    return Coverage("sequential", f"+1 {p_win:g}, -1 {p_loss:g} (mean {truth:+.3g}), alpha {alpha:g}", cap, reps,
+                    float(1 - missed.mean()), float(np.mean([t.high - t.low for t in w])),
+                    f"stopped at {at.mean():.0f} deals on average, decided {decided.any(axis=1).mean():.0%}")

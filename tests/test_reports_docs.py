@@ -38,10 +38,11 @@ def test_analysis_guide_recomputes_the_report(tmp_path, capsys):
     (cfg,) = load.load([t])
     pw = analysis.pairwise_table(cfg).iloc[0]
     assert ns["deal_diff"].mean() == pytest.approx(pw["diff"])
-    assert tuple(ns["paired"].confidence_interval()) == pytest.approx((pw.ci_low, pw.ci_high))
-    assert tuple(ns["unpaired"].confidence_interval()) == pytest.approx((pw.unpaired_low, pw.unpaired_high))
+    assert (ns["paired"].low, ns["paired"].high) == pytest.approx((pw.ci_low, pw.ci_high))
+    assert (ns["unpaired"].low, ns["unpaired"].high) == pytest.approx((pw.unpaired_low, pw.unpaired_high))
     seats = analysis.seat_analysis(cfg)
     assert ns["balance"] == pytest.approx(seats["balance"])
+    assert f"balance interval ({seats['balance_low']!r}, {seats['balance_high']!r})" in out
     assert ns["F"] == pytest.approx(seats["equal_F"])
     assert ns["first"].win.mean() == pytest.approx(seats["first_rate"])
     table = analysis.strategy_table(cfg)

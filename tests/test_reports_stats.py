@@ -157,57 +157,55 @@ def test_team_game_and_lowest_score_wins():
 
 
 # ----------------------------------------------------------------------------- sequential
-def _monitor(means, n_batch, batches, alpha, reps, rng, scale=1.0):
-    """Vectorised: per-deal values in [-1, 1] (difference of two Bernoulli win indicators with
-    the given mean), monitored after every batch; returns (first batch each rep decides or -1,
-    the decision sign there)."""
-    p_pos = (1 + means) / 2
-    total = np.zeros(reps)
-    total2 = np.zeros(reps)
-    n = 0
-    first = np.full(reps, -1)
-    sign = np.zeros(reps)
-    for b in range(batches):
-        x = np.where(rng.random((reps, n_batch)) < p_pos, 1.0, -1.0) * scale
-        x *= rng.random((reps, n_batch)) < 0.5  # half the deals have no winner between the two
-        total += x.sum(axis=1)
-        total2 += (x * x).sum(axis=1)
-        n += n_batch
-        mean = total / n
-        sd = np.sqrt(np.maximum(total2 / n - mean * mean, 0) * n / (n - 1))
-        r = stats.cs_radius(n, sd, alpha)
-        low, high = mean - r, mean + r
-        new = (first < 0) & ((low > 0) | (high < 0))
-        first[new] = b
-        sign[new] = np.sign(mean[new])
+def _monitor(mean, n_batch, batches, alpha, reps, rng):
+    """Vectorised: per-deal values in [-1, 1] (+-1 with the given mean on half the deals, 0 on the
+    others: no winner between the two), the betting confidence sequence tuned to the cap looked
+    at after every batch; returns (first batch each rep decides or -1, the decision sign there)."""
+    n = n_batch * batches
+    p_pos = (1 + 2 * mean) / 2
+    x = np.where(rng.random((reps, n)) < p_pos, 1.0, -1.0) * (rng.random((reps, n)) < 0.5)
+    looks = [n_batch * (b + 1) for b in range(batches)]
+    out = stats.anytime_rejects(x, alpha, n, [0.0], looks)[..., 0]  # [reps, looks]: 0 excluded
+    first = np.where(out.any(axis=1), out.argmax(axis=1), -1)
+    running = np.cumsum(x, axis=1)[:, np.array(looks) - 1]
+    sign = np.sign(running[np.arange(reps), np.maximum(first, 0)]) * (first >= 0)
     return first, sign
 
 
 @pytest.mark.slow
 def test_confidence_sequence_error_rate_within_alpha_under_no_difference():
     rng = np.random.default_rng(10)
-    first, _ = _monitor(0.0, 500, 60, 0.05, 2000, rng)
-    errors = (first >= 0).mean()  # ever excluding the true value 0, at any of the 60 looks
+    first, _ = _monitor(0.0, 100, 30, 0.05, 2000, rng)
+    errors = (first >= 0).mean()  # ever excluding the true value 0, at any of the 30 looks
     assert errors <= 0.05
     # a fixed-sample 95% interval looked at after every batch would be wrong far more often
     rng = np.random.default_rng(10)
-    looks = np.zeros(2000, bool)
-    total = np.zeros(2000)
-    for b in range(60):
-        x = np.where(rng.random((2000, 500)) < 0.5, 1.0, -1.0) * (rng.random((2000, 500)) < 0.5)
-        total += x.sum(axis=1)
-        n = 500 * (b + 1)
-        looks |= np.abs(total / n) > 1.96 * math.sqrt(0.5 / n)
-    assert looks.mean() > 0.15
+    x = np.where(rng.random((2000, 3000)) < 0.5, 1.0, -1.0) * (rng.random((2000, 3000)) < 0.5)
+    n = np.arange(100, 3001, 100)
+    means = np.cumsum(x, axis=1)[:, n - 1] / n
+    assert (np.abs(means) > 1.96 * np.sqrt(0.5 / n)).any(axis=1).mean() > 0.15
 
 
 def test_confidence_sequence_stops_early_with_the_right_answer():
     rng = np.random.default_rng(11)
-    first, sign = _monitor(0.05, 500, 60, 0.05, 500, rng)
+    first, sign = _monitor(0.1, 100, 30, 0.05, 500, rng)
     assert (first >= 0).all() and (sign == 1).all()
-    # the mean difference is 0.025 (half the deals have no winner between the two): a fixed
-    # 95%-power test needs about 10,000 deals; the sequence usually stops well before the cap
-    assert np.median(first) <= 20 and (first < 50).mean() > 0.95
+    # the mean difference is 0.05 (half the deals have no winner between the two): a fixed
+    # 80%-power test at 5% needs about 1,600 deals; the sequence usually stops before its cap
+    assert np.median(first) <= 20 and (first < 29).mean() > 0.8
+
+
+def test_all_wins_no_longer_stop_with_a_zero_width_interval():
+    """Issue 29: a player winning every one of 50 deals gave [+100, +100] pp and p = 0; when the
+    true chance of winning a deal is 0.99 the final interval missed it 62% of the time."""
+    t = stats.anytime_interval(np.ones(50), 0.05, cap=300)
+    assert t.high == 1.0 and 0.7 < t.low < 0.95 and 0 < t.p_value < 0.05
+    assert stats.cs_radius(300, 0.0, 0.05) == 0  # the planning radius: sd only, not an interval
+    rng = np.random.default_rng(12)
+    x = np.where(rng.random((1000, 300)) < 0.99, 1.0, 0.0)  # +1 on 99% of deals, else a tie
+    looks = [50, 100, 150, 225, 300]
+    missed = stats.anytime_rejects(x, 0.05, 300, [0.99], looks)[..., -1, 0]  # ever excluded 0.99
+    assert missed.mean() <= 0.05
 
 
 def test_sequential_tournament_question_on_synthetic_batches():
@@ -248,3 +246,82 @@ def _batch(game, seatings, strength, batch, label="3 players", **kw):
     cfg = sy.config(game, seatings, strength, 400, seed=12345 + batch, luck=1.0, **kw)
     cfg.label = label
     return cfg
+
+
+# ----------------------------------------------------------------------------- bounded intervals
+def test_all_wins_give_an_honest_non_degenerate_interval():
+    """300 deals all won: the old t interval was [+1, +1]; the exact one-sided bound is 0.9755."""
+    t = stats.paired_mean(np.ones(300), bounds=stats.DIFFERENCE)
+    exact = 2 * 0.025 ** (1 / 300) - 1
+    assert t.estimate == 1.0 and t.high == 1.0
+    assert 0.96 < t.low <= exact
+    assert 0 < t.p_value < 1e-10
+    zero = stats.paired_mean(np.zeros(300), bounds=stats.DIFFERENCE)
+    assert zero.low < 0 < zero.high and zero.p_value == 1.0
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (57, 200), (1, 1000)])
+def test_score_interval_on_wins_is_wilson(k, n):
+    x = np.r_[np.ones(k), np.zeros(n - k)]
+    t = stats.mean_interval(x, bounds=(0.0, 1.0))
+    assert (t.low, t.high) == pytest.approx(stats.wilson_scipy(k, n), abs=1e-6)
+
+
+def test_score_interval_is_the_t_interval_for_large_samples():
+    x = np.random.default_rng(5).choice([-1, -0.5, 0, 0.5, 1], size=20000)
+    t = stats.paired_mean(x, bounds=stats.DIFFERENCE)
+    ref = sps.ttest_1samp(x, 0)
+    assert (t.low, t.high) == pytest.approx(tuple(ref.confidence_interval(0.95)), abs=2e-4)
+    assert t.p_value == pytest.approx(ref.pvalue, abs=0.01)
+    with pytest.raises(ValueError, match="exceed the bounds"):
+        stats.paired_mean(x * 2, bounds=stats.DIFFERENCE)
+
+
+def test_deals_to_settle_uses_a_conservative_effect_and_either_way():
+    # a clear effect: showing equivalence within 1 pp is impossible, a difference is near
+    s = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01)
+    assert math.isinf(s.equivalent) and s.either == s.differ
+    se = 0.7 / math.sqrt(300)
+    z = sps.norm.ppf(1 - 0.05 / 60) + sps.norm.ppf(0.8)
+    assert s.differ == math.ceil((z * 0.7 / (0.05 - se)) ** 2 - 300)
+    assert s.differ > math.ceil((z * 0.7 / 0.05) ** 2 - 300)  # not at the observed effect
+    # a near-zero effect: equivalence settles it, a difference never could
+    s = stats.deals_to_settle(0.0005, 0.5, 2000, 0.05 / 30, 0.01)
+    assert math.isinf(s.differ) and s.either == s.equivalent
+    z = sps.norm.ppf(1 - 0.05 / 30) + sps.norm.ppf(0.8)
+    assert s.equivalent == math.ceil((z * 0.5 / (0.01 - 0.0005)) ** 2 - 2000)
+    assert stats.deals_to_settle(0.2, 0.5, 10**6, 0.05, 0.01).differ == 0  # already enough
+    # a sequential question needs more: the confidence sequence is wider than a fixed interval
+    fixed = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01)
+    anytime = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01, sequential=True)
+    assert fixed.differ < anytime.differ < 2 * fixed.differ + 300
+
+
+def test_deals_to_settle_gives_the_power_it_promises():
+    """Simulated: a true effect of 0.1 (per deal +1 with 0.3, -1 with 0.2, else 0: sd 0.7) observed
+    one standard error higher, as an unsettled question's would be; with the deals it names the
+    score interval at alpha = 1% excludes 0 in about 80% of replicates."""
+    sd, deals, alpha = 0.7, 200, 0.01
+    s = stats.deals_to_settle(0.1 + sd / math.sqrt(deals), sd, deals, alpha, 0.01)
+    n = deals + s.differ
+    assert 500 < n < 650
+    x = sy.paired_outcomes(0.3, 0.2, n, 400, np.random.default_rng(13))
+    shown = np.mean([stats.mean_interval(row, level=1 - alpha).low > 0 for row in x])
+    assert 0.75 <= shown <= 0.87
+
+
+def test_equivalent_is_tost_on_the_interval_at_twice_alpha():
+    x = np.random.default_rng(6).choice([-1.0, 0.0, 0.0, 1.0], size=40000)
+    t = stats.mean_interval(x, level=1 - 2 * 0.05)
+    assert stats.equivalent(t.low, t.high, 0.02)
+    assert not stats.equivalent(t.low, t.high, abs(t.estimate) / 2)
+    assert not stats.equivalent(math.nan, 0.0, 1.0)
+
+
+def test_balance_figure_interval_holds_its_estimate_and_reaches_a_tie():
+    """Issue 29: the percentile bootstrap printed "0.998 [0.986, 0.998]" for a fair game (the
+    estimate outside, 1 excluded). The interval from the seat differences reaches 1 and holds it."""
+    cfg = sy.config(GAME3, [["a", "a", "a"]], {}, 3000, seed=21, luck=0.0)
+    s = analysis.seat_analysis(cfg)
+    assert s["balance_low"] <= s["balance"] <= s["balance_high"] == 1.0
+    assert s["balance"] < 1.0 and s["balance_low"] > 0.9
