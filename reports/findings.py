@@ -52,7 +52,7 @@ balance and dominant strategies, and check that exactly those are found and null
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -110,6 +110,7 @@ class Question:
     what: str = ""  # rules: what the option changes ("team 0's edge over team 1")
     before: float = math.nan  # rules: the measure under the default rules on the same deals
     after: float = math.nan  # ... and under the option
+    values: np.ndarray | None = field(default=None, repr=False, compare=False)  # the per-deal values
 
     @property
     def key(self) -> tuple:
@@ -210,7 +211,8 @@ class Question:
         return f"{self.context}: {self.phrase()}{p}"
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = asdict(replace(self, values=None))
+        del d["values"]
         d["sentence"] = self.sentence()
         d["verdict"] = self.verdict()
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
@@ -258,20 +260,27 @@ def _test(x, anytime: bool = False):
 
 
 # -------------------------------------------------- what this module asks of reports/stats.py
-# The family-level interval, the equivalence bound and the deals that would settle a question
-# are the only statistics the outcomes need beyond a question's test; each is one function here,
-# so a better method in reports/stats.py is wired in by changing its body alone.
+# The family-level interval and the deals that would settle a question are the only statistics
+# the outcomes need beyond a question's own test; each is one function here, so a better method
+# in reports/stats.py is wired in by changing its body alone.
+RATE_DIFFERENCE = (-1.0, 1.0)  # every "pp" question's per-deal values lie in here
+
+
+def _bounds(q: Question) -> dict:
+    """The keywords that tell stats.paired_mean the range of the question's per-deal values."""
+    return {}
+
+
 def family_interval(q: Question, alpha: float) -> tuple[float, float]:
-    """The question's two-sided (1 - alpha) interval from its summary (estimate, sd, deals): the
-    confidence sequence's for a sequential question, else the t interval."""
-    if not (q.deals > 1 and math.isfinite(q.sd)):
+    """The question's two-sided (1 - alpha) interval: the confidence sequence's for a sequential
+    question, else the fixed-sample interval of its per-deal values."""
+    if q.deals < 2 or q.values is None:
         return math.nan, math.nan
     if q.anytime:
         half = float(stats.cs_radius(q.deals, q.sd, alpha))
-    else:
-        from scipy.stats import t as student
-        half = float(student.ppf(1 - alpha / 2, q.deals - 1)) * q.sd / math.sqrt(q.deals)
-    return q.estimate - half, q.estimate + half
+        return q.estimate - half, q.estimate + half
+    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(q))
+    return t.low, t.high
 
 
 def equivalence_bound(q: Question, alpha: float) -> float:
@@ -281,19 +290,19 @@ def equivalence_bound(q: Question, alpha: float) -> float:
     return max(abs(low), abs(high))
 
 
-def deals_to_settle(sd: float, effect: float, margin: float, alpha_diff: float, alpha_equiv: float,
-                    power: float = POWER) -> float:
-    """Deals at which a question with per-deal ``sd`` and true mean ``effect`` is settled with
-    chance ``power``, either way: shown different from 0 (two-sided at ``alpha_diff``) or shown
-    within +-``margin`` (two one-sided tests at ``alpha_equiv``), whichever needs fewer."""
-    zp = NormalDist().inv_cdf(power)
-    effect = abs(effect)
+def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> float:
+    """Further deals at which the question is settled with chance ``power``, either way: shown
+    different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
+    ``alpha``), whichever needs fewer, if the effect is as observed."""
+    if not (math.isfinite(q.sd) and q.sd > 0):
+        return math.inf
+    zp, effect, margin = NormalDist().inv_cdf(power), abs(q.estimate), q.margin()
     need = math.inf
     if effect > 0:
-        need = ((NormalDist().inv_cdf(1 - alpha_diff / 2) + zp) * sd / effect) ** 2
+        need = ((NormalDist().inv_cdf(1 - alpha / 2) + zp) * q.sd / effect) ** 2
     if effect < margin:
-        need = min(need, ((NormalDist().inv_cdf(1 - alpha_equiv) + zp) * sd / (margin - effect)) ** 2)
-    return need
+        need = min(need, ((NormalDist().inv_cdf(1 - alpha) + zp) * q.sd / (margin - effect)) ** 2)
+    return max(0.0, need - q.deals)
 
 
 def anytime_test(x, level: float = 0.95) -> tuple[float, float, float, float]:
@@ -383,7 +392,7 @@ def _q(section, players, level, subject, measure, context, claim, negative, unit
        anytime=False, **kw) -> Question:
     est, low, high, p, n, sd, unchanged = _test(values, anytime)
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
-                    high, p, n, sd, anytime, unchanged, **kw)
+                    high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 
 
 def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
@@ -500,9 +509,8 @@ def _outcome(q: Question, alpha: float, m: int) -> str:
     if bound < q.margin():
         q.bound = bound
         return "equivalent"
-    if math.isfinite(q.sd) and q.sd > 0:
-        need = deals_to_settle(q.sd, q.estimate, q.margin(), alpha / m, alpha / m)
-        q.more_deals = int(max(1, math.ceil(need - q.deals))) if math.isfinite(need) else None
+    more = more_deals_to_settle(q, alpha / m)
+    q.more_deals = int(max(1, math.ceil(more))) if math.isfinite(more) else None
     return "not settled"
 
 
