@@ -562,7 +562,7 @@ body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1
 padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 h3{margin-top:1.6em}h4{margin:1.2em 0 .4em}
-table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em;display:block;overflow-x:auto;max-width:100%}
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top;word-break:normal;
 overflow-wrap:normal;hyphens:none}
 th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}

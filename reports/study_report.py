@@ -469,8 +469,11 @@ def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[Rule
 def _counts(qs: list[Question]) -> str:
     words = {"finding": "effects", "negligible": "significant but negligible", "equivalent": "fair or equivalent",
              "not settled": "not settled", "fact": "facts", "unchanged": "unchanged"}
-    return ", ".join(f"{sum(q.outcome == k for q in qs)} {w}" for k, w in words.items()
-                     if any(q.outcome == k for q in qs))
+    tested = [k for k in words if k in findings.READING_ORDER[:4]]
+    said = ", ".join(f"{sum(q.outcome == k for q in qs)} {words[k]}" for k in tested if any(q.outcome == k for q in qs))
+    rest = ", ".join(f"{sum(q.outcome == k for q in qs)} {words[k]}" for k in words
+                     if k not in tested and any(q.outcome == k for q in qs))
+    return said + (f"; not tested: {rest}" if rest else "")
 
 
 def _not_played(data: StudyData, family_name: str) -> str:
