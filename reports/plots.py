@@ -24,6 +24,21 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
+def _xerr(values, lows, highs) -> np.ndarray:
+    """The error bars of intervals around values (0 where an end is unknown)."""
+    v = np.asarray(values, float)
+    err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
+    return np.where(np.isfinite(err), np.maximum(err, 0), 0)
+
+
+def _finish(ax, y, labels, title: str, xlabel: str) -> None:
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+
+
 def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: float | None = None) -> bytes:
     """Horizontal point-and-interval chart (win rates, balance figures)."""
     plt = _plt()
@@ -31,9 +46,7 @@ def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: f
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 1.1))
     y = np.arange(n)[::-1]
     v = np.asarray(values, float)
-    err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
-    err = np.where(np.isfinite(err), np.maximum(err, 0), 0)
-    ax.errorbar(v, y, xerr=err, fmt="o", color=_COLORS[0], ecolor="#555", capsize=4)
+    ax.errorbar(v, y, xerr=_xerr(v, lows, highs), fmt="o", color=_COLORS[0], ecolor="#555", capsize=4)
     if reference is not None:
         ax.axvline(reference, color="#999", linestyle="--", linewidth=1)
     ax.set_yticks(y)
@@ -108,18 +121,12 @@ def grouped_intervals(labels, groups: dict, title: str, xlabel: str, reference: 
     y = np.arange(n)[::-1].astype(float)
     step = 0.7 / k
     for i, (name, (values, lows, highs)) in enumerate(groups.items()):
-        v = np.asarray(values, float)
-        err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
-        err = np.where(np.isfinite(err), np.maximum(err, 0), 0)
-        ax.errorbar(v, y + 0.35 - step * (i + 0.5), xerr=err, fmt="o", color=_COLORS[i % len(_COLORS)],
-                    ecolor=_COLORS[i % len(_COLORS)], capsize=3, label=str(name))
+        color = _COLORS[i % len(_COLORS)]
+        ax.errorbar(np.asarray(values, float), y + 0.35 - step * (i + 0.5), xerr=_xerr(values, lows, highs),
+                    fmt="o", color=color, ecolor=color, capsize=3, label=str(name))
     if reference is not None:
         ax.axvline(reference, color="#999", linestyle="--", linewidth=1, label="even share")
-    ax.set_yticks(y)
-    ax.set_yticklabels(labels)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(axis="x", alpha=0.3)
+    _finish(ax, y, labels, title, xlabel)
     ax.legend(fontsize=8, loc="best")
     return _png(fig)
 
@@ -137,14 +144,8 @@ def before_after(labels, before, after, title: str, xlabel: str, lows=None, high
         ax.annotate("", xy=(ai, yi), xytext=(bi, yi), arrowprops=dict(arrowstyle="->", color=color, lw=1.6))
     ax.plot(b, y, "o", color="#999", label="default rules")
     if lows is not None and highs is not None:
-        err = np.vstack([a - np.asarray(lows, float), np.asarray(highs, float) - a])
-        err = np.where(np.isfinite(err), np.maximum(err, 0), 0)
-        ax.errorbar(a, y, xerr=err, fmt="none", ecolor="#555", capsize=3)
+        ax.errorbar(a, y, xerr=_xerr(a, lows, highs), fmt="none", ecolor="#555", capsize=3)
     ax.plot(a, y, "o", color=_COLORS[0], label="with the option")
-    ax.set_yticks(y)
-    ax.set_yticklabels(labels)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(axis="x", alpha=0.3)
+    _finish(ax, y, labels, title, xlabel)
     ax.legend(fontsize=8, loc="best")
     return _png(fig)
