@@ -243,7 +243,7 @@ def _p(p: float) -> str:
 
 
 # ----------------------------------------------------------------------------- per-deal values
-def _test(x, anytime: bool = False):
+def _test(x, anytime: bool = False, unit: str = "pp"):
     """(estimate, low, high, p, n, sd, unchanged) of the mean of per-deal values ``x``."""
     x = np.asarray(x, float)
     n = len(x)
@@ -255,7 +255,7 @@ def _test(x, anytime: bool = False):
     if anytime:
         est, low, high, p = anytime_test(x)
         return est, low, high, p, n, sd, False
-    t = stats.paired_mean(x)
+    t = stats.paired_mean(x, **_bounds(unit))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
 
 
@@ -266,8 +266,9 @@ def _test(x, anytime: bool = False):
 RATE_DIFFERENCE = (-1.0, 1.0)  # every "pp" question's per-deal values lie in here
 
 
-def _bounds(q: Question) -> dict:
-    """The keywords that tell stats.paired_mean the range of the question's per-deal values."""
+def _bounds(unit: str) -> dict:
+    """The keywords that tell stats.paired_mean the range of a question's per-deal values (a
+    "pp" question's lie in RATE_DIFFERENCE; a length is unbounded)."""
     return {}
 
 
@@ -279,7 +280,7 @@ def family_interval(q: Question, alpha: float) -> tuple[float, float]:
     if q.anytime:
         half = float(stats.cs_radius(q.deals, q.sd, alpha))
         return q.estimate - half, q.estimate + half
-    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(q))
+    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(q.unit))
     return t.low, t.high
 
 
@@ -390,7 +391,7 @@ def mean_score_per_deal(cfg: Config) -> np.ndarray:
 # ----------------------------------------------------------------------------- questions
 def _q(section, players, level, subject, measure, context, claim, negative, unit, values,
        anytime=False, **kw) -> Question:
-    est, low, high, p, n, sd, unchanged = _test(values, anytime)
+    est, low, high, p, n, sd, unchanged = _test(values, anytime, unit)
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
                     high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 

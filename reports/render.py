@@ -638,8 +638,21 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(r: Report) -> str:
+def to_markdown(r: Report, figures: Path | None = None) -> str:
+    """The report in Markdown; with ``figures`` (a directory beside the Markdown file) each
+    figure is written there as a PNG and shown in place, else named with a pointer to the HTML."""
     out = []
+    shown: list = []
+
+    def figure(block) -> str:
+        if figures is None:
+            return f"*(figure: {block[2]}; see the HTML report)*"
+        shown.append(block)
+        name = f"{len(shown):02d}-" + re.sub(r"[^a-z0-9]+", "-", block[2].lower()).strip("-") + ".png"
+        figures.mkdir(parents=True, exist_ok=True)
+        (figures / name).write_bytes(block[1])
+        return f"![{block[2]}]({figures.name}/{name})"
+
     for block in r.blocks:
         kind = "table" if isinstance(block, Table) else block[0]
         if kind == "h":
@@ -650,7 +663,9 @@ def to_markdown(r: Report) -> str:
         elif kind == "ul":
             out.append("\n".join(f"- {i}" for i in block[1]))
         elif kind == "img":
-            out.append(f"*(figure: {block[2]}; see the HTML report)*")
+            out.append(figure(block))
+        elif kind == "figs" and figures is not None:
+            out.append("\n".join(figure(f) for f in block[1]))
         elif kind == "figs":
             out.append(f"*(figures: {', '.join(f[2] for f in block[1])}; see the HTML report)*")
         elif kind == "table":
@@ -670,9 +685,10 @@ def to_text(r: Report) -> str:
     return "\n".join(r.terminal)
 
 
-def write(r: Report, out: Path, fmt: str) -> Path:
+def write(r: Report, out: Path, fmt: str, figures: Path | None = None) -> Path:
+    """Write the report (Markdown's figures into ``figures``, when given)."""
     out = Path(out)
-    text = to_html(r) if fmt == "html" else to_markdown(r)
+    text = to_html(r) if fmt == "html" else to_markdown(r, figures)
     tmp = out.with_name("." + out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

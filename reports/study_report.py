@@ -260,6 +260,8 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         qs = [q for q in family.questions if q.section == "seats" and q.players == p and q.level == lv
               and q.measure == "win rate"]
         state[lv] = (_level_state(qs), qs)
+    if not levels:
+        return ["Only random play was studied: no verdict on balance under skilled play (see the seat table)."]
     unfair = [lv for lv in levels if state[lv][0] == "unfair"]
     if unfair:
         lv = unfair[-1]  # the strongest play at which it is unfair
@@ -517,7 +519,7 @@ def _balance(s: dict) -> str:
 
 
 def _paired(x) -> str:
-    t = findings._test(x)
+    t = findings._test(x, unit="points")
     if t[6]:
         return "no change"
     est, low, high = t[0], t[1], t[2]
@@ -697,6 +699,6 @@ def write_report(out: Path, manifest: dict) -> str:
     family = questions(data)
     report = build(data, family)
     write(report, Path(out) / "report.html", "html")
-    write(report, Path(out) / "report.md", "md")
+    write(report, Path(out) / "report.md", "md", figures=Path(out) / "report-figures")
     write_json(Path(out) / "findings.json", findings_json(data, family))
     return summary_text(data, family, out, report)

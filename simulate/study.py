@@ -31,7 +31,8 @@ Layout of the study directory::
                          with its command, dataset directory, status and seconds
     levels/ rules/ landscape/   the stages' datasets and tournaments
     findings.json        every question with its estimate, interval, p-values and outcome
-    report.html report.md  the report (findings in words at the top)
+    report.html report.md  the report (the verdict at the top; report-figures/ holds the
+                         Markdown's figures, which the HTML embeds)
 
 A study is a job directory (:mod:`tourney_sim.simulate.jobdir`) and resumable: ``--resume`` keeps
 the finished stages and resumes the unfinished one (the runner's and tournament's own resume),

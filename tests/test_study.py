@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -292,6 +293,9 @@ def test_quick_study_end_to_end(quick_study):
     assert "too few deals at this budget" in md
     assert "<h2 id=\"verdict\">Verdict</h2>" in html and "http" not in html.split("<body>")[1].replace("https://", "")
     assert html.count("<img") >= 3 and "counts as a win for each" in html
+    # the Markdown shows the same figures, written beside it
+    figures = re.findall(r"!\[[^]]*\]\((report-figures/[^)]+\.png)\)", md)
+    assert len(figures) == html.count("<img") and all((out / f).is_file() for f in figures)
 
 
 def test_each_stage_command_regenerates_its_dataset(quick_study, tmp_path):
