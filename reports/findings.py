@@ -110,6 +110,8 @@ class Question:
     what: str = ""  # rules: what the option changes ("team 0's edge over team 1")
     before: float = math.nan  # rules: the measure under the default rules on the same deals
     after: float = math.nan  # ... and under the option
+    cap: int | None = None  # a sequential question: the deals its tournament could play
+    cv_reduction: float = math.nan  # search level: the variance a control variate would remove
     values: np.ndarray | None = field(default=None, repr=False, compare=False)  # the per-deal values
 
     @property
@@ -243,7 +245,7 @@ def _p(p: float) -> str:
 
 
 # ----------------------------------------------------------------------------- per-deal values
-def _test(x, anytime: bool = False, unit: str = "pp"):
+def _test(x, anytime: bool = False, unit: str = "pp", cap: int | None = None):
     """(estimate, low, high, p, n, sd, unchanged) of the mean of per-deal values ``x``."""
     x = np.asarray(x, float)
     n = len(x)
@@ -253,7 +255,7 @@ def _test(x, anytime: bool = False, unit: str = "pp"):
         return 0.0, 0.0, 0.0, math.nan, n, 0.0, True
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if anytime:
-        est, low, high, p = anytime_test(x)
+        est, low, high, p = anytime_test(x, cap=cap)
         return est, low, high, p, n, sd, False
     t = stats.paired_mean(x, **_bounds(unit))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
@@ -278,8 +280,7 @@ def family_interval(q: Question, alpha: float) -> tuple[float, float]:
     if q.deals < 2 or q.values is None:
         return math.nan, math.nan
     if q.anytime:
-        half = float(stats.cs_radius(q.deals, q.sd, alpha))
-        return q.estimate - half, q.estimate + half
+        return anytime_test(q.values, 1 - alpha, q.cap)[1:3]
     t = stats.paired_mean(q.values, 1 - alpha, **_bounds(q.unit))
     return t.low, t.high
 
@@ -306,9 +307,10 @@ def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> flo
     return max(0.0, need - q.deals)
 
 
-def anytime_test(x, level: float = 0.95) -> tuple[float, float, float, float]:
+def anytime_test(x, level: float = 0.95, cap: int | None = None) -> tuple[float, float, float, float]:
     """Mean, anytime-valid interval (the asymptotic confidence sequence that ``--until-decided``
-    stops on) and its p-value: the smallest error rate at which the sequence excludes 0."""
+    stops on) and its p-value: the smallest error rate at which the sequence excludes 0. (``cap``,
+    the tournament's cap, is for a sequence tuned to it; this one is tuned to ``stats.CS_T_OPT``.)"""
     r = stats.RunningMean()
     r.add(x)
     low, high = stats.confidence_sequence(r, 1 - level)
@@ -391,7 +393,7 @@ def mean_score_per_deal(cfg: Config) -> np.ndarray:
 # ----------------------------------------------------------------------------- questions
 def _q(section, players, level, subject, measure, context, claim, negative, unit, values,
        anytime=False, **kw) -> Question:
-    est, low, high, p, n, sd, unchanged = _test(values, anytime, unit)
+    est, low, high, p, n, sd, unchanged = _test(values, anytime, unit, kw.get("cap"))
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
                     high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 
@@ -440,9 +442,11 @@ def rule_questions(base: Config, variant: Config, context: str, level: str, opti
     return out
 
 
-def strategy_questions(cfg: Config, context: str, anytime_pairs=frozenset()) -> list[Question]:
-    """Every pair of player strategies of the landscape; a pair in ``anytime_pairs`` (a frozenset
-    of its two names) was played by a sequential tournament and gets the anytime-valid test."""
+def strategy_questions(cfg: Config, context: str, anytime_pairs=None) -> list[Question]:
+    """Every pair of player strategies of the landscape; a pair in ``anytime_pairs`` (a dict from
+    the frozenset of its two names to the deals its tournament could play, its cap) was played by
+    a sequential tournament and gets the anytime-valid test of that cap."""
+    anytime_pairs = anytime_pairs or {}
     ids = analysis.player_strategy_ids(cfg)
     counts = analysis.strategy_counts(cfg)
     out = []
@@ -452,11 +456,28 @@ def strategy_questions(cfg: Config, context: str, anytime_pairs=frozenset()) -> 
             if games == 0:
                 continue
             na, nb = cfg.names[a], cfg.names[b]
-            anytime = frozenset((na, nb)) in anytime_pairs
+            cap = anytime_pairs.get(frozenset((na, nb)))
             out.append(_q("strategies", cfg.players, None, f"{na} v {nb}", "strength", context,
-                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=anytime,
-                          pair=(na, nb)))
+                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=cap is not None,
+                          pair=(na, nb), cap=cap))
     return out
+
+
+def control_variate(y, x, x_all) -> tuple[float, float, float]:
+    """Regression adjustment of the mean of ``y`` (a search-level question's per-deal values) by
+    ``x``, the heuristic-level values of the same deals, whose mean over every heuristic deal
+    (``x_all``, a superset) is known far better: ``mean(y) - beta * (mean(x) - mean(x_all))``.
+    Returns (adjusted estimate, its standard error, the share of the plain mean's variance it
+    removes); the standard error counts the noise of ``mean(x_all)`` too."""
+    y, x, x_all = (np.asarray(v, float) for v in (y, x, x_all))
+    n, big = len(y), len(x_all)
+    if n < 3 or np.var(x) == 0 or np.var(y) == 0:
+        return math.nan, math.nan, math.nan
+    beta = float(np.cov(y, x)[0, 1] / np.var(x, ddof=1))
+    var_adj = np.var(y - beta * x, ddof=1) / n + beta * beta * np.var(x_all, ddof=1) / big
+    var_plain = np.var(y, ddof=1) / n
+    return (float(y.mean() - beta * (x.mean() - x_all.mean())), math.sqrt(var_adj),
+            float(1 - var_adj / var_plain))
 
 
 # ----------------------------------------------------------------------------- the families

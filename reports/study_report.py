@@ -32,7 +32,7 @@ class StudyData:
     levels: dict = field(default_factory=dict)  # (players, level) -> Config
     rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
-    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b})}
+    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -61,7 +61,7 @@ def load_study(out: Path, manifest: dict) -> StudyData:
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
-                data.anytime_pairs.setdefault(p, set()).add(frozenset(st["strategies"]))
+                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = int(st["deals"])
     for p, dirs in landscape_dirs.items():
         configs = load(dirs)
         data.landscape[p] = configs[0]
@@ -72,12 +72,25 @@ def questions(data: StudyData) -> Family:
     qs: list[Question] = []
     for (p, level), cfg in sorted(data.levels.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]))):
         qs += findings.seat_questions(cfg, context(data, p, level), level)
+    _measure_control_variates(data, qs)
     for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
         qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
     for p, cfg in sorted(data.landscape.items()):
-        pairs = {frozenset(_label(cfg, n) for n in pair) for pair in data.anytime_pairs.get(p, ())}
+        pairs = {frozenset(_label(cfg, n) for n in pair): cap for pair, cap in data.anytime_pairs.get(p, {}).items()}
         qs += findings.strategy_questions(cfg, f"{p} players", pairs)
     return Family(findings.settle(qs))
+
+
+def _measure_control_variates(data: StudyData, qs: list[Question]) -> None:
+    """Each search-level seat question: how much of its variance the heuristic-level result of
+    the same deal would remove as a control variate (measured, not yet used in its test)."""
+    by_key = {(q.players, q.level, q.subject): q for q in qs if q.section == "seats"}
+    for q in qs:
+        h = by_key.get((q.players, "heuristic", q.subject))
+        if q.section != "seats" or q.level != "search" or h is None:
+            continue
+        ia, ib = analysis.common_deals(data.levels[(q.players, "heuristic")], data.levels[(q.players, "search")])
+        q.cv_reduction = findings.control_variate(q.values[ib], h.values[ia], h.values)[2]
 
 
 def findings_level(level: str) -> int:
@@ -449,6 +462,12 @@ def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[Rule
             continue
         b.append(_p(f"{family.tested(name)} questions tested: {_counts(qs)}."))
         b.append(_ul([f"{q.verdict()} — {q.sentence()}" for q in qs if q.outcome in findings.READING_ORDER[:4]]))
+    cv = [q for q in family.questions if math.isfinite(q.cv_reduction)]
+    if cv:
+        b.append(_p("Control variate (measured, not yet used in the tests): the heuristic-level result of the "
+                    "same deal would remove this share of each search-level seat question's variance "
+                    "(regression adjustment): " + "; ".join(
+                        f"{q.players} players, {q.subject}: {100 * q.cv_reduction:.0f}%" for q in cv) + "."))
     facts = family.facts()
     if facts:
         b.append(_h(3, "Consequences of the rules (facts, not tested)"))
