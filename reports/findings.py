@@ -188,6 +188,8 @@ class Question:
                     else f"within ±{x:.1f}{unit} of each other")
         if self.outcome == "negligible":
             return f"significant but negligible (inside ±{_margin_text(self, self.negligible_margin())})"
+        if self.outcome == "not settled" and self.anytime:
+            return f"not settled within its sequential tournament's cap of {self.cap or self.deals:,} deals"
         if self.outcome == "not settled":
             more = (f"about {self.more_deals:,} more deals at 80% power to show it either way"
                     if self.more_deals else "more deals needed")
@@ -531,7 +533,7 @@ def _outcome(q: Question, alpha: float, m: int) -> str:
     if bound < q.margin():
         q.bound = bound
         return "equivalent"
-    more = more_deals_to_settle(q, alpha / m)
+    more = math.inf if q.anytime else more_deals_to_settle(q, alpha / m)  # a fixed-sample count: not a sequence's
     q.more_deals = int(max(1, math.ceil(more))) if math.isfinite(more) else None
     return "not settled"
 
