@@ -281,8 +281,9 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         units = seats[(p, lv)]["units"]
         top = units.win_rate.idxmax()
         row = units.loc[top]
-        where = "at every level of play" if len(unfair) == len(levels) and len(levels) > 1 else f"under {lv} play"
-        out.append(f"Unfair {where}: {top} wins {100 * row.win_rate:.0f}% of deals under {LEVEL_WORDS[lv]} "
+        every = len(unfair) == len(levels) and len(levels) > 1
+        where = f"at every level of play: {top} wins" if every else f"under {LEVEL_WORDS[lv]}: {top} wins"
+        out.append(f"Unfair {where} {100 * row.win_rate:.0f}% of deals{f' under {LEVEL_WORDS[lv]}' if every else ''} "
                    f"(95% [{100 * row.ci_low:.0f}, {100 * row.ci_high:.0f}]; an even share is "
                    f"{100 / len(units):.0f}%).")
     for lv in levels:
@@ -291,21 +292,24 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
             bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
             out.append(f"Fair under {LEVEL_WORDS[lv]}: no seat's win rate differs from the average by more than "
                        f"±{100 * bound:.1f} pp.")
-        elif st == "open":
-            more = [q.more_deals for q in qs if q.outcome == "not settled" and q.more_deals]
-            out.append(f"Not settled under {LEVEL_WORDS[lv]}"
-                       + (f": about {max(more):,} more deals would show it either way." if more else "."))
+    open_levels = [lv for lv in levels if state[lv][0] == "open"]
+    if open_levels:
+        more = [max((q.more_deals for q in state[lv][1] if q.outcome == "not settled" and q.more_deals), default=0)
+                for lv in open_levels]
+        said = " and ".join(f"{n:,}" for n in more if n)
+        out.append(f"Not settled under {' or '.join(LEVEL_WORDS[lv] for lv in open_levels)}"
+                   + (f": about {said} more deals would show it either way." if said else "."))
     mine = [r for r in rows if r.players == p and r.level == "heuristic" and r.changed]
     fairer = [r for r in mine if any(q.outcome == "finding" and abs(q.after) < abs(q.before)
                                      for q in r.balance_questions())]
     worse = [r for r in mine if r not in fairer and any(q.outcome == "finding" for q in r.balance_questions())]
     if fairer:
         best = max(fairer, key=lambda r: r.gain if math.isfinite(r.gain) else -1)
-        out.append(f"`{best.option}` makes it fairer: balance figure {best.before['balance']:.2f} → "
+        out.append(f"{best.option} makes it fairer: balance figure {best.before['balance']:.2f} → "
                    f"{best.after['balance']:.2f} under heuristic play (1 is even).")
     elif mine:
-        out.append("No rule option tried makes it fairer" + (f"; {', '.join('`' + r.option + '`' for r in worse)} "
-                                                           "makes it less fair." if worse else "."))
+        out.append("No rule option tried is shown to make it fairer"
+                   + (f"; {', '.join(r.option for r in worse)} makes it less fair." if worse else "."))
     first = [q for q in family.questions if q.section == "seats" and q.players == p and q.measure == "first player"
              and q.family == "primary" and q.outcome == "finding"]
     if first:
