@@ -247,7 +247,7 @@ def _p(p: float) -> str:
 
 
 # ----------------------------------------------------------------------------- per-deal values
-def _test(x, anytime: bool = False, unit: str = "pp", cap: int | None = None):
+def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: int | None = None):
     """(estimate, low, high, p, n, sd, unchanged) of the mean of per-deal values ``x``."""
     x = np.asarray(x, float)
     n = len(x)
@@ -259,7 +259,7 @@ def _test(x, anytime: bool = False, unit: str = "pp", cap: int | None = None):
     if anytime:
         est, low, high, p = anytime_test(x, cap=cap)
         return est, low, high, p, n, sd, False
-    t = stats.paired_mean(x, **_bounds(unit))
+    t = stats.paired_mean(x, **_bounds(values_in))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
 
 
@@ -267,12 +267,17 @@ def _test(x, anytime: bool = False, unit: str = "pp", cap: int | None = None):
 # The family-level interval and the deals that would settle a question are the only statistics
 # the outcomes need beyond a question's own test; each is one function here, so a better method
 # in reports/stats.py is wired in by changing its body alone.
-RATE_DIFFERENCE = (-1.0, 1.0)  # every "pp" question's per-deal values lie in here
+def value_range(section: str, measure: str, unit: str) -> tuple[float, float] | None:
+    """Where a question's per-deal values lie: a seat's advantage, a pair's difference, a change
+    of a rate in [-1, 1]; a rule option's change of an advantage (itself in [-1, 1]) in [-2, 2];
+    a length is unbounded (None)."""
+    if unit != "pp":
+        return None
+    return (-2.0, 2.0) if section == "rules" and measure in ("win rate", "first player") else (-1.0, 1.0)
 
 
-def _bounds(unit: str) -> dict:
-    """The keywords that tell stats.paired_mean the range of a question's per-deal values (a
-    "pp" question's lie in RATE_DIFFERENCE; a length is unbounded)."""
+def _bounds(values_in: tuple[float, float] | None) -> dict:
+    """The keywords that tell stats.paired_mean where a question's per-deal values lie."""
     return {}
 
 
@@ -283,7 +288,7 @@ def family_interval(q: Question, alpha: float) -> tuple[float, float]:
         return math.nan, math.nan
     if q.anytime:
         return anytime_test(q.values, 1 - alpha, q.cap)[1:3]
-    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(q.unit))
+    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(value_range(q.section, q.measure, q.unit)))
     return t.low, t.high
 
 
@@ -395,7 +400,7 @@ def mean_score_per_deal(cfg: Config) -> np.ndarray:
 # ----------------------------------------------------------------------------- questions
 def _q(section, players, level, subject, measure, context, claim, negative, unit, values,
        anytime=False, **kw) -> Question:
-    est, low, high, p, n, sd, unchanged = _test(values, anytime, unit, kw.get("cap"))
+    est, low, high, p, n, sd, unchanged = _test(values, anytime, value_range(section, measure, unit), kw.get("cap"))
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
                     high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 

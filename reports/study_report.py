@@ -542,7 +542,7 @@ def _balance(s: dict) -> str:
 
 
 def _paired(x) -> str:
-    t = findings._test(x, unit="points")
+    t = findings._test(x, values_in=None)  # points: unbounded
     if t[6]:
         return "no change"
     est, low, high = t[0], t[1], t[2]

@@ -129,8 +129,12 @@ def test_not_settled_names_the_deals_that_would_settle_it_either_way_at_80_perce
     q = next(q for q in open_qs if q.more_deals and abs(q.estimate) >= q.margin())
     m = family.tested(q.family)
     n = q.deals + q.more_deals
-    differ = ((z(1 - 0.05 / (2 * m)) + z(0.8)) * q.sd / abs(q.estimate)) ** 2
-    assert n - 1 < differ <= n
+
+    def differ(effect):
+        return ((z(1 - 0.05 / (2 * m)) + z(0.8)) * q.sd / effect) ** 2
+    # at least 80% power at the observed effect (not 50%), at most at an effect one standard error
+    # smaller (the observed one is biased upwards)
+    assert differ(abs(q.estimate)) <= n <= differ(abs(q.estimate) - q.sd / math.sqrt(q.deals)) + 1
     # a null effect: showing it within the margin counts as settling it (no "2,000,000 deals")
     near = [q for q in family.questions if q.outcome == "not settled" and abs(q.estimate) < 0.002 and q.unit == "pp"]
     for q in near:
@@ -416,3 +420,20 @@ def test_the_control_variate_removes_the_variance_the_heuristic_level_explains()
     search = [q for q in family.questions if q.section == "seats" and q.level == "search"]
     assert search and all(math.isfinite(q.cv_reduction) for q in search)
     assert all(math.isnan(q.cv_reduction) for q in family.questions if q.level != "search")
+
+
+def test_every_question_says_where_its_per_deal_values_lie():
+    """The bounded intervals need each question's range: a seat's advantage, a pair's difference
+    and a change of a rate lie in [-1, 1], a rule option's change of an advantage in [-2, 2]."""
+    family = questions(planted_study(1))
+    spans = set()
+    for q in family.questions:
+        span = findings.value_range(q.section, q.measure, q.unit)
+        if q.unit != "pp":
+            assert span is None
+            continue
+        assert span[0] <= q.values.min() and q.values.max() <= span[1], (q.subject, q.values.min(), q.values.max())
+        spans.add(span)
+    # the wider range is needed: a change of an advantage goes beyond [-1, 1]
+    assert any(q.values.min() < -1 or q.values.max() > 1 for q in family.questions if q.section == "rules")
+    assert spans == {(-1.0, 1.0), (-2.0, 2.0)}
