@@ -1,5 +1,6 @@
-"""A balance study's questions, tested as one family: what the study found, what is negligible,
-and what it could not settle (with the deals that would settle it).
+"""A balance study's questions, declared before any game is played and tested family by family:
+what a designer can act on (unfair by Y pp, fair within +-X pp, significant but negligible) and
+what the study could not settle (with the deals that would settle it at 80% power).
 
 Every *question* is a mean of independent per-deal values (a deal is one seed and game index,
 played at every level and under every rule option, so comparisons on the same deal are paired):
@@ -9,35 +10,49 @@ played at every level and under every rule option, so comparisons on the same de
   the second), and the first player's win minus the average seat's (when the first player
   varies; otherwise it is the seat that always starts);
 - **rules** (per player count, level and rule option value, against the default rules on the
-  same deals): the change in each seat's win rate (as above), in the first player's advantage,
-  in the draw rate, in how often the leader at two thirds wins (decisiveness, where the game
-  records it) and in game length;
+  same deals): the change in each seat's advantage (as above: option minus default, signed),
+  in the first player's advantage, in the draw rate, in how often the leader at two thirds wins
+  (decisiveness, where the game records it) and in game length;
 - **strategies** (per player count, the strategy landscape): for each pair of strategies, the
   paired win-rate difference over the deals where they met.
 
-Each question gets an estimate, a 95% interval and a p-value: a t test over deals, or, for the
-pairs a sequential tournament stopped early (``--until-decided``), the anytime-valid interval
-and p-value of the confidence sequence that stopped it, so stopping early does not bias them.
-Holm's step-down adjustment then runs over every question of the study at once (a family-wise
-5% error rate), and each question is
+The design (:data:`FAMILIES`, fixed in this code, so declared before any game is played) puts
+every question in one family, in this order, and runs one Holm adjustment per family (each
+family's error rate is 5%):
 
-- a **finding** when its adjusted p-value is below 0.05;
-- **negligible** when it is not, and its 95% interval lies inside +-``MARGIN_PP`` (win rates,
-  draw and decisiveness rates) or +-1% of the baseline (game length): "no effect larger than";
-- **not settled** otherwise, with the deals that would settle it if the effect is as observed:
-  the number at which the interval at the family's Bonferroni level (which Holm never needs to
-  exceed) would exclude 0;
-- **unchanged** (a rule option that changed no game at all: every difference exactly 0), left
-  out of the family.
+1. **primary**: what a designer asks first: seat, team and first-player balance per player
+   count at the heuristic and search levels, and each rule option's effect on balance (the
+   seats' advantages and the first player's) at the heuristic level;
+2. **landscape**: the strategy pairs (a pair with ``random`` is a line of the landscape, never
+   tested: "X beats random" is no finding);
+3. **measures**: balance under random play, and the rule options' other effects at the
+   heuristic level (draws, decisiveness, length);
+4. **search rules**: the rule options at the search level (the quick budget does not play them:
+   too few deals at that budget to settle anything).
+
+Not tested at all: a rule option that changed no value of a measure on any deal
+(**unchanged**), and a *deterministic consequence*, a length change that is the same on every
+deal (a 4-deal match is exactly 144 decisions longer): stated as a **fact**.
+
+Each tested question is, with its interval at the family's level (Bonferroni: two-sided at
+alpha / m, one-sided at alpha / m for equivalence, m the family's tested questions):
+
+- a **finding** when its Holm-adjusted p is below 0.05 and it is not negligible: "unfair by Y pp";
+- **negligible** when it is significant but its family-level interval lies inside
+  +-:data:`NEGLIGIBLE` (1 pp; game length: 1% of the baseline);
+- **equivalent** when it is not significant and its family-level interval lies inside
+  +-:meth:`Question.margin` (2 pp for rates, 1% of the baseline for length; two one-sided tests,
+  Lakens 2018): "fair within +-X pp", X the interval's larger end;
+- **not settled** otherwise, with about how many more deals would settle it either way (shown
+  an effect, or shown within the margin) at 80% power if the effect is as observed.
 
 The synthetic tests (``tests/test_study.py``) plant seat advantages, rule options that shift
-balance and dominant strategies, and check that exactly those are found, over repeated seeds.
+balance and dominant strategies, and check that exactly those are found and nulls called fair.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
-from statistics import NormalDist
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -45,9 +60,21 @@ from . import analysis, stats
 from .load import Config
 
 ALPHA = 0.05
-MARGIN_PP = 0.01  # win-rate and rate questions: a change below 1 pp is negligible
-LENGTH_MARGIN = 0.01  # game length: below 1% of the baseline's is negligible
+POWER = 0.8  # "not settled": the deals that would settle it with this chance
+FAIR_PP = 0.02  # rates: shown within +-2 pp is "fair" (equivalent)
+NEGLIGIBLE_PP = 0.01  # rates: a significant effect inside +-1 pp is negligible
+LENGTH_MARGIN = 0.01  # game length: 1% of the baseline's, for both
 SECTIONS = ("seats", "rules", "strategies")
+#: the families, in the order a designer reads them (one Holm per family)
+FAMILIES = {
+    "primary": "seat, team and first-player balance at the heuristic and search levels, and each rule "
+               "option's effect on balance at the heuristic level",
+    "landscape": "the strategy pairs (a pair with random is a line of the landscape, not tested)",
+    "measures": "balance under random play, and the rule options' other effects at the heuristic level "
+                "(draws, decisiveness, length)",
+    "search rules": "the rule options' effects at the search level",
+}
+RANDOM = "random"
 
 
 @dataclass
@@ -71,19 +98,38 @@ class Question:
     unchanged: bool = False  # every per-deal difference is exactly 0
     baseline: float = math.nan  # what the difference is relative to (game length: the baseline)
     p_holm: float = math.nan
-    outcome: str = ""  # finding | negligible | not settled | unchanged
-    more_deals: int | None = None  # not settled: deals to add at the observed effect
+    outcome: str = ""  # finding | negligible | equivalent | not settled | unchanged | fact | landscape
+    more_deals: int | None = None  # not settled: more deals that settle it either way at 80% power
     option: str | None = None  # rules: "key=value"
     pair: tuple | None = None  # strategies: (a, b)
+    family: str = ""  # a key of FAMILIES ("" for a question that is never tested)
+    adj_low: float = math.nan  # the interval at the family's level (Bonferroni, two-sided)
+    adj_high: float = math.nan
+    bound: float = math.nan  # equivalent: the family-level interval lies within +-bound
+    what: str = ""  # rules: what the option changes ("team 0's edge over team 1")
+    before: float = math.nan  # rules: the measure under the default rules on the same deals
+    after: float = math.nan  # ... and under the option
+    cap: int | None = None  # a sequential question: the deals its tournament could play
+    cv_reduction: float = math.nan  # search level: the variance a control variate would remove
+    values: np.ndarray | None = field(default=None, repr=False, compare=False)  # the per-deal values
 
     @property
     def key(self) -> tuple:
         return (self.section, self.players, self.level, self.subject, self.measure)
 
+    @property
+    def balance(self) -> bool:
+        """A question about balance: a seat's, team's or the first player's advantage."""
+        return self.measure in ("win rate", "first player")
+
     def margin(self) -> float:
+        """The equivalence margin: within it, a difference is too small to matter."""
         if self.unit == "pp":
-            return MARGIN_PP
+            return FAIR_PP
         return LENGTH_MARGIN * abs(self.baseline) if math.isfinite(self.baseline) else 0.0
+
+    def negligible_margin(self) -> float:
+        return NEGLIGIBLE_PP if self.unit == "pp" else self.margin()
 
     def number(self, x: float) -> str:
         if self.unit == "pp":
@@ -91,35 +137,102 @@ class Question:
         return f"{x:+.1f}"
 
     def interval(self) -> str:
-        if self.unit == "pp":
-            return f"[{100 * self.low:+.1f}, {100 * self.high:+.1f}]"
-        return f"[{self.low:+.1f}, {self.high:+.1f}]"
+        return self._interval(self.low, self.high)
+
+    def _interval(self, low: float, high: float) -> str:
+        if self.unit == "pp":  # rates: an interval cannot leave [-100, +100] pp
+            return f"[{100 * max(low, -1.0):+.1f}, {100 * min(high, 1.0):+.1f}]"
+        return f"[{low:+.1f}, {high:+.1f}]"
+
+    def cell(self) -> str:
+        """The estimate and 95% interval as a table shows them: signed, the study's one convention
+        (a rule option: option minus default; a pair: first minus second)."""
+        unit = "" if self.unit == "pp" else " dec."
+        return f"{self.number(self.estimate)}{unit} {self.interval()}"
 
     def phrase(self) -> str:
-        """The claim with its estimate and interval, said the way round that makes the number
-        positive: "seat 2 wins more often than the average seat by 6.2 pp, 95% [+4.1, +8.4]"."""
+        """The claim with its estimate and interval. A rule option's change keeps its sign (option
+        minus default) and says where the measure went: "team 0's edge over team 1: -42.3 -> -0.7
+        pp, +41.6 pp, 95% [+40.1, +43.1], towards even"; other questions are said the way round
+        that makes the number positive: "seat 2 wins more often than the average seat by 6.2 pp"."""
+        kind = "anytime-valid 95%" if self.anytime else "95%"
+        if self.section == "rules":
+            return self._rule_phrase(kind)
         if self.estimate >= 0:
             claim, est, low, high = self.claim, self.estimate, self.low, self.high
         else:
             claim, est, low, high = self.claim_negative, -self.estimate, -self.high, -self.low
-        if self.unit == "pp":  # rates: an interval cannot leave [-100, +100] pp
-            low, high = max(low, -1.0), min(high, 1.0)
-        shown = Question(**{**asdict(self), "estimate": est, "low": low, "high": high})
+        return f"{claim} by {self.number(est).lstrip('+')}, {kind} {self._interval(low, high)}"
+
+    def _rule_phrase(self, kind: str) -> str:
+        change = f"{self.number(self.estimate)}{'' if self.unit == 'pp' else ' decisions'}"
         extra = ""
         if self.unit == "decisions" and math.isfinite(self.baseline) and self.baseline:
-            share = 100 * est / self.baseline
-            extra = f" ({share:.1f}% of {self.baseline:.0f})" if share < 10 else f" ({share:.0f}% of {self.baseline:.0f})"
-        unit = "" if self.unit == "pp" else " decisions"
-        kind = "anytime-valid 95%" if self.anytime else "95%"
-        return f"{claim} by {shown.number(est).lstrip('+')}{unit}{extra}, {kind} {shown.interval()}"
+            extra = f" ({100 * self.estimate / self.baseline:+.1f}% of {self.baseline:.0f})"
+        levels = ""
+        if math.isfinite(self.before) and math.isfinite(self.after):
+            levels = f" {level_text(self, self.before)} → {level_text(self, self.after)},"
+            if self.balance and self.outcome == "finding":
+                closer = abs(self.after) < abs(self.before)
+                extra += ", towards even (fairer)" if closer else ", away from even (less fair)"
+        return f"{self.option}: {self.what}{levels} change {change}{extra}, {kind} {self.interval()}"
+
+    def verdict(self) -> str:
+        """What the outcome means, in a designer's words."""
+        x = self.bound if self.unit != "pp" else 100 * self.bound
+        unit = " pp" if self.unit == "pp" else " decisions"
+        if self.outcome == "equivalent":
+            return (f"fair within ±{x:.1f}{unit}" if self.balance and self.section == "seats"
+                    else f"no change beyond ±{x:.1f}{unit}" if self.section == "rules"
+                    else f"within ±{x:.1f}{unit} of each other")
+        if self.outcome == "negligible":
+            return f"significant but negligible (inside ±{_margin_text(self, self.negligible_margin())})"
+        if self.outcome == "not settled" and self.anytime:
+            return f"not settled within its sequential tournament's cap of {self.cap or self.deals:,} deals"
+        if self.outcome == "not settled":
+            more = (f"about {self.more_deals:,} more deals at 80% power to show it either way"
+                    if self.more_deals else "more deals needed")
+            return f"not settled: {more}"
+        if self.outcome == "finding" and self.balance and self.section == "seats":
+            return f"unfair by {abs(100 * self.estimate):.1f} pp"
+        if self.outcome == "finding" and self.balance and self.section == "rules":
+            closer = abs(self.after) < abs(self.before)
+            return "fairer (towards even)" if closer else "less fair (away from even)"
+        if self.outcome == "finding":
+            return "stronger" if self.section == "strategies" else "an effect"
+        return self.outcome
 
     def sentence(self) -> str:
-        return f"{self.context}: {self.phrase()}, adjusted p {_p(self.p_holm)}"
+        if self.outcome == "fact":
+            return f"{self.context}: {self.option}: every game is exactly {abs(self.estimate):.0f} decisions " \
+                   f"{'longer' if self.estimate > 0 else 'shorter'} (on every one of {self.deals:,} deals: a " \
+                   f"consequence of the rules, not tested)"
+        if self.outcome == "unchanged":
+            return f"{self.context}: {self.option or self.subject}: {self.measure} the same on every one of " \
+                   f"{self.deals:,} deals"
+        p = f", adjusted p {_p(self.p_holm)}" if math.isfinite(self.p_holm) else ""
+        return f"{self.context}: {self.phrase()}{p}"
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["sentence"] = self.sentence() if self.outcome != "unchanged" else self.context + ": " + self.claim
+        d = asdict(replace(self, values=None))
+        del d["values"]
+        d["sentence"] = self.sentence()
+        d["verdict"] = self.verdict()
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
+
+
+def level_text(q: Question, x: float) -> str:
+    """A rule question's measure under one rule set: an advantage in signed pp, a rate in %,
+    a length in decisions."""
+    if q.balance:
+        return f"{100 * x:+.1f} pp"
+    if q.unit == "pp":
+        return f"{100 * x:.1f}%"
+    return f"{x:.1f} decisions"
+
+
+def _margin_text(q: Question, m: float) -> str:
+    return f"{100 * m:g} pp" if q.unit == "pp" else f"{m:.1f} decisions"
 
 
 def _p(p: float) -> str:
@@ -133,7 +246,7 @@ def _p(p: float) -> str:
 
 
 # ----------------------------------------------------------------------------- per-deal values
-def _test(x, anytime: bool = False):
+def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: int | None = None):
     """(estimate, low, high, p, n, sd, unchanged) of the mean of per-deal values ``x``."""
     x = np.asarray(x, float)
     n = len(x)
@@ -143,10 +256,55 @@ def _test(x, anytime: bool = False):
         return 0.0, 0.0, 0.0, math.nan, n, 0.0, True
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if anytime:
-        est, low, high, p = anytime_test(x)
+        est, low, high, p = anytime_test(x, cap=cap)
         return est, low, high, p, n, sd, False
-    t = stats.paired_mean(x)
+    t = stats.paired_mean(x, **_bounds(values_in))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
+
+
+# -------------------------------------------------- what this module asks of reports/stats.py
+# The family-level interval and the deals that would settle a question are the only statistics
+# the outcomes need beyond a question's own test; each is one function here, so a better method
+# in reports/stats.py is wired in by changing its body alone.
+def value_range(section: str, measure: str, unit: str) -> tuple[float, float] | None:
+    """Where a question's per-deal values lie: a seat's advantage, a pair's difference, a change
+    of a rate in [-1, 1]; a rule option's change of an advantage (itself in [-1, 1]) in [-2, 2];
+    a length is unbounded (None)."""
+    if unit != "pp":
+        return None
+    return (-2.0, 2.0) if section == "rules" and measure in ("win rate", "first player") else (-1.0, 1.0)
+
+
+def _bounds(values_in: tuple[float, float] | None) -> dict:
+    """The keywords that tell stats.paired_mean where a question's per-deal values lie (a
+    bounded question gets the score interval that never has zero width)."""
+    return {} if values_in is None else {"bounds": values_in}
+
+
+def family_interval(q: Question, alpha: float) -> tuple[float, float]:
+    """The question's two-sided (1 - alpha) interval: the confidence sequence's for a sequential
+    question, else the fixed-sample interval of its per-deal values."""
+    if q.deals < 2 or q.values is None:
+        return math.nan, math.nan
+    if q.anytime:
+        return anytime_test(q.values, 1 - alpha, q.cap)[1:3]
+    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(value_range(q.section, q.measure, q.unit)))
+    return t.low, t.high
+
+
+def equivalence_bound(q: Question, alpha: float) -> float:
+    """The smallest margin within which two one-sided tests at ``alpha`` each show the question's
+    effect lies (Lakens 2018): the larger end of its (1 - 2 alpha) interval."""
+    low, high = family_interval(q, 2 * alpha)
+    return max(abs(low), abs(high))
+
+
+def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> float:
+    """Further deals at which the question is settled with chance ``power``, either way: shown
+    different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
+    ``alpha``), whichever needs fewer, with the effect taken conservatively
+    (:func:`stats.deals_to_settle`)."""
+    return stats.deals_to_settle(q.estimate, q.sd, q.deals, alpha, q.margin(), power).either
 
 
 def anytime_test(x, level: float = 0.95, cap: int | None = None) -> tuple[float, float, float, float]:
@@ -210,9 +368,9 @@ def mean_score_per_deal(cfg: Config) -> np.ndarray:
 # ----------------------------------------------------------------------------- questions
 def _q(section, players, level, subject, measure, context, claim, negative, unit, values,
        anytime=False, **kw) -> Question:
-    est, low, high, p, n, sd, unchanged = _test(values, anytime)
+    est, low, high, p, n, sd, unchanged = _test(values, anytime, value_range(section, measure, unit), kw.get("cap"))
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
-                    high, p, n, sd, anytime, unchanged, **kw)
+                    high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 
 
 def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
@@ -228,43 +386,42 @@ def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
 
 
 def rule_questions(base: Config, variant: Config, context: str, level: str, option: str) -> list[Question]:
-    """The option's effects, variant minus baseline, on the deals both played."""
+    """The option's effects, variant minus baseline, on the deals both played (each question
+    also holds the measure's level under both rules on those deals: ``before``, ``after``)."""
     ia, ib = analysis.common_deals(base, variant)
     out = []
+
+    def add(subject, measure, what, unit, xa, xb, **kw):
+        out.append(_q("rules", base.players, level, f"{option}: {subject}", measure, context,
+                      f"{option} raises {what}", f"{option} lowers {what}", unit, xb - xa, option=option,
+                      what=what, before=float(xa.mean()) if len(xa) else math.nan,
+                      after=float(xb.mean()) if len(xb) else math.nan, **kw))
+
     names, ra = unit_rates(base)
     _, rb = unit_rates(variant)
-    ca = unit_contrasts(names, ra[ia])
-    cb = unit_contrasts(names, rb[ib])
-    for (subject, _, _, what, xa), (_, _, _, _, xb) in zip(ca, cb):
-        out.append(_q("rules", base.players, level, f"{option}: {subject}", "win rate", context,
-                      f"{option} raises {what}", f"{option} lowers {what}", "pp", xb - xa, option=option))
+    for (subject, _, _, what, xa), (_, _, _, _, xb) in zip(unit_contrasts(names, ra[ia]),
+                                                           unit_contrasts(names, rb[ib])):
+        add(subject, "win rate", what, "pp", xa, xb)
     if starts_vary(base) or starts_vary(variant):
-        fa = analysis._first_excess_per_deal(base)[ia]
-        fb = analysis._first_excess_per_deal(variant)[ib]
-        out.append(_q("rules", base.players, level, f"{option}: first player", "first player", context,
-                      f"{option} raises the first player's advantage", f"{option} lowers the first player's advantage",
-                      "pp", fb - fa, option=option))
-    da, db = draws_per_deal(base)[ia], draws_per_deal(variant)[ib]
-    out.append(_q("rules", base.players, level, f"{option}: draws", "draw rate", context,
-                  f"{option} makes shared first places more common", f"{option} makes shared first places rarer",
-                  "pp", db - da, option=option))
+        add("first player", "first player", "the first player's advantage over the average seat", "pp",
+            analysis._first_excess_per_deal(base)[ia], analysis._first_excess_per_deal(variant)[ib])
+    add("draws", "draw rate", "the share of shared first places", "pp",
+        draws_per_deal(base)[ia], draws_per_deal(variant)[ib])
     la, lb = leader_wins_per_deal(base), leader_wins_per_deal(variant)
     if la is not None and lb is not None:
         both = la[1][ia] & lb[1][ib]
-        out.append(_q("rules", base.players, level, f"{option}: decisiveness", "decisiveness", context,
-                      f"{option} makes the leader at two thirds win more often",
-                      f"{option} makes the leader at two thirds win less often", "pp",
-                      lb[0][ib][both] - la[0][ia][both], option=option))
+        add("decisiveness", "decisiveness", "how often the leader at two thirds wins", "pp",
+            la[0][ia][both], lb[0][ib][both])
     ga, gb = length_per_deal(base)[ia], length_per_deal(variant)[ib]
-    out.append(_q("rules", base.players, level, f"{option}: length", "length", context,
-                  f"{option} makes games longer", f"{option} makes games shorter", "decisions", gb - ga,
-                  option=option, baseline=float(ga.mean()) if len(ga) else math.nan))
+    add("length", "length", "game length", "decisions", ga, gb, baseline=float(ga.mean()) if len(ga) else math.nan)
     return out
 
 
-def strategy_questions(cfg: Config, context: str, anytime_pairs=frozenset()) -> list[Question]:
-    """Every pair of player strategies of the landscape; a pair in ``anytime_pairs`` (a frozenset
-    of its two names) was played by a sequential tournament and gets the anytime-valid test."""
+def strategy_questions(cfg: Config, context: str, anytime_pairs=None) -> list[Question]:
+    """Every pair of player strategies of the landscape; a pair in ``anytime_pairs`` (a dict from
+    the frozenset of its two names to the deals its tournament could play, its cap) was played by
+    a sequential tournament and gets the anytime-valid test of that cap."""
+    anytime_pairs = anytime_pairs or {}
     ids = analysis.player_strategy_ids(cfg)
     counts = analysis.strategy_counts(cfg)
     out = []
@@ -274,73 +431,124 @@ def strategy_questions(cfg: Config, context: str, anytime_pairs=frozenset()) -> 
             if games == 0:
                 continue
             na, nb = cfg.names[a], cfg.names[b]
-            anytime = frozenset((na, nb)) in anytime_pairs
+            cap = anytime_pairs.get(frozenset((na, nb)))
             out.append(_q("strategies", cfg.players, None, f"{na} v {nb}", "strength", context,
-                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=anytime,
-                          pair=(na, nb)))
+                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=cap is not None,
+                          pair=(na, nb), cap=cap))
     return out
 
 
-# ----------------------------------------------------------------------------- the family
+def control_variate(y, x, x_all) -> tuple[float, float, float]:
+    """Regression adjustment of the mean of ``y`` (a search-level question's per-deal values) by
+    ``x``, the heuristic-level values of the same deals, whose mean over every heuristic deal
+    (``x_all``, a superset) is known far better: ``mean(y) - beta * (mean(x) - mean(x_all))``.
+    Returns (adjusted estimate, its standard error, the share of the plain mean's variance it
+    removes); the standard error counts the noise of ``mean(x_all)`` too."""
+    y, x, x_all = (np.asarray(v, float) for v in (y, x, x_all))
+    n, big = len(y), len(x_all)
+    if n < 3 or np.var(x) == 0 or np.var(y) == 0:
+        return math.nan, math.nan, math.nan
+    beta = float(np.cov(y, x)[0, 1] / np.var(x, ddof=1))
+    var_adj = np.var(y - beta * x, ddof=1) / n + beta * beta * np.var(x_all, ddof=1) / big
+    var_plain = np.var(y, ddof=1) / n
+    return (float(y.mean() - beta * (x.mean() - x_all.mean())), math.sqrt(var_adj),
+            float(1 - var_adj / var_plain))
+
+
+# ----------------------------------------------------------------------------- the families
+def family_of(q: Question) -> str:
+    """The question's family (:data:`FAMILIES`), from what it asks alone (never from its data):
+    the design is fixed before any game is played. "" for a pair with random: not tested."""
+    if q.section == "seats":
+        return "primary" if q.level in ("heuristic", "search") else "measures"
+    if q.section == "rules":
+        if q.level == "search":
+            return "search rules"
+        return "primary" if q.balance and q.level == "heuristic" else "measures"
+    return "" if RANDOM in (q.pair or ()) else "landscape"
+
+
+def is_fact(q: Question) -> bool:
+    """A deterministic consequence of the rules: a length change the same on every deal."""
+    return q.unit == "decisions" and q.section == "rules" and q.sd == 0 and q.estimate != 0 and q.deals > 1
+
+
 def settle(questions: list[Question], alpha: float = ALPHA) -> list[Question]:
-    """Holm over every question with a p-value; then each question's outcome."""
-    tested = [q for q in questions if not q.unchanged and math.isfinite(q.p_value)]
-    adjusted = stats.holm([q.p_value for q in tested])
-    for q, p in zip(tested, adjusted):
-        q.p_holm = float(p)
-    m = max(1, len(tested))
-    z = NormalDist().inv_cdf(1 - alpha / (2 * m))
+    """Each question's family, then one Holm adjustment per family, then each question's outcome
+    (see the module's docstring)."""
+    by_family: dict[str, list[Question]] = {}
     for q in questions:
+        q.family = family_of(q)
         if q.unchanged:
             q.outcome = "unchanged"
-        elif math.isfinite(q.p_holm) and q.p_holm < alpha:
-            q.outcome = "finding"
-        elif math.isfinite(q.low) and -q.margin() < q.low and q.high < q.margin():
-            q.outcome = "negligible"
+        elif is_fact(q):
+            q.outcome = "fact"
+        elif not q.family:
+            q.outcome = "landscape"
+        elif math.isfinite(q.p_value):
+            by_family.setdefault(q.family, []).append(q)
         else:
             q.outcome = "not settled"
-            if q.estimate and math.isfinite(q.sd) and q.sd > 0:
-                if q.anytime:
-                    need = _anytime_deals(q.sd, abs(q.estimate), alpha / m)
-                else:
-                    need = (z * q.sd / abs(q.estimate)) ** 2
-                q.more_deals = int(max(1, math.ceil(need - q.deals)))
+    for family in by_family.values():
+        m = len(family)
+        for q, p in zip(family, stats.holm([q.p_value for q in family])):
+            q.p_holm = float(p)
+            q.adj_low, q.adj_high = family_interval(q, alpha / m)
+            q.outcome = _outcome(q, alpha, m)
     return questions
 
 
-def _anytime_deals(sd: float, effect: float, alpha: float) -> float:
-    """Deals at which the confidence sequence at ``alpha`` is narrower than ``effect``."""
-    n = 2.0
-    while float(stats.cs_radius(n, sd, alpha)) >= effect and n < 1e12:
-        n *= 2
-    lo, hi = n / 2, n
-    while hi - lo > 1:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if float(stats.cs_radius(mid, sd, alpha)) >= effect else (lo, mid)
-    return hi
+def _outcome(q: Question, alpha: float, m: int) -> str:
+    if q.p_holm < alpha:
+        inside = q.negligible_margin()
+        return "negligible" if -inside < q.adj_low and q.adj_high < inside else "finding"
+    bound = equivalence_bound(q, alpha / m)
+    if bound < q.margin():
+        q.bound = bound
+        return "equivalent"
+    more = math.inf if q.anytime else more_deals_to_settle(q, alpha / m)  # a fixed-sample count: not a sequence's
+    q.more_deals = int(max(1, math.ceil(more))) if math.isfinite(more) else None
+    return "not settled"
 
 
-def ordered(questions: list[Question], outcome: str) -> list[Question]:
-    """The questions of one outcome: by section, rates before lengths, largest first."""
-    chosen = [q for q in questions if q.outcome == outcome]
-    return sorted(chosen, key=lambda q: (SECTIONS.index(q.section), q.unit != "pp", -abs(q.estimate)))
+READING_ORDER = ("finding", "negligible", "equivalent", "not settled", "fact", "unchanged", "landscape")
+
+
+def ordered(questions: list[Question], outcome: str | None = None) -> list[Question]:
+    """The questions (of one outcome): family by family in the design's order, then by section,
+    rates before lengths, largest first."""
+    chosen = [q for q in questions if outcome is None or q.outcome == outcome]
+    order = list(FAMILIES) + [""]
+    return sorted(chosen, key=lambda q: (order.index(q.family), SECTIONS.index(q.section), q.unit != "pp",
+                                         -abs(q.estimate) if math.isfinite(q.estimate) else 0))
 
 
 @dataclass
 class Family:
+    """Every question of a study, each in its family with its outcome."""
+
     questions: list[Question] = field(default_factory=list)
 
+    def of(self, outcome: str, family: str | None = None) -> list[Question]:
+        return [q for q in ordered(self.questions, outcome) if family is None or q.family == family]
+
     def findings(self) -> list[Question]:
-        return ordered(self.questions, "finding")
+        return self.of("finding")
 
     def not_settled(self) -> list[Question]:
-        return ordered(self.questions, "not settled")
+        return self.of("not settled")
 
     def negligible(self) -> list[Question]:
-        return ordered(self.questions, "negligible")
+        return self.of("negligible")
+
+    def equivalent(self) -> list[Question]:
+        return self.of("equivalent")
+
+    def facts(self) -> list[Question]:
+        return self.of("fact")
 
     def unchanged(self) -> list[Question]:
-        return [q for q in self.questions if q.outcome == "unchanged"]
+        return self.of("unchanged")
 
-    def tested(self) -> int:
-        return sum(1 for q in self.questions if math.isfinite(q.p_holm))
+    def tested(self, family: str | None = None) -> int:
+        return sum(1 for q in self.questions if math.isfinite(q.p_holm) and (family is None or q.family == family))

@@ -26,6 +26,21 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
+def _xerr(values, lows, highs) -> np.ndarray:
+    """The error bars of intervals around values (0 where an end is unknown)."""
+    v = np.asarray(values, float)
+    err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
+    return np.where(np.isfinite(err), np.maximum(err, 0), 0)
+
+
+def _finish(ax, y, labels, title: str, xlabel: str) -> None:
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+
+
 def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: float | None = None) -> bytes:
     """Horizontal point-and-interval chart (win rates, balance figures)."""
     plt = _plt()
@@ -33,9 +48,7 @@ def intervals(labels, values, lows, highs, title: str, xlabel: str, reference: f
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 1.1))
     y = np.arange(n)[::-1]
     v = np.asarray(values, float)
-    err = np.vstack([v - np.asarray(lows, float), np.asarray(highs, float) - v])
-    err = np.where(np.isfinite(err), np.maximum(err, 0), 0)
-    ax.errorbar(v, y, xerr=err, fmt="o", color=_COLORS[0], ecolor="#555", capsize=4)
+    ax.errorbar(v, y, xerr=_xerr(v, lows, highs), fmt="o", color=_COLORS[0], ecolor="#555", capsize=4)
     if reference is not None:
         ax.axvline(reference, color="#999", linestyle="--", linewidth=1)
     ax.set_yticks(y)
@@ -98,4 +111,43 @@ def scatter(x: list[float], y: list[float], best: float, title: str, xlabel: str
     ax.set_title(title, fontsize=9)
     ax.tick_params(labelsize=7)
     ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def grouped_intervals(labels, groups: dict, title: str, xlabel: str, reference: float | None = None) -> bytes:
+    """Several point-and-interval series over the same labels (seat win rates at each level of
+    play): ``groups`` maps a series name to ``(values, lows, highs)``."""
+    plt = _plt()
+    n, k = len(labels), max(1, len(groups))
+    fig, ax = plt.subplots(figsize=(6.4, 0.35 * n * k + 1.3))
+    y = np.arange(n)[::-1].astype(float)
+    step = 0.7 / k
+    for i, (name, (values, lows, highs)) in enumerate(groups.items()):
+        color = _COLORS[i % len(_COLORS)]
+        ax.errorbar(np.asarray(values, float), y + 0.35 - step * (i + 0.5), xerr=_xerr(values, lows, highs),
+                    fmt="o", color=color, ecolor=color, capsize=3, label=str(name))
+    if reference is not None:
+        ax.axvline(reference, color="#999", linestyle="--", linewidth=1, label="even share")
+    _finish(ax, y, labels, title, xlabel)
+    ax.legend(fontsize=8, loc="best")
+    return _png(fig)
+
+
+def before_after(labels, before, after, title: str, xlabel: str, lows=None, highs=None) -> bytes:
+    """One arrow per row from its value before (grey) to its value after (coloured), with the
+    after value's interval: the balance figure under the default rules and under each option."""
+    plt = _plt()
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 1.2))
+    y = np.arange(n)[::-1]
+    b, a = np.asarray(before, float), np.asarray(after, float)
+    for yi, bi, ai in zip(y, b, a):
+        color = _COLORS[2] if ai > bi else _COLORS[1]
+        ax.annotate("", xy=(ai, yi), xytext=(bi, yi), arrowprops=dict(arrowstyle="->", color=color, lw=1.6))
+    ax.plot(b, y, "o", color="#999", label="default rules")
+    if lows is not None and highs is not None:
+        ax.errorbar(a, y, xerr=_xerr(a, lows, highs), fmt="none", ecolor="#555", capsize=3)
+    ax.plot(a, y, "o", color=_COLORS[0], label="with the option")
+    _finish(ax, y, labels, title, xlabel)
+    ax.legend(fontsize=8, loc="best")
     return _png(fig)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -560,26 +561,48 @@ def _layout_methods(r: Report) -> None:
 
 
 # ----------------------------------------------------------------------------- renderers
+# The one stylesheet of every report, embedded in each page on one line (see :func:`_css`). Text
+# cells wrap between words only (never inside one: no "heuristi c"), text is left-aligned and
+# numbers right-aligned (a cell that starts like a number, see :func:`_numeric`).
 CSS = """
 body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 h3{margin-top:1.6em}h4{margin:1.2em 0 .4em}
-table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right;vertical-align:top}
-th{background:#f3f3f3}td{overflow-wrap:anywhere}td:first-child,th:first-child{text-align:left}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em;display:block;overflow-x:auto;max-width:100%}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top;word-break:normal;
+overflow-wrap:normal;hyphens:none}
+th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+td.t{min-width:8em;max-width:28em}
 tr.mark td{background:#fff4cc;font-weight:600}
 p.lead{font-size:1.05em;color:#444}p.warn{background:#fdecea;padding:.4em .7em;border-left:4px solid #d9534f}
-p.key{background:#eef6ee;padding:.4em .7em;border-left:4px solid #5cb85c}
+p.key{background:#eef6ee;padding:.4em .7em;border-left:4px solid #5cb85c;font-size:1.08em}
 img{max-width:100%;display:block;margin:.6em 0}
 div.figs{display:flex;flex-wrap:wrap;gap:.5em}div.figs img{max-width:49%;margin:0}nav a{margin-right:1em}
 details summary{cursor:pointer;color:#555}
 """
 
 
+def _css() -> str:
+    """The stylesheet on one line, as every page embeds it."""
+    return "".join(line.strip() for line in CSS.strip().splitlines())
+
+
+_NUMBER = re.compile(r"^[-+−]?[\d.,]+(\s?(%|pp|dec\.))?(\s\[[-+−\d., ]+\])?(\s\*)?$|^<?[\d.]+$|^n/a$")
+
+
+def _numeric(cell: str) -> bool:
+    """A cell that is a number (with its unit and interval): right-aligned, never wrapped."""
+    return all(_NUMBER.match(part.strip()) for part in cell.split("→"))
+
+
+def _td(cell: str) -> str:
+    return f'<td class="{"n" if _numeric(cell) else "t"}">{html.escape(cell)}</td>'
+
+
 def to_html(r: Report) -> str:
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(r.title)}: strategies and balance</title>", f"<style>{CSS}</style></head><body>"]
+           f"<title>{html.escape(r.title)}: strategies and balance</title>", f"<style>{_css()}</style></head><body>"]
     nav = [(blk[3], blk[2]) for blk in r.blocks
            if isinstance(blk, tuple) and blk[0] == "h" and blk[1] == 2 and blk[3]]
     for block in r.blocks:
@@ -603,7 +626,7 @@ def to_html(r: Report) -> str:
             rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in block.header) + "</tr>"]
             for i, row in enumerate(block.rows):
                 cls = ' class="mark"' if block.marks and block.marks[i] else ""
-                rows.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+                rows.append(f"<tr{cls}>" + "".join(_td(c) for c in row) + "</tr>")
             table = "<table>" + "".join(rows) + "</table>"
             if block.details:
                 table = f"<details><summary>{len(block.rows)} rows</summary>{table}</details>"
@@ -622,8 +645,21 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(r: Report) -> str:
+def to_markdown(r: Report, figures: Path | None = None) -> str:
+    """The report in Markdown; with ``figures`` (a directory beside the Markdown file) each
+    figure is written there as a PNG and shown in place, else named with a pointer to the HTML."""
     out = []
+    shown: list = []
+
+    def figure(block) -> str:
+        if figures is None:
+            return f"*(figure: {block[2]}; see the HTML report)*"
+        shown.append(block)
+        name = f"{len(shown):02d}-" + re.sub(r"[^a-z0-9]+", "-", block[2].lower()).strip("-") + ".png"
+        figures.mkdir(parents=True, exist_ok=True)
+        (figures / name).write_bytes(block[1])
+        return f"![{block[2]}]({figures.name}/{name})"
+
     for block in r.blocks:
         kind = "table" if isinstance(block, Table) else block[0]
         if kind == "h":
@@ -634,7 +670,9 @@ def to_markdown(r: Report) -> str:
         elif kind == "ul":
             out.append("\n".join(f"- {i}" for i in block[1]))
         elif kind == "img":
-            out.append(f"*(figure: {block[2]}; see the HTML report)*")
+            out.append(figure(block))
+        elif kind == "figs" and figures is not None:
+            out.append("\n".join(figure(f) for f in block[1]))
         elif kind == "figs":
             out.append(f"*(figures: {', '.join(f[2] for f in block[1])}; see the HTML report)*")
         elif kind == "table":
@@ -654,9 +692,10 @@ def to_text(r: Report) -> str:
     return "\n".join(r.terminal)
 
 
-def write(r: Report, out: Path, fmt: str) -> Path:
+def write(r: Report, out: Path, fmt: str, figures: Path | None = None) -> Path:
+    """Write the report (Markdown's figures into ``figures``, when given)."""
     out = Path(out)
-    text = to_html(r) if fmt == "html" else to_markdown(r)
+    text = to_html(r) if fmt == "html" else to_markdown(r, figures)
     tmp = out.with_name("." + out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

@@ -9,14 +9,17 @@ seeded bootstrap and rating samples), so a resumed study writes the same report.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
 
-from . import analysis, findings
+from . import analysis, findings, plots
 from .findings import Family, Question
-from .load import Config, load
-from .render import Report, Table, _h, _p, _ul, count, interval_pct, num, pct, pval, write
+from .load import Config, _assign_deals, load
+from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
+
+SEARCH = "ismcts"
 
 LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
 
@@ -29,7 +32,7 @@ class StudyData:
     levels: dict = field(default_factory=dict)  # (players, level) -> Config
     rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
-    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b})}
+    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -58,7 +61,7 @@ def load_study(out: Path, manifest: dict) -> StudyData:
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
-                data.anytime_pairs.setdefault(p, set()).add(frozenset(st["strategies"]))
+                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = int(st["deals"])
     for p, dirs in landscape_dirs.items():
         configs = load(dirs)
         data.landscape[p] = configs[0]
@@ -69,12 +72,25 @@ def questions(data: StudyData) -> Family:
     qs: list[Question] = []
     for (p, level), cfg in sorted(data.levels.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]))):
         qs += findings.seat_questions(cfg, context(data, p, level), level)
+    _measure_control_variates(data, qs)
     for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
         qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
     for p, cfg in sorted(data.landscape.items()):
-        pairs = {frozenset(_label(cfg, n) for n in pair) for pair in data.anytime_pairs.get(p, ())}
+        pairs = {frozenset(_label(cfg, n) for n in pair): cap for pair, cap in data.anytime_pairs.get(p, {}).items()}
         qs += findings.strategy_questions(cfg, f"{p} players", pairs)
     return Family(findings.settle(qs))
+
+
+def _measure_control_variates(data: StudyData, qs: list[Question]) -> None:
+    """Each search-level seat question: how much of its variance the heuristic-level result of
+    the same deal would remove as a control variate (measured, not yet used in its test)."""
+    by_key = {(q.players, q.level, q.subject): q for q in qs if q.section == "seats"}
+    for q in qs:
+        h = by_key.get((q.players, "heuristic", q.subject))
+        if q.section != "seats" or q.level != "search" or h is None:
+            continue
+        ia, ib = analysis.common_deals(data.levels[(q.players, "heuristic")], data.levels[(q.players, "search")])
+        q.cv_reduction = findings.control_variate(q.values[ib], h.values[ia], h.values)[2]
 
 
 def findings_level(level: str) -> int:
@@ -100,16 +116,6 @@ def _iv_pp(low, high) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return "n/a"
     return f"[{100 * max(low, -1.0):+.1f}, {100 * min(high, 1.0):+.1f}]"
-
-
-def unsettled_line(q: Question) -> str:
-    if q.more_deals is None:
-        more = "no difference observed at all"
-    elif q.more_deals > 100 * max(q.deals, 1):
-        more = f"more than {count(100 * q.deals)} more deals (if real, the effect is tiny)"
-    else:
-        more = f"about {count(q.more_deals)} more deals would settle it at the observed effect"
-    return f"{q.context}: {q.phrase()}, adjusted p {findings._p(q.p_holm)}; {more}"
 
 
 def _strongest(data: StudyData, family: Family, p: int) -> list[str]:
@@ -164,55 +170,341 @@ def _strongest(data: StudyData, family: Family, p: int) -> list[str]:
     return out
 
 
+# ----------------------------------------------------------------------------- rule options
+SHARED_FIRST = ("A shared first place counts as a win for each seat or team that shares it, so the win "
+                "rates can add up to more than 100%.")
+
+
+def on_deals(cfg: Config, deals) -> Config:
+    """The configuration's games on the given deals (indices into its deals) only."""
+    keep = np.isin(cfg.deal, np.asarray(deals))
+    rows = {k: getattr(cfg, k)[keep] for k in ("strat", "win", "rank", "score", "start", "decisions",
+                                               "game_index", "seed", "source")}
+    sub = replace(cfg, **rows, extra={k: v[keep] for k, v in cfg.extra.items()})
+    _assign_deals(sub)
+    return sub
+
+
+def changed_any_game(base: Config, variant: Config, ia, ib) -> bool:
+    """Whether the option changed any game on the deals both played: a winner, a score or a
+    length (per deal and seat)."""
+    for values in (lambda c: c.score, lambda c: c.win.astype(np.int64)):
+        if not np.array_equal(analysis.per_deal_sum(base, values(base))[ia],
+                              analysis.per_deal_sum(variant, values(variant))[ib]):
+            return True
+    return not np.array_equal(findings.length_per_deal(base)[ia], findings.length_per_deal(variant)[ib])
+
+
+@dataclass
+class RuleRow:
+    """One rule option at one level against the default rules, every number on the deals both
+    played: the balance figure under each (and its change, positive = fairer) and the option's
+    questions."""
+
+    players: int
+    level: str
+    option: str
+    deals: int
+    changed: bool
+    before: dict  # seat_analysis of the default rules on the common deals
+    after: dict  # ... of the option
+    gain: float = math.nan  # balance figure: option minus default (positive: fairer)
+    gain_low: float = math.nan
+    gain_high: float = math.nan
+    questions: list = field(default_factory=list)
+
+    def balance_questions(self) -> list[Question]:
+        return [q for q in self.questions if q.balance]
+
+    def verdict(self) -> str:
+        """What the option does to balance, in a designer's words."""
+        if not self.changed:
+            return "changed no game at all"
+        qs = [q for q in self.balance_questions() if q.outcome != "unchanged"]
+        if not qs:
+            return "changed no winner"
+        found = [q for q in qs if q.outcome == "finding"]
+        if found:
+            q = max(found, key=lambda q: abs(q.estimate))
+            return (f"{q.verdict()}: {q.what} {findings.level_text(q, q.before)} → "
+                    f"{findings.level_text(q, q.after)}")
+        if all(q.outcome in ("equivalent", "negligible") for q in qs):
+            bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
+            return f"no seat's advantage changes by more than ±{100 * bound:.1f} pp"
+        more = [q.more_deals for q in qs if q.outcome == "not settled" and q.more_deals]
+        return "not settled" + (f": about {max(more):,} more deals at 80% power" if more else "")
+
+
+def rule_rows(data: StudyData, family: Family) -> list[RuleRow]:
+    """Every rule option of the study, by player count, level and option."""
+    out = []
+    for (p, level, option), cfg in sorted(data.rules.items(),
+                                          key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
+        base = data.levels[(p, level)]
+        ia, ib = analysis.common_deals(base, cfg)
+        a, b = on_deals(base, ia), on_deals(cfg, ib)
+        seats = {id(a): analysis.seat_analysis(a), id(b): analysis.seat_analysis(b)}
+        cmp = analysis.compare_variants([a, b], seats)[0]["comparisons"][0] if len(ia) >= 2 else {}
+        row = RuleRow(p, level, option, len(ia), changed_any_game(base, cfg, ia, ib), seats[id(a)], seats[id(b)],
+                      cmp.get("balance_diff", math.nan), cmp.get("balance_diff_low", math.nan),
+                      cmp.get("balance_diff_high", math.nan),
+                      [q for q in family.questions if q.section == "rules" and q.players == p
+                       and q.level == level and q.option == option])
+        out.append(row)
+    return out
+
+
+# ----------------------------------------------------------------------------- the verdict
+def _level_state(qs: list[Question]) -> str:
+    if any(q.outcome == "finding" for q in qs):
+        return "unfair"
+    if qs and all(q.outcome in ("equivalent", "negligible", "unchanged") for q in qs):
+        return "fair"
+    return "open"
+
+
+def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats: dict) -> list[str]:
+    """One to five sentences a designer reads in 30 seconds: is the game fair at this player
+    count (under heuristic and search play), which rule option fixes it, the first player, skill."""
+    out = []
+    levels = [lv for lv in ("heuristic", "search") if (p, lv) in data.levels]
+    state = {}
+    for lv in levels:
+        qs = [q for q in family.questions if q.section == "seats" and q.players == p and q.level == lv
+              and q.measure == "win rate"]
+        state[lv] = (_level_state(qs), qs)
+    if not levels:
+        return ["Only random play was studied: no verdict on balance under skilled play (see the seat table)."]
+    unfair = [lv for lv in levels if state[lv][0] == "unfair"]
+    if unfair:
+        lv = unfair[-1]  # the strongest play at which it is unfair
+        units = seats[(p, lv)]["units"]
+        top = units.win_rate.idxmax()
+        row = units.loc[top]
+        every = len(unfair) == len(levels) and len(levels) > 1
+        where = f"at every level of play: {top} wins" if every else f"under {LEVEL_WORDS[lv]}: {top} wins"
+        out.append(f"Unfair {where} {100 * row.win_rate:.0f}% of deals{f' under {LEVEL_WORDS[lv]}' if every else ''} "
+                   f"(95% [{100 * row.ci_low:.0f}, {100 * row.ci_high:.0f}]; an even share is "
+                   f"{100 / len(units):.0f}%).")
+    for lv in levels:
+        st, qs = state[lv]
+        if st == "fair":
+            bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
+            out.append(f"Fair under {LEVEL_WORDS[lv]}: no seat's win rate differs from the average by more than "
+                       f"±{100 * bound:.1f} pp.")
+    open_levels = [lv for lv in levels if state[lv][0] == "open"]
+    if open_levels:
+        more = [max((q.more_deals for q in state[lv][1] if q.outcome == "not settled" and q.more_deals), default=0)
+                for lv in open_levels]
+        said = " and ".join(f"{n:,}" for n in more if n)
+        out.append(f"Not settled under {' or '.join(LEVEL_WORDS[lv] for lv in open_levels)}"
+                   + (f": about {said} more deals would show it either way." if said else "."))
+    mine = [r for r in rows if r.players == p and r.level == "heuristic" and r.changed]
+    fairer = [r for r in mine if any(q.outcome == "finding" and abs(q.after) < abs(q.before)
+                                     for q in r.balance_questions())]
+    worse = [r for r in mine if r not in fairer and any(q.outcome == "finding" for q in r.balance_questions())]
+    if fairer:
+        best = max(fairer, key=lambda r: r.gain if math.isfinite(r.gain) else -1)
+        out.append(f"{best.option} makes it fairer: balance figure {best.before['balance']:.2f} → "
+                   f"{best.after['balance']:.2f} under heuristic play (1 is even).")
+    elif mine:
+        out.append("No rule option tried is shown to make it fairer"
+                   + (f"; {', '.join(r.option for r in worse)} makes it less fair." if worse else "."))
+    first = [q for q in family.questions if q.section == "seats" and q.players == p and q.measure == "first player"
+             and q.family == "primary" and q.outcome == "finding"]
+    if first:
+        q = max(first, key=lambda q: abs(q.estimate))
+        word = "more" if q.estimate > 0 else "less"
+        out.append(f"The first player wins {abs(100 * q.estimate):.1f} pp {word} often than the average seat "
+                   f"under {LEVEL_WORDS[q.level]}.")
+    skill = _skill(data, family, p)
+    if skill:
+        out.append(skill)
+    return out[:5]
+
+
+def _skill(data: StudyData, family: Family, p: int) -> str:
+    qs = [q for q in family.questions if q.section == "strategies" and q.players == p and q.family == "landscape"]
+    search = [q for q in qs if any(n.split(":")[0] == SEARCH for n in q.pair)]
+    if not search:
+        return ""
+    best = _best_heuristic(data, family, p)
+    q = next((q for q in search if best in q.pair), None)
+    if q is None:
+        return ""
+    sign = 1 if q.pair[0].split(":")[0] == SEARCH else -1
+    d, low, high = sign * q.estimate, *((q.low, q.high) if sign == 1 else (-q.high, -q.low))
+    if q.outcome == "finding" and d > 0:
+        return f"Skill matters: the search player beats the best heuristic ({best}) by {100 * d:.0f} pp " \
+               f"(95% [{100 * low:.0f}, {100 * high:.0f}])."
+    if q.outcome == "finding":
+        return f"The best heuristic ({best}) beats the search player by {-100 * d:.0f} pp."
+    return f"The search player is not separated from the best heuristic ({best}) at this budget."
+
+
+def _best_heuristic(data: StudyData, family: Family, p: int) -> str | None:
+    cfg = data.landscape.get(p)
+    if cfg is None:
+        return None
+    names = [cfg.names[j] for j in analysis.player_strategy_ids(cfg) if cfg.names[j].split(":")[0] != SEARCH]
+    score = {n: 0.0 for n in names}
+    for q in family.questions:
+        if q.section == "strategies" and q.players == p:
+            a, b = q.pair
+            score[a] = score.get(a, 0.0) + q.estimate
+            score[b] = score.get(b, 0.0) - q.estimate
+    return max(names, key=lambda n: score[n]) if names else None
+
+
 # ----------------------------------------------------------------------------- the report
 def build(data: StudyData, family: Family) -> Report:
     r = Report(data.game, data.title, [], [], [], [], [])
     b = r.blocks
     m = data.manifest
-    fs, unsettled, negligible, unchanged = (family.findings(), family.not_settled(), family.negligible(),
-                                           family.unchanged())
     b.append(_h(1, f"{data.title}: balance study" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
     games = sum(c.tables for c in [*data.levels.values(), *data.rules.values(), *data.landscape.values()])
     levels = ", ".join(f"{lv} ({data.strategy[lv]})" for lv in m.get("levels", data.strategy))
-    b.append(_p(f"Command: {m.get('command') or '(the Python API: tourney_sim.study)'}", "key"))
     b.append(_p(f"{count(games)} games in {len(m.get('stages', []))} stages, every stage on the same deals "
                 f"(seed {m.get('seed')}); players: {', '.join(map(str, data.players))}; levels of play: "
-                f"{levels}; rules v{m.get('rules_version')}.", "lead"))
-    b.append(_h(2, "Findings", "findings"))
-    b.append(_p(f"{len(fs)} of {family.tested()} questions are settled as effects: Holm-adjusted p below "
-                f"0.05 over every question of the study at once (a family-wise 5% error rate). In order: seats, "
-                f"rule options, strategies; within each, the largest first. Intervals are 95% (anytime-valid "
-                f"where a sequential tournament stopped early).", "key"))
-    b.append(_ul([q.sentence() for q in fs]) if fs else _p("No effect is established at the study's level."))
-    reading = [line for p in data.players for line in _strongest(data, family, p)]
-    if reading:
-        b.append(_h(3, "What the strategy landscape says"))
-        b.append(_ul(reading))
-    b.append(_h(2, "Not settled", "unsettled"))
-    if unsettled:
-        b.append(_p(f"{len(unsettled)} questions are neither an effect at the study's family-wise level "
-                    f"(adjusted p of 0.05 or more) nor negligible: each with the deals that would settle it if "
-                    f"the effect is as observed (the interval at the family's Bonferroni level would then "
-                    f"exclude 0)."))
-        b.append(_ul([unsettled_line(q) for q in unsettled]))
-    else:
-        b.append(_p("Every question is settled: an effect, or negligible."))
-    if negligible:
-        b.append(_p(f"Negligible ({len(negligible)}): the 95% interval lies within ±{100 * findings.MARGIN_PP:g} pp "
-                    f"(game length: ±{100 * findings.LENGTH_MARGIN:g}% of the baseline): "
-                    + "; ".join(f"{q.context} — {q.subject}" for q in negligible) + "."))
-    if unchanged:
-        b.append(_p("Rule options that changed no game at all at that level: "
-                    + "; ".join(f"{q.context} — {q.subject}" for q in unchanged) + "."))
-    _layout_seats(r, data)
-    if data.rules:
-        _layout_rules(r, data, family)
+                f"{levels}; rules v{m.get('rules_version')}. Command: "
+                f"{m.get('command') or '(the Python API: tourney_sim.study)'}", "lead"))
+    seats = {key: analysis.seat_analysis(cfg) for key, cfg in data.levels.items()}
+    rows = rule_rows(data, family)
+    b.append(_h(2, "Verdict", "verdict"))
+    for p in data.players:
+        said = verdict(data, family, p, rows, seats)
+        r.terminal.append(f"{p} players: " + " ".join(said))
+        b.append(_p(f"{p} players: " + (" ".join(said) if said else "nothing settled at this budget."), "key"))
+    b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
+                f"unfair: a significant difference (Holm, 5% per family). {SHARED_FIRST}"))
+    if rows:
+        _layout_changes(r, rows)
+    _layout_plots(r, data, rows, seats)
+    _layout_findings(r, data, family, rows)
+    _layout_seats(r, data, seats)
+    if rows:
+        _layout_rules(r, data, rows)
     _layout_landscape(r, data, family)
     if len(data.players) > 1:
-        _layout_players(r, data, family)
+        _layout_players(r, data, family, seats)
     _layout_stages(r, data)
     _layout_methods(r)
     return r
+
+
+def _layout_changes(r: Report, rows: list[RuleRow]) -> None:
+    b = _section(r, "What to change", "change",
+                 "Each rule option against the default rules on the same deals, ranked by the balance it gains "
+                 "(the balance figure is 1 minus the largest gap between seat or team win rates; its change is the "
+                 "option's minus the default's, so positive is fairer). Heuristic play first: the primary "
+                 "questions.")
+    ranked = sorted(rows, key=lambda x: (x.level != "heuristic", -(x.gain if math.isfinite(x.gain) else -9)))
+    table = []
+    for i, x in enumerate(ranked, 1):
+        table.append([str(i), x.option, str(x.players), x.level, count(x.deals),
+                      f"{x.before['balance']:.3f} → {x.after['balance']:.3f}", _gain(x), x.verdict()])
+    b.append(Table(["rank", "option", "players", "level", "deals", "balance figure: default → option",
+                    "balance gained, pp [95%]", "what it does to balance"], table,
+                   [x.level == "heuristic" and x.verdict().startswith("fairer") for x in ranked]))
+
+
+def _gain(x: RuleRow) -> str:
+    if not math.isfinite(x.gain):
+        return "n/a"
+    return f"{100 * x.gain:+.1f} [{100 * x.gain_low:+.1f}, {100 * x.gain_high:+.1f}]"
+
+
+def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) -> None:
+    b = _section(r, "Plots", "plots", "Seat (or team) win rates with 95% intervals at each level of play; the "
+                 "balance figure under the default rules and under each option (same deals); the strategy "
+                 "landscape. " + SHARED_FIRST)
+    for p in data.players:
+        figs = []
+        groups = {}
+        for lv in ("random", "heuristic", "search"):
+            s = seats.get((p, lv))
+            if s is not None:
+                u = s["units"]
+                groups[f"{lv} ({data.strategy[lv]})"] = (u.win_rate, u.ci_low, u.ci_high)
+                labels, even = list(u.index), 1 / len(u)
+        if groups:
+            figs.append(_fig(plots.grouped_intervals(labels, groups, f"{p} players: win rate by seat (95%)",
+                                                     "win rate", reference=even), f"{p} players: seat win rates"))
+        mine = [x for x in rows if x.players == p]
+        if mine:
+            figs.append(_fig(plots.before_after([f"{x.option} ({x.level})" for x in mine],
+                                                [x.before["balance"] for x in mine], [x.after["balance"] for x in mine],
+                                                f"{p} players: balance figure, default → option",
+                                                "balance figure (1 = even)", [x.after["balance_low"] for x in mine],
+                                                [x.after["balance_high"] for x in mine]),
+                             f"{p} players: balance before and after each option"))
+        cfg = data.landscape.get(p)
+        if cfg is not None:
+            st = analysis.strategy_table(cfg)
+            st = st[st.player].sort_values("win_rate", ascending=False)
+            figs.append(_fig(plots.intervals(list(st.index), st.win_rate, st.ci_low, st.ci_high,
+                                             f"{p} players: strategy landscape, win rate (95%)", "win rate"),
+                             f"{p} players: strategy landscape"))
+        if figs:
+            b.append(_h(3, f"{p} players"))
+            b.append(_figs(*figs))
+
+
+def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[RuleRow]) -> None:
+    b = _section(r, "Findings, family by family", "findings",
+                 "The questions were fixed before any game was played, each in one family, read in this order; "
+                 "one Holm adjustment per family (5% family-wise error each). Each question is unfair / an effect "
+                 "(significant), significant but negligible (inside ±1 pp), fair or equivalent (shown within the "
+                 f"margin, ±{100 * findings.FAIR_PP:g} pp for rates, two one-sided tests at the family's level), or "
+                 "not settled (with about how many more deals would settle it either way at 80% power). Rule "
+                 "options: option minus default on the same deals, signed, as in every table.")
+    for name, what in findings.FAMILIES.items():
+        qs = [q for q in findings.ordered(family.questions) if q.family == name]
+        b.append(_h(3, f"{list(findings.FAMILIES).index(name) + 1}. {name}: {what}"))
+        if not qs:
+            b.append(_p(_not_played(data, name) or "No question of this family in this study."))
+            continue
+        b.append(_p(f"{family.tested(name)} questions tested: {_counts(qs)}."))
+        b.append(_ul([f"{q.verdict()} — {q.sentence()}" for q in qs if q.outcome in findings.READING_ORDER[:4]]))
+    cv = [q for q in family.questions if math.isfinite(q.cv_reduction)]
+    if cv:
+        b.append(_p("Control variate (measured, not yet used in the tests): the heuristic-level result of the "
+                    "same deal would remove this share of each search-level seat question's variance "
+                    "(regression adjustment): " + "; ".join(
+                        f"{q.players} players, {q.subject}: {100 * q.cv_reduction:.0f}%" for q in cv) + "."))
+    facts = family.facts()
+    if facts:
+        b.append(_h(3, "Consequences of the rules (facts, not tested)"))
+        b.append(_ul([q.sentence() for q in facts]))
+    untested = [q for q in family.questions if q.outcome == "landscape"]
+    if untested:
+        b.append(_p("Against random (lines of the landscape, not findings): "
+                    + "; ".join(f"{q.players} players: {q.phrase()}" for q in untested) + "."))
+    same = [x for x in rows if not x.changed]
+    if same:
+        b.append(_p("Rule options that changed no game at all (no winner, score or length on any common deal): "
+                    + "; ".join(f"{x.option} ({x.players} players, {x.level})" for x in same) + "."))
+    kept = [q for q in family.unchanged() if all(not (x.option == q.option and x.level == q.level
+                                                       and x.players == q.players) for x in same)]
+    if kept:
+        b.append(_p("Measures an option changed on no deal (other measures changed): "
+                    + "; ".join(f"{q.context} — {q.subject}" for q in kept) + "."))
+
+
+def _counts(qs: list[Question]) -> str:
+    words = {"finding": "effects", "negligible": "significant but negligible", "equivalent": "fair or equivalent",
+             "not settled": "not settled", "fact": "facts", "unchanged": "unchanged"}
+    tested = [k for k in words if k in findings.READING_ORDER[:4]]
+    said = ", ".join(f"{sum(q.outcome == k for q in qs)} {words[k]}" for k in tested if any(q.outcome == k for q in qs))
+    rest = ", ".join(f"{sum(q.outcome == k for q in qs)} {words[k]}" for k in words
+                     if k not in tested and any(q.outcome == k for q in qs))
+    return said + (f"; not tested: {rest}" if rest else "")
+
+
+def _not_played(data: StudyData, family_name: str) -> str:
+    if family_name == "search rules" and "search" in data.manifest.get("levels", ()):
+        return next((x for x in data.manifest.get("not_played", ()) if "search" in x), "")
+    return ""
 
 
 def _section(r: Report, title: str, anchor: str, text: str) -> list:
@@ -222,90 +514,83 @@ def _section(r: Report, title: str, anchor: str, text: str) -> list:
     return r.blocks
 
 
-def _layout_seats(r: Report, data: StudyData) -> None:
+def _layout_seats(r: Report, data: StudyData, seats: dict) -> None:
     b = _section(r, "Seat and first-player advantage", "seats",
                  "Everyone plays the same strategy, so any difference between seats is the game's. Balance figure: "
-                 "1 minus the largest gap between seat win rates (teams in team games), with a bootstrap interval; "
-                 "seats equal: Hotelling's test that every seat wins equally often; first player: the seat that "
-                 "made the first decision, against the average seat.")
+                 "1 minus the largest gap between seat win rates (teams in team games); seats equal: Hotelling's "
+                 "test that every seat wins equally often; first player: the seat that made the first decision, "
+                 "against the average seat. " + SHARED_FIRST)
     for p in data.players:
         rows = []
         for level in ("random", "heuristic", "search"):
             cfg = data.levels.get((p, level))
             if cfg is None:
                 continue
-            s = analysis.seat_analysis(cfg)
+            s = seats[(p, level)]
             units = "; ".join(f"{u} {pct(row.win_rate)} {interval_pct(row.ci_low, row.ci_high)}"
                               for u, row in s["units"].iterrows())
             first = (f"{pct(s['first_rate'])} ({_pp(s['first_excess'])} pp {_iv_pp(s['first_excess_low'], s['first_excess_high'])})"
                      if findings.starts_vary(cfg) else f"seat {next(iter(s['start_counts']))} always starts")
-            rows.append([level, data.strategy[level], count(cfg.deals), units,
-                         f"{s['balance']:.3f} [{num(s['balance_low'], 3)}, {num(s['balance_high'], 3)}]",
-                         first, pval(s["equal_p"])])
+            rows.append([level, data.strategy[level], count(cfg.deals), units, _balance(s), first, pval(s["equal_p"])])
         b.append(_h(3, f"{p} players"))
         b.append(Table(["level", "everyone plays", "deals", "win rate by seat [95%]", "balance figure",
                         "first player (v average seat)", "seats equal p"], rows))
 
 
+def _balance(s: dict) -> str:
+    return f"{s['balance']:.3f} [{num(s['balance_low'], 3)}, {num(s['balance_high'], 3)}]"
+
+
 def _paired(x) -> str:
-    t = findings._test(x)
+    t = findings._test(x, values_in=None)  # points: unbounded
     if t[6]:
-        return "unchanged"
+        return "no change"
     est, low, high = t[0], t[1], t[2]
     return f"{est:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
-def _layout_rules(r: Report, data: StudyData, family: Family) -> None:
+def _layout_rules(r: Report, data: StudyData, rows: list[RuleRow]) -> None:
     b = _section(r, "Rule options", "rules",
                  "Each option played on the same deals as the default rules, at the same level, everyone the same "
-                 "strategy; every change is the option's minus the default's on those deals (paired). Balance "
-                 "change: positive is fairer (paired block bootstrap); the other columns are paired t intervals; "
-                 "mean score and winning margin describe the score distribution (points, not tested in the "
-                 "family).")
+                 "strategy; every number is on those deals, and every change is the option's minus the default's "
+                 "(signed, as in the findings). Balance figure change: positive is fairer; the other columns: the "
+                 "family's test of each change (95% intervals; * an effect after the family's Holm adjustment); "
+                 "mean score and winning margin describe the score distribution (points, not tested).")
     skipped = data.manifest.get("skipped_options") or []
     if skipped:
         b.append(_p("Not varied by the study: " + "; ".join(skipped) + "."))
+    for line in data.manifest.get("not_played", ()):
+        b.append(_p(line + "."))
     for p in data.players:
-        rows = []
-        for (pp_, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (findings_level(kv[0][1]), kv[0][2])):
-            if pp_ != p:
-                continue
-            base = data.levels[(p, level)]
-            seats = {id(base): analysis.seat_analysis(base), id(cfg): analysis.seat_analysis(cfg)}
-            group = analysis.compare_variants([base, cfg], seats)[0]
-            cmp = group["comparisons"][0]
-            before, after = (v["balance"] for v in group["variants"])
-            by = {q.measure + ("" if q.measure != "win rate" else q.subject): q for q in family.questions
-                  if q.section == "rules" and q.players == p and q.level == level and q.option == option}
+        table = []
+        for x in [x for x in rows if x.players == p]:
+            base, cfg = data.levels[(p, x.level)], data.rules[(p, x.level, x.option)]
+            ia, ib = analysis.common_deals(base, cfg)
+            by = {q.measure + ("" if q.measure != "win rate" else q.subject): q for q in x.questions}
 
             def cell(measure):
                 q = by.get(measure)
                 if q is None:
                     return "n/a"
-                if q.outcome == "unchanged":
-                    return "unchanged"
-                unit = "" if q.unit == "pp" else " dec."
-                return f"{q.number(q.estimate)}{unit} {q.interval()}" + (" *" if q.outcome == "finding" else "")
-            ia, ib = analysis.common_deals(base, cfg)
-            bal = (f"{cmp['balance_diff']:+.3f} [{cmp['balance_diff_low']:+.3f}, {cmp['balance_diff_high']:+.3f}]"
-                   if "balance_diff" in cmp else "n/a")
+                if not x.changed or q.outcome == "unchanged":
+                    return "no change"
+                return q.cell() + (" *" if q.outcome == "finding" else "")
+
+            seat_cells = "; ".join(f"{q.subject.split(': ', 1)[1]} {q.cell()}" + (" *" if q.outcome == "finding" else "")
+                                   for q in x.questions if q.measure == "win rate" and q.outcome != "unchanged")
             first = (cell("first player") if findings.starts_vary(base) or findings.starts_vary(cfg)
                      else "the first seat is fixed")
-            rows.append([level, option, count(len(ia)), f"{before:.3f} → {after:.3f}", bal, first, cell("draw rate"),
-                         cell("decisiveness"), cell("length"),
-                         _paired(findings.mean_score_per_deal(cfg)[ib] - findings.mean_score_per_deal(base)[ia]),
-                         _paired(findings.margin_per_deal(cfg)[ib] - findings.margin_per_deal(base)[ia])])
-            unit_rows = [q for q in by.values() if q.measure == "win rate"]
-            if any(q.outcome == "finding" for q in unit_rows):
-                rows[-1][4] += "; " + ", ".join(f"{q.subject.split(': ', 1)[1]} {q.number(q.estimate)}"
-                                                for q in unit_rows if q.outcome == "finding")
-        if rows:
+            table.append([x.level, x.option, count(x.deals), f"{_balance(x.before)} → {_balance(x.after)}", _gain(x),
+                          seat_cells or "no change", first, cell("draw rate"), cell("decisiveness"), cell("length"),
+                          _paired(findings.mean_score_per_deal(cfg)[ib] - findings.mean_score_per_deal(base)[ia]),
+                          _paired(findings.margin_per_deal(cfg)[ib] - findings.margin_per_deal(base)[ia])])
+        if table:
             b.append(_h(3, f"{p} players"))
-            b.append(Table(["level", "option", "common deals", "balance figure: default → option",
-                            "balance change (seat changes found)",
-                            "first-player advantage change", "draw rate change", "decisiveness change",
-                            "length change", "mean score change", "winning margin change"], rows))
-    b.append(_p("* a finding (Holm-adjusted p < 0.05 over the whole study). pp: percentage points; dec.: decisions."))
+            b.append(Table(["level", "option", "deals", "balance figure: default → option", "balance gained, pp",
+                            "seat advantage change, pp", "first-player advantage change", "draw rate change",
+                            "decisiveness change", "length change", "mean score change", "winning margin change"],
+                           table))
+    b.append(_p("* an effect (Holm-adjusted p < 0.05 within its family). pp: percentage points; dec.: decisions."))
 
 
 def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
@@ -335,13 +620,16 @@ def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
             a, bb = q.pair if q.estimate >= 0 else q.pair[::-1]
             est, low, high = (q.estimate, q.low, q.high) if q.estimate >= 0 else (-q.estimate, -q.high, -q.low)
             prow.append([f"{a} v {bb}", count(q.deals), f"{100 * est:+.1f}", _iv_pp(low, high),
-                         "anytime-valid" if q.anytime else "t", findings._p(q.p_holm).lstrip("= "), q.outcome])
+                         "anytime-valid" if q.anytime else "t", findings._p(q.p_holm).lstrip("= "), q.verdict()])
             marks.append(q.outcome == "finding")
         b.append(Table(["pair (stronger first)", "deals", "win-rate difference (pp)", "95% interval", "interval",
                         "adjusted p", "outcome"], prow, marks, details=len(prow) > 15))
+        reading = _strongest(data, family, p)
+        if reading:
+            b.append(_ul(reading))
 
 
-def _layout_players(r: Report, data: StudyData, family: Family) -> None:
+def _layout_players(r: Report, data: StudyData, family: Family, seats: dict) -> None:
     b = _section(r, "Player counts side by side", "players",
                  "The same measures at each player count (each from its own deals, so compare the intervals).")
     rows = []
@@ -350,10 +638,10 @@ def _layout_players(r: Report, data: StudyData, family: Family) -> None:
             cfg = data.levels.get((p, level))
             if cfg is None:
                 continue
-            s = analysis.seat_analysis(cfg)
+            s = seats[(p, level)]
             sh = analysis.shape_analysis(cfg)
             dec = sh.get("decisiveness")
-            rows.append([str(p), level, f"{s['balance']:.3f} [{num(s['balance_low'], 3)}, {num(s['balance_high'], 3)}]",
+            rows.append([str(p), level, _balance(s),
                          (f"{_pp(s['first_excess'])} {_iv_pp(s['first_excess_low'], s['first_excess_high'])}"
                           if findings.starts_vary(cfg) else f"seat {next(iter(s['start_counts']))} always starts"),
                          f"{pct(sh['draw_rate'])} {interval_pct(sh['draw_low'], sh['draw_high'])}",
@@ -378,20 +666,24 @@ def _layout_stages(r: Report, data: StudyData) -> None:
 def _layout_methods(r: Report) -> None:
     r.blocks.append(_h(2, "Methods", "methods"))
     r.blocks.append(_ul([
-        "Every question is a mean of per-deal values (a deal: seed and game index, the same in every stage), "
-        "with a one-sample t interval and p-value (scipy.stats.ttest_1samp); rule options are compared with the "
-        "default rules on the same deals (paired).",
+        "Every question is a mean of per-deal values (a deal: seed and game index, the same in every stage); "
+        "rule options are compared with the default rules on the same deals (paired), option minus default.",
         "Seat advantage: each seat's win rate minus the average seat's, per deal (two seats or two teams: the first "
         "minus the second). First player: the first player's win minus the average seat's, per deal.",
         "Strategies: per deal, each strategy's win rate over the games where both sat; the search player's pairs "
-        "come from sequential tournaments (asymptotic confidence sequences, Waudby-Smith et al. 2021) and carry "
-        "that sequence's anytime-valid interval and p-value, valid however early the tournament stopped.",
-        "One family: Holm's step-down adjustment over every question of the study at once (family-wise error 5%). "
-        f"Negligible: the 95% interval inside ±{100 * findings.MARGIN_PP:g} pp (length: ±{100 * findings.LENGTH_MARGIN:g}% "
-        "of the baseline). Not settled: the deals at which the interval at the family's Bonferroni level would "
-        "exclude 0 if the effect is as observed: (z · sd / effect)² minus the deals played.",
-        "Balance figure and its change: percentile bootstrap over blocks of deals (scipy.stats.bootstrap); "
-        "ratings: openskill Plackett-Luce on a seeded sample of games.",
+        "come from sequential tournaments and carry that sequence's anytime-valid interval and p-value.",
+        "The design, fixed in the code before any game is played: " + "; ".join(
+            f"{i}. {name}: {what}" for i, (name, what) in enumerate(findings.FAMILIES.items(), 1))
+        + ". One Holm adjustment per family (family-wise error 5% in each); a pair with random, a length change "
+          "the same on every deal (a consequence of the rules) and a measure an option never changed are not tested.",
+        f"Outcomes: an effect (unfair) when the Holm-adjusted p is below 0.05; significant but negligible when, "
+        f"besides, the family-level interval (Bonferroni, 1 - 0.05/m) lies inside ±{100 * findings.NEGLIGIBLE_PP:g} pp "
+        f"(length: ±{100 * findings.LENGTH_MARGIN:g}% of the baseline); fair or equivalent when two one-sided tests "
+        f"at 0.05/m show the effect within ±{100 * findings.FAIR_PP:g} pp (Lakens 2018; the bound X of 'fair within "
+        "±X pp' is the larger end of the 1 - 2·0.05/m interval); not settled otherwise, with the deals at which "
+        "either test would succeed with 80% power if the effect is as observed.",
+        "Balance figure and its change between rule options: on the deals both played (see docs/analysis.md for "
+        "its interval); ratings: openskill Plackett-Luce on a seeded sample of games.",
     ]))
 
 
@@ -405,16 +697,17 @@ def findings_json(data: StudyData, family: Family) -> dict:
             "questions": [q.to_dict() for q in family.questions]}
 
 
-def summary_text(data: StudyData, family: Family, out: Path, limit: int = 12) -> str:
-    fs = family.findings()
-    lines = [f"{data.title}: {len(fs)} findings among {family.tested()} questions (Holm, family-wise 5%); "
-             f"{len(family.not_settled())} not settled, {len(family.negligible())} negligible."]
-    for q in fs[:limit]:
-        lines.append("  - " + q.sentence())
-    if len(fs) > limit:
-        lines.append(f"  ... and {len(fs) - limit} more in the report")
-    for line in [x for p in data.players for x in _strongest(data, family, p)][:6]:
-        lines.append("  * " + line)
+def summary_text(data: StudyData, family: Family, out: Path, report: Report, limit: int = 8) -> str:
+    """The verdict per player count, then the primary family's effects, in a few lines."""
+    lines = [f"{data.title}: {len(family.findings())} findings among {family.tested()} questions "
+             f"(one Holm per family, 5% each); {len(family.equivalent())} fair or equivalent, "
+             f"{len(family.negligible())} negligible, {len(family.not_settled())} not settled."]
+    lines += ["  " + line for line in report.terminal]
+    primary = family.of("finding", "primary")
+    for q in primary[:limit]:
+        lines.append(f"  - {q.verdict()}: {q.sentence()}")
+    if len(primary) > limit:
+        lines.append(f"  ... and {len(primary) - limit} more in the report")
     lines.append(f"report: {Path(out) / 'report.html'} (and report.md); stages and commands: {Path(out) / '_study.json'}")
     return "\n".join(lines)
 
@@ -429,6 +722,6 @@ def write_report(out: Path, manifest: dict) -> str:
     family = questions(data)
     report = build(data, family)
     write(report, Path(out) / "report.html", "html")
-    write(report, Path(out) / "report.md", "md")
+    write(report, Path(out) / "report.md", "md", figures=Path(out) / "report-figures")
     write_json(Path(out) / "findings.json", findings_json(data, family))
-    return summary_text(data, family, out)
+    return summary_text(data, family, out, report)

@@ -10,6 +10,8 @@ same seed, so every stage plays the same deals and comparisons between them are 
 2. ``rules/<P>p-<level>-<key>=<value>``: the same deals at the heuristic and search levels with
    one rule option changed (a true/false option flipped, every other choice of a choice, the
    value the game's spec names for a number, ``study_values``); compared with stage 1 on the same deals.
+   The quick budget plays no search-level rule stage: at its few search deals they could settle
+   nothing (the manifest's ``not_played`` says so, and the report).
 3. ``landscape/<P>p-heuristics``: a duplicate tournament of every built-in heuristic (``--seatings
    field``: each strategy alone among copies of each other one, in every seat); and
    ``landscape/<P>p-search-v-<h>``: the search player against each heuristic, the same way, with
@@ -29,7 +31,8 @@ Layout of the study directory::
                          with its command, dataset directory, status and seconds
     levels/ rules/ landscape/   the stages' datasets and tournaments
     findings.json        every question with its estimate, interval, p-values and outcome
-    report.html report.md  the report (findings in words at the top)
+    report.html report.md  the report (the verdict at the top; report-figures/ holds the
+                         Markdown's figures, which the HTML embeds)
 
 A study is a job directory (:mod:`tourney_sim.simulate.jobdir`) and resumable: ``--resume`` keeps
 the finished stages and resumes the unfinished one (the runner's and tournament's own resume),
@@ -72,7 +75,7 @@ class Budget:
 
     name: str
     level_deals: dict  # level -> deals of the levels stage
-    rule_deals: dict  # level -> deals of each rule-option stage (heuristic, search)
+    rule_deals: dict  # level -> deals of each rule-option stage (heuristic, search; 0: not played)
     landscape_deals: int  # the heuristics' tournament
     versus_search_deals: int  # the cap of each search-v-heuristic tournament
     first_batch: int  # its first sequential batch
@@ -82,7 +85,7 @@ class Budget:
 
 BUDGETS = {
     "quick": Budget("quick", {"random": 2000, "heuristic": 2000, "search": 100},
-                    {"heuristic": 2000, "search": 50}, 300, 60, 20, 1.0, "minutes: a first look"),
+                    {"heuristic": 2000, "search": 0}, 300, 60, 20, 1.0, "minutes: a first look"),
     "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "search": 1000},
                        {"heuristic": 20000, "search": 500}, 3000, 300, 50, 1.0,
                        "under 30 minutes per game on 2 cores"),
@@ -178,6 +181,18 @@ def skipped_options(game: str) -> list[str]:
     return out
 
 
+def not_played(game: str, budget: Budget, levels: list[str]) -> list[str]:
+    """The questions of the design this budget does not play, each with why (for the report)."""
+    out = []
+    if "search" in levels and not budget.rule_deals["search"] and any(option_values(game, p)
+                                                                     for p in supported_players(game)):
+        scale = get_game(game).search_scale
+        standard = max(20, int(round(BUDGETS["standard"].rule_deals["search"] * scale)))
+        out.append(f"Rule options under search play: too few deals at this budget ({budget.name}) to settle any, so "
+                   f"not played (the standard budget plays {standard:,} per option)")
+    return out
+
+
 def supported_players(game: str) -> list[int]:
     spec = get_game(game)
     return list(range(spec.min_players, spec.max_players + 1))
@@ -196,7 +211,7 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
         for level in levels:
             stages.append(Stage(f"levels/{p}p-{level}", "levels", "run", p, [strategy[level]],
                                 deals(budget.level_deals[level], level), level))
-        for level in [x for x in ("heuristic", "search") if x in levels]:
+        for level in [x for x in ("heuristic", "search") if x in levels and budget.rule_deals[x]]:
             for key, value in option_values(game, p):
                 stages.append(Stage(f"rules/{p}p-{level}-{key}={value}", "rules", "run", p, [strategy[level]],
                                     deals(budget.rule_deals[level], level), level, [f"{key}={value}"],
@@ -278,7 +293,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
                          "search_v_heuristic": b.versus_search_deals,
                          "search_scale": get_game(game).search_scale},
         "players": counts, "levels": levels, "level_strategies": level_strategies(game, b), "seed": seed,
-        "skipped_options": skipped_options(game), "command": command,
+        "skipped_options": skipped_options(game), "not_played": not_played(game, b, levels), "command": command,
         "created": now(), "status": "running",
         "stages": [s.to_dict(game, seed, out) for s in stages],
     }

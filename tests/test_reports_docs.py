@@ -52,3 +52,19 @@ def test_analysis_guide_recomputes_the_report(tmp_path, capsys):
     shape = analysis.shape_analysis(cfg)
     assert f"draw rate {shape['draw_rate']:.4f}" in out
     assert f"the leader at two thirds wins {shape['decisiveness']['rate']:.4f}" in out
+
+
+def test_study_screenshots_are_browser_first_screens():
+    """docs/balance/screenshots/: the first screen of a study's report as headless Chromium shows
+    it at 1280 x 900 (PNG), one per game studied."""
+    import struct
+
+    from tourney_sim.simulate.games import get_game
+
+    shots = sorted((DOC.parent / "balance" / "screenshots").glob("*.png"))
+    assert shots
+    for shot in shots:
+        get_game(shot.stem)  # named after a game
+        head = shot.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+        assert struct.unpack(">II", head[16:24]) == (1280, 900)

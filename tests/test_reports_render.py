@@ -274,3 +274,28 @@ def test_report_option_errors(tmp_path):
                           ((d, "--rating-sample", 0), "--rating-sample must be positive")]:
         r = invoke("report", *args)
         assert r.exit_code == 2 and r.output.startswith("error: ") and message in r.output, r.output
+
+
+def test_tables_read_in_a_browser_words_whole_numbers_right_and_one_stylesheet(tmp_path):
+    game = sy.Game("companeros", 3)
+    t = sy.write_tournament(tmp_path / "t", game, ["a-rather-long-strategy-name", "b"], {"b": 0.2}, 200, seed=1)
+    page = render.to_html(render.build([t]))
+    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    # no rule breaks a word in the middle ("heuristi c"), and words stay whole in every cell
+    assert "anywhere" not in style and "break-all" not in style
+    assert "word-break:normal" in style and "overflow-wrap:normal" in style
+    # text left, numbers right (and kept on one line)
+    assert "text-align:left" in style and "td.n{text-align:right;white-space:nowrap" in style
+    assert '<td class="t">a-rather-long-strategy-name</td>' in page and '<td class="n">200</td>' in page
+    # the stylesheet is embedded once, compactly: one line, not a copy of the source's lines
+    assert page.count("<style>") == 1 and "\n" not in style
+    assert all(line.strip() not in page.split("<style>")[1].split("</style>")[1]
+               for line in render.CSS.strip().splitlines())
+
+
+@pytest.mark.parametrize("cell, numeric", [
+    ("3,000", True), ("+5.5 pp [+3.4, +7.6] *", True), ("0.922 → 0.890", True), ("49.1% [48.4, 49.8]", True),
+    ("<0.001", True), ("n/a", True), ("heuristic", False), ("seat 1 +5.5 pp", False), ("changed no game at all", False),
+])
+def test_numbers_are_told_from_text(cell, numeric):
+    assert render._numeric(cell) is numeric

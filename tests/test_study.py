@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -84,9 +85,14 @@ def test_exactly_the_planted_effects_are_found_over_repeated_seeds():
     assert len(false_positive_seeds) <= 3, false_positive_seeds
 
 
-def test_a_study_without_effects_finds_nothing_at_the_family_level():
-    hits = [seed for seed in range(20) if questions(planted_study(100 + seed, plant=False)).findings()]
-    assert len(hits) <= 3, hits
+def test_a_study_without_effects_finds_nothing_at_each_familys_level():
+    hits = {name: [] for name in findings.FAMILIES}
+    for seed in range(20):
+        family = questions(planted_study(100 + seed, plant=False))
+        for name in {q.family for q in family.findings()}:
+            hits[name].append(seed)
+    # one Holm per family: each family's error rate is 5% (binomial(20, 0.05) > 3: 1.6%)
+    assert all(len(seeds) <= 3 for seeds in hits.values()), hits
 
 
 def test_findings_speak_in_words_with_interval_and_adjusted_p():
@@ -105,35 +111,128 @@ def test_findings_speak_in_words_with_interval_and_adjusted_p():
     assert seat == sorted(seat, reverse=True)
 
 
-def test_not_settled_names_the_deals_that_would_settle_it():
+def test_not_settled_names_the_deals_that_would_settle_it_either_way_at_80_percent_power():
     small = planted_study(3)
-    # a tenth of the deals for the heuristic level's rule option: its effect is real but unclear
-    cfg = small.rules[(4, "heuristic", "opt=true")]
+    # a fiftieth of the deals for the heuristic level's rule option: its effect is real but unclear
     game = synthetic.Game(players=4)
     small.rules[(4, "heuristic", "opt=true")] = synthetic.config(
         game, [["h2"] * 4], {}, 60, seed=3, luck=0.7, draw=0.1, varying_start=True, seat_bias=[0.3, 0.33, 0, 0])
-    del cfg
     family = questions(small)
     open_qs = [q for q in family.not_settled() if q.section == "rules" and q.level == "heuristic"]
     assert open_qs
     for q in open_qs:
-        assert q.p_holm >= 0.05 and q.low <= 0 <= q.high
-        assert q.more_deals is None or q.more_deals > 0
-    # the formula: the interval at the Bonferroni level would exclude 0 after that many deals
-    m = family.tested()
+        assert q.p_holm >= 0.05 and (q.more_deals is None or q.more_deals > 0)
+    # the formula: 80% power at the family's Bonferroni level, to show a difference or, for an
+    # effect inside the margin, equivalence, whichever needs fewer deals
     from statistics import NormalDist
-    z = NormalDist().inv_cdf(1 - 0.05 / (2 * m))
-    q = next(q for q in open_qs if q.more_deals)
+    z = NormalDist().inv_cdf
+    q = next(q for q in open_qs if q.more_deals and abs(q.estimate) >= q.margin())
+    m = family.tested(q.family)
     n = q.deals + q.more_deals
-    assert z * q.sd / math.sqrt(n) <= abs(q.estimate) < z * q.sd / math.sqrt(n - 1) * 1.0001
+
+    def differ(effect):
+        return ((z(1 - 0.05 / (2 * m)) + z(0.8)) * q.sd / effect) ** 2
+    # at least 80% power at the observed effect (not 50%), at most at an effect one standard error
+    # smaller (the observed one is biased upwards)
+    assert differ(abs(q.estimate)) <= n <= differ(abs(q.estimate) - q.sd / math.sqrt(q.deals)) + 1
+    # a null effect: showing it within the margin counts as settling it (no "2,000,000 deals")
+    near = [q for q in family.questions if q.outcome == "not settled" and abs(q.estimate) < 0.002 and q.unit == "pp"]
+    for q in near:
+        assert q.more_deals < 20 * q.deals
 
 
-def test_a_rule_option_that_changes_no_game_is_unchanged_not_tested():
+def team_study(seed: int, bias=None, deals: int = 40000) -> StudyData:
+    """A team game (two units) under heuristic and search play, with no rule option."""
+    game = synthetic.Game(players=4, team_game=True)
+    kw = dict(seed=seed, luck=0.7, draw=0.05)
+    data = StudyData("synthetic", "Synthetic", {"heuristic": "h", "search": "s"})
+    for level, name in (("heuristic", "h"), ("search", "s")):
+        data.levels[(4, level)] = synthetic.config(game, [[name] * 4], {}, deals, seat_bias=bias, **kw)
+    data.manifest = {"levels": ["heuristic", "search"], "stages": [], "seed": seed}
+    return data
+
+
+def test_a_fair_game_is_called_fair_and_the_verdict_names_the_unfair_team():
+    from tourney_sim.reports.study_report import build
+    fair = questions(team_study(5))
+    qs = [q for q in fair.questions if q.family == "primary"]
+    assert qs and all(q.outcome == "equivalent" and q.bound < findings.FAIR_PP for q in qs)
+    assert all(q.verdict().startswith("fair within ±") for q in qs)
+    r = build(team_study(5), fair)
+    assert r.terminal[0].startswith("4 players: Fair under heuristic play") and "Fair under search play" in r.terminal[0]
+    unfair_data = team_study(6, bias=[0, 0.25, 0, 0.25])
+    unfair = questions(unfair_data)
+    assert {q.outcome for q in unfair.questions if q.family == "primary"} == {"finding"}
+    r = build(unfair_data, unfair)
+    line = r.terminal[0]
+    assert line.startswith("4 players: Unfair at every level of play: team 1 (seats 1, 3) wins "), line
+
+
+def test_a_planted_seat_advantage_is_named_in_the_verdict():
+    from tourney_sim.reports.study_report import build
+    data = planted_study(4)
+    r = build(data, questions(data))
+    assert "Unfair under heuristic play: seat 0 wins" in r.terminal[0], r.terminal
+
+
+def test_deterministic_consequences_are_facts_and_untouched_options_unchanged_not_tested():
+    from dataclasses import replace
+    from tourney_sim.reports.study_report import build
     data = planted_study(2)
+    base = data.levels[(4, "heuristic")]
+    data.rules[(4, "heuristic", "long=true")] = replace(base, decisions=base.decisions + 144)
     data.rules[(4, "search", "opt=true")] = data.levels[(4, "search")]
     family = questions(data)
+    fact = [q for q in family.questions if q.option == "long=true" and q.measure == "length"]
+    assert [q.outcome for q in fact] == ["fact"] and math.isnan(fact[0].p_holm)
+    assert "every game is exactly 144 decisions longer" in fact[0].sentence()
+    assert all(q.outcome == "unchanged" and math.isnan(q.p_holm) for q in family.questions
+               if q.option == "long=true" and q.measure != "length")
     same = [q for q in family.questions if q.level == "search" and q.section == "rules"]
     assert same and all(q.outcome == "unchanged" and math.isnan(q.p_holm) for q in same)
+    # the family holds neither: its size is what the other questions make it
+    assert family.tested("search rules") == 0
+    text = "\n".join(str(b) for b in build(data, family).blocks)
+    assert "changed no game at all" in text and "opt=true (4 players, search)" in text
+    # an option that changed games is never said to have changed none
+    assert "opt=true (4 players, heuristic)" not in text and "long=true (4 players" not in text
+
+
+def test_beating_random_is_a_line_of_the_landscape_not_a_finding():
+    data = planted_study(1)
+    game = synthetic.Game(players=4)
+    data.landscape[4] = synthetic.config(game, synthetic.all_seatings(["a", "b", "random"], 4),
+                                         {"a": 0.4, "b": 0.3, "random": -2.0}, 300, seed=1, luck=0.7)
+    family = questions(data)
+    vs_random = [q for q in family.questions if q.pair and "random" in q.pair]
+    assert vs_random and all(q.outcome == "landscape" and q.family == "" and math.isnan(q.p_holm)
+                             for q in vs_random)
+    assert not any("random" in (q.pair or ()) for q in family.findings())
+    assert family.tested("landscape") == 1  # a v b only
+
+
+def test_the_same_effect_reads_the_same_in_findings_and_tables():
+    from tourney_sim.reports import analysis, render
+    from tourney_sim.reports.study_report import build, on_deals, rule_rows
+    data = planted_study(1)
+    family = questions(data)
+    md = render.to_markdown(build(data, family))
+    found = [q for q in family.findings() if q.section == "rules"]
+    assert found
+    table = md.split("## Rule options")[1]
+    for q in found:
+        # signed, option minus default, the same figures in both places
+        assert f"change {q.number(q.estimate)}, " in q.sentence() and f"95% {q.interval()}" in q.sentence()
+        assert q.sentence() in md
+        assert f"{q.subject.split(': ')[1]} {q.cell()} *" in table
+    # the balance figure before and after an option is computed on the same deals
+    short = planted_study(1)
+    short.rules[(4, "heuristic", "opt=true")] = on_deals(short.rules[(4, "heuristic", "opt=true")], np.arange(500))
+    row = next(r for r in rule_rows(short, questions(short)) if r.level == "heuristic")
+    base = short.levels[(4, "heuristic")]
+    assert row.deals == 500
+    assert row.before["balance"] == pytest.approx(analysis.seat_analysis(on_deals(base, np.arange(500)))["balance"])
+    assert row.before["balance"] != pytest.approx(analysis.seat_analysis(base)["balance"])
 
 
 def test_anytime_p_value_matches_its_confidence_sequence():
@@ -175,7 +274,8 @@ def test_quick_study_end_to_end(quick_study):
     assert man["level_strategies"] == {"random": "random", "heuristic": "greedy-tuned", "search": "ismcts"}
     ids = [s["id"] for s in man["stages"]]
     assert ids[:3] == ["levels/3p-random", "levels/3p-heuristic", "levels/3p-search"]
-    assert "rules/3p-heuristic-match_games=2" in ids and "rules/3p-search-match_games=2" in ids
+    assert "rules/3p-heuristic-match_games=2" in ids
+    assert not any(i.startswith("rules/3p-search") for i in ids)  # too few deals at the quick budget
     assert "landscape/3p-heuristics" in ids and "landscape/3p-search-v-greedy-tuned" in ids
     assert all(s["status"] == "complete" and s["command"].startswith("tourney ") for s in man["stages"])
     # progress per stage, then the findings in a few lines
@@ -183,17 +283,23 @@ def test_quick_study_end_to_end(quick_study):
     assert "findings among" in stdout and "report:" in stdout
     f = json.loads((out / "findings.json").read_text())
     assert f["findings"] == sum(q["outcome"] == "finding" for q in f["questions"]) > 0
-    # the strongest heuristics beat random by far at 3 players: that must be a finding
-    assert any(q["outcome"] == "finding" and set(q["pair"] or ()) == {"greedy-tuned", "random"} for q in f["questions"])
+    # beating random is a line of the landscape, never a finding
+    assert any(q["outcome"] == "landscape" and set(q["pair"] or ()) == {"greedy-tuned", "random"} for q in f["questions"])
+    assert not any(q["outcome"] == "finding" and "random" in (q["pair"] or ()) for q in f["questions"])
     # every stage stopped early or ran its deals; the sequential ones are anytime-valid
     assert all(q["anytime"] for q in f["questions"] if q["pair"] and "ismcts" in q["pair"])
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
-    for heading in ("## Findings", "## Not settled", "## Seat and first-player advantage", "## Rule options",
-                    "## Strategy landscape", "## Stages: how to regenerate each number"):
-        assert heading in md
-    assert md.index("## Findings") < md.index("## Seat and first-player advantage")
-    assert "<h2 id=\"findings\">Findings</h2>" in html and "http" not in html.split("<body>")[1].replace("https://", "")
+    headings = ["## Verdict", "## What to change", "## Plots", "## Findings, family by family",
+                "## Seat and first-player advantage", "## Rule options", "## Strategy landscape",
+                "## Stages: how to regenerate each number"]
+    assert [md.index(h) for h in headings] == sorted(md.index(h) for h in headings)
+    assert "too few deals at this budget" in md
+    assert "<h2 id=\"verdict\">Verdict</h2>" in html and "http" not in html.split("<body>")[1].replace("https://", "")
+    assert html.count("<img") >= 3 and "counts as a win for each" in html
+    # the Markdown shows the same figures, written beside it
+    figures = re.findall(r"!\[[^]]*\]\((report-figures/[^)]+\.png)\)", md)
+    assert len(figures) == html.count("<img") and all((out / f).is_file() for f in figures)
 
 
 def test_each_stage_command_regenerates_its_dataset(quick_study, tmp_path):
@@ -299,3 +405,35 @@ def test_resume_of_a_directory_without_a_study_is_refused(tmp_path):
     r = runner.invoke(app, ["study", "companeros", "--resume", "--out", str(tmp_path / "s")])
     assert r.exit_code == 2 and "it is not a tourney study (no _study.json)" in r.output
     assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and len(list((tmp_path / "s").iterdir())) == 1
+
+
+def test_the_control_variate_removes_the_variance_the_heuristic_level_explains():
+    rng = np.random.default_rng(0)
+    x_all = rng.normal(0, 1, 20000)  # the heuristic level plays many more deals
+    x = x_all[:1000]
+    y = 0.1 + 0.8 * x + rng.normal(0, 0.6, 1000)  # the search level, on the first 1,000 of them
+    est, se, reduction = findings.control_variate(y, x, x_all)
+    assert reduction == pytest.approx(0.64, abs=0.06)  # correlation 0.8: 64% of the variance
+    assert abs(est - (0.1 + 0.8 * x_all.mean())) < 3 * se < 3 * y.std() / math.sqrt(1000)
+    # in a study, every search-level seat question carries it (the deals' luck is shared)
+    family = questions(planted_study(1))
+    search = [q for q in family.questions if q.section == "seats" and q.level == "search"]
+    assert search and all(math.isfinite(q.cv_reduction) for q in search)
+    assert all(math.isnan(q.cv_reduction) for q in family.questions if q.level != "search")
+
+
+def test_every_question_says_where_its_per_deal_values_lie():
+    """The bounded intervals need each question's range: a seat's advantage, a pair's difference
+    and a change of a rate lie in [-1, 1], a rule option's change of an advantage in [-2, 2]."""
+    family = questions(planted_study(1))
+    spans = set()
+    for q in family.questions:
+        span = findings.value_range(q.section, q.measure, q.unit)
+        if q.unit != "pp":
+            assert span is None
+            continue
+        assert span[0] <= q.values.min() and q.values.max() <= span[1], (q.subject, q.values.min(), q.values.max())
+        spans.add(span)
+    # the wider range is needed: a change of an advantage goes beyond [-1, 1]
+    assert any(q.values.min() < -1 or q.values.max() > 1 for q in family.questions if q.section == "rules")
+    assert spans == {(-1.0, 1.0), (-2.0, 2.0)}
