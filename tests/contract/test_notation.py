@@ -40,6 +40,7 @@ PLAY_ON_STREAM = 2000  # random moves after a position was loaded
 #: positions of heuristic games each configuration round-trips (the slow tier)
 HEURISTIC_POSITIONS = 5_000
 MANGLED = 150  # edited positions a configuration tries
+REPLAYED_DECISIONS = 1_500  # decisions of recorded games a configuration replays
 
 configurations = pytest.mark.parametrize("config", CONFIGURATIONS, ids=IDS)
 
@@ -207,9 +208,11 @@ def test_edited_positions_are_refused_in_one_line_or_play_on_to_the_end(config):
 # ------------------------------------------------------------------ chance events
 @configurations
 def test_recorded_chance_events_replay_the_game_without_the_stream(config):
-    """30 random games of the reference engine on its chance stream, recording the events."""
+    """Random games of the reference engine on its chance stream, recording the events, until
+    REPLAYED_DECISIONS decisions (at least 3 games: a Partners game is some 400 decisions)."""
     reference = config.spec.reference
-    for g in range(30):
+    decisions = g = 0
+    while decisions < REPLAYED_DECISIONS or g < 3:
         events = []
         recorded = reference.Game(config.params, StreamChance(PyStream(69, g, 0), record=events))
         pick = PyStream(69, g, PICK_STREAM)
@@ -226,3 +229,5 @@ def test_recorded_chance_events_replay_the_game_without_the_stream(config):
             assert list(replayed.legal_moves()) == moves, (g, step)
             replayed.apply(move)
         assert replayed.to_move() < 0 and replayed.result() == recorded.result(), g
+        decisions += len(history)
+        g += 1
