@@ -14,11 +14,6 @@ from . import plots
 from .render import Report, Table, _figs, _fig, _h, _p, _ul, pval
 
 
-def is_tuning(path: Path) -> bool:
-    from tourney_sim.simulate.tune import TUNE_FILE
-    return (Path(path) / TUNE_FILE).exists()
-
-
 def build(path: Path) -> Report:
     t = read_tune(path)
     title = f"Tuning {t['strategy']} ({t['game']})"

@@ -15,7 +15,13 @@ A :class:`JobDir` is one directory of a kind:
   file renamed into place), so a reader or a resume never sees half a manifest;
 - its ``status`` goes ``running`` -> ``complete`` | ``interrupted`` | ``failed`` (with the
   one-line ``error``), and back to ``running`` when the job is resumed (:meth:`JobDir.start`,
-  :meth:`JobDir.finish`).
+  :meth:`JobDir.finish`);
+- a new or resumed job first checks that its directory can be written (:meth:`JobDir.check_writable`):
+  any failure on the way is one line, never a traceback.
+
+Every kind registers itself in :data:`KINDS`; :func:`detect` says which kind a directory holds,
+for every command that takes a directory, and :func:`not_a` says in one line what to give instead
+of a directory of another kind (one of the jobs inside it, :func:`members`).
 
 :func:`execute` is the one loop that plays a job's tasks on a backend
 (:mod:`tourney_sim.simulate.backends`), batch after batch: it records each finished task, saves a
@@ -302,7 +308,7 @@ class JobDir:
         if parent:
             while not os.path.exists(where) and where != where.parent:
                 where = where.parent
-            if not where.is_dir():
+            if not os.path.isdir(where):
                 raise OutputError(f"cannot write to output {self.path}: {where} is not a directory")
         probe = where / PROBE
         try:
