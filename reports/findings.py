@@ -57,6 +57,8 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 
 from . import analysis, stats
+from tourney_sim.strategies import RANDOM
+
 from .load import Config
 
 ALPHA = 0.05
@@ -74,7 +76,6 @@ FAMILIES = {
                 "(draws, decisiveness, length)",
     "search rules": "the rule options' effects at the search level",
 }
-RANDOM = "random"
 
 
 @dataclass

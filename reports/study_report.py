@@ -4,7 +4,7 @@
 :class:`StudyData` holds one loaded configuration per stage (the landscape's tournaments merged
 into one per player count); the tests build it from synthetic configurations with planted
 effects, the study from its directory. The report is a function of the data alone (no clock,
-seeded bootstrap and rating samples), so a resumed study writes the same report.
+seeded rating samples), so a resumed study writes the same report.
 """
 from __future__ import annotations
 

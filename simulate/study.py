@@ -45,10 +45,11 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Callable
 
-from tourney_sim.strategies import available, heuristics
+from tourney_sim.strategies import RANDOM, available, heuristics
 
 from . import __version__
 from .games import get_game
@@ -109,6 +110,7 @@ class Stage:
     option: str | None = None  # rules: "key=value"
     sequential: bool = False
     first_batch: int | None = None
+    alpha: float = ALPHA  # a sequential tournament's error rate over its pairs (see plan)
     status: str = "planned"
     seconds: float = 0.0
 
@@ -127,7 +129,8 @@ class Stage:
             chunk = f" --chunk-size {self.chunk_size}" if self.chunk_size else ""
             return (f"tourney run {game} --players {self.players} {strategies} --games {self.deals} "
                     f"--seed {seed}{rules}{chunk} --out {where}")
-        seq = f" --until-decided --first-batch {self.first_batch}" if self.sequential else ""
+        seq = (f" --until-decided --alpha {self.alpha:.6g} --first-batch {self.first_batch}"
+               if self.sequential else "")
         return (f"tourney tournament {game} --players {self.players} {strategies} --seatings field "
                 f"--games {self.deals} --seed {seed}{rules}{seq} --out {where}")
 
@@ -135,7 +138,7 @@ class Stage:
         return {"id": self.id, "section": self.section, "kind": self.kind, "players": self.players,
                 "level": self.level, "strategies": list(self.strategies), "deals": self.deals,
                 "rules": list(self.rules), "option": self.option, "sequential": self.sequential,
-                "first_batch": self.first_batch, "dir": self.id, "command": self.command(game, seed, out),
+                "first_batch": self.first_batch, "alpha": self.alpha, "dir": self.id, "command": self.command(game, seed, out),
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
 
@@ -223,7 +226,24 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
                 stages.append(Stage(f"landscape/{p}p-search-v-{h}", "landscape", "tournament", p,
                                     [strategy["search"], h], deals(budget.versus_search_deals, "search"),
                                     "search", sequential=True, first_batch=budget.first_batch))
+    _spend_alpha(stages)
     return stages
+
+
+def _spend_alpha(stages: list[Stage]) -> None:
+    """Give each sequential tournament the error rate its pairs have in the report's landscape
+    family, so that a pair "decided" by its tournament is also settled in the report: the family
+    holds every pair of strategies of every landscape stage (a pair with random is a line of the
+    landscape, not tested), one Holm over them; a pair stopped at ALPHA / m (m the family's size)
+    is rejected by Holm whatever the others, and the tournament splits its own alpha equally over
+    its pairs, so it is given ALPHA * pairs / m."""
+    def pairs(s: Stage) -> set:
+        return {(s.players, frozenset(pair)) for pair in combinations(s.strategies, 2)
+                if RANDOM not in pair}
+    family = set().union(*(pairs(s) for s in stages if s.section == "landscape"))
+    for s in stages:
+        if s.sequential and family:
+            s.alpha = ALPHA * len(list(combinations(s.strategies, 2))) / len(family)
 
 
 # ----------------------------------------------------------------------------- running
@@ -327,7 +347,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
                 rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
                                 command=cmd, scheduler=scheduler, resume=where.exists())
             else:
-                stop = stopping_rule(question_of(None), ALPHA, MARGIN) if s.sequential else None
+                stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
                 rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
                                      workers=workers, progress=progress, command=cmd, stop=stop,
                                      scheduler=scheduler, resume=where.exists(), design="field",

@@ -180,6 +180,7 @@ def available(game: str) -> dict[str, Strategy]:
 #: strategies that search (thousands of simulated decisions per decision): left out of the
 #: defaults that play "every strategy" (a run without --strategy, bench without --strategy)
 SEARCH_STRATEGIES = ("ismcts",)
+RANDOM = "random"  # every game's uniformly random strategy (a study's baseline, never tested against)
 
 
 def heuristics(game: str) -> list[str]:

@@ -437,3 +437,27 @@ def test_every_question_says_where_its_per_deal_values_lie():
     # the wider range is needed: a change of an advantage goes beyond [-1, 1]
     assert any(q.values.min() < -1 or q.values.max() > 1 for q in family.questions if q.section == "rules")
     assert spans == {(-1.0, 1.0), (-2.0, 2.0)}
+
+
+def test_sequential_stages_stop_at_the_level_the_landscape_family_needs():
+    """A pair a sequential tournament decides (its anytime p below the tournament's alpha split
+    over its pairs) is settled by the report's Holm over the whole landscape family, for every
+    player count and budget: the tournament is given ALPHA * its pairs / the family's size."""
+    from itertools import combinations
+    from tourney_sim.reports import stats
+    from tourney_sim.simulate.study import ALPHA, BUDGETS, plan
+    for game, players in (("cardavia", [4]), ("companeros", [3, 4])):
+        stages = plan(game, BUDGETS["standard"], players, ["random", "heuristic", "search"])
+        family = {(s.players, frozenset(p)) for s in stages if s.section == "landscape"
+                  for p in combinations(s.strategies, 2) if "random" not in p}
+        sequential = [s for s in stages if s.sequential]
+        assert sequential and len(family) > 1
+        for s in sequential:
+            per_pair = s.alpha / len(list(combinations(s.strategies, 2)))
+            assert f"--alpha {s.alpha:.6g}" in s.command(game, 0, Path("out"))
+            # the decided pair at its tournament's level, every other pair of the family unsettled
+            p = np.full(len(family), 0.9)
+            p[0] = per_pair * 0.999
+            assert stats.holm(p)[0] < ALPHA
+            # and the level is no stricter than the family needs (Bonferroni's alpha / m)
+            assert per_pair == pytest.approx(ALPHA / len(family))
