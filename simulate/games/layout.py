@@ -15,10 +15,7 @@ A game's ``rules.py`` declares the pieces of each region in order, as one ``Layo
         private=[("PV_SIZE", 1, "hand size"), ("PV_HAND", HAND_SIZE, "the hand, ascending")],
         seats=MAX_PLAYERS,
         scratch=[("S_DECK", MAX_CARDS, "the deck while dealing")])
-    globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, ..., STATE_SIZE
-    public_view, private_view = LAYOUT.view_functions()  # the views a strategy is handed
-    if __doc__:  # (None under python -OO)
-        __doc__ += LAYOUT.table()
+    LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 
 A piece is ``(NAME, size, meaning)``: ``size`` an int, or a shape such as ``(SEATS, COLS)`` (the
 piece holds their product, row-major); ``NAME`` None for a piece with no name of its own (unused
@@ -134,8 +131,7 @@ class Layout:
 
     def view_functions(self):
         """The rules' ``public_view(state)`` and ``private_view(state, seat)``: the arrays the
-        kernel hands a strategy, slices of the state (``rules.py``: ``public_view, private_view =
-        LAYOUT.view_functions()``). The bounds are closed over as constants, so numba compiles
+        kernel hands a strategy, slices of the state (:meth:`install` puts them in ``rules.py``). The bounds are closed over as constants, so numba compiles
         them, inlined where the kernel calls them, to exactly what module-level functions reading
         the module's constants compile to; a closure's disk-cache entry is keyed by the values it
         closes over, so each game's are cached apart."""
@@ -151,6 +147,16 @@ class Layout:
             return state[base:base + private_size]
 
         return public_view, private_view
+
+    def install(self, namespace: dict) -> None:
+        """What a ``rules.py`` takes from its layout, in one call (``LAYOUT.install(globals())``):
+        every offset and region bound as a plain int (:meth:`constants`), ``public_view`` and
+        ``private_view`` (:meth:`view_functions`), and the table appended to the module's
+        docstring (none under ``python -OO``)."""
+        namespace.update(self.constants())
+        namespace["public_view"], namespace["private_view"] = self.view_functions()
+        if namespace.get("__doc__"):
+            namespace["__doc__"] += self.table()
 
     def constants(self) -> dict[str, int]:
         """Every named piece's offset and the region bounds, by name (plain ints)."""

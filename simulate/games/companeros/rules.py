@@ -111,10 +111,7 @@ LAYOUT = Layout(
         (None, MAX_CARDS, "the deck while dealing, sort keys while scoring a trick"),
     ],
 )
-globals().update(LAYOUT.constants())  # H_PLAYERS = 0, ..., PUBLIC_SIZE, PRIVATE, ..., STATE_SIZE
-public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
-if __doc__:  # (None under python -OO)
-    __doc__ += LAYOUT.table()
+LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
 VIEWS_VERSION = 1

@@ -48,10 +48,7 @@ LAYOUT = Layout(
         ("S_DECK", CARDS, "the deck while dealing; the unseen cards while determinizing"),
     ],
 )
-globals().update(LAYOUT.constants())
-public_view, private_view = LAYOUT.view_functions()  # what the kernel hands a strategy
-if __doc__:
-    __doc__ += LAYOUT.table()
+LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: published for strategies with the views' pieces (tourney_sim.views.duel); bumped on any change
 VIEWS_VERSION = 1
 STRATEGY_CONSTANTS = {"CARDS": "cards, valued 1..CARDS (a move is the value of the card played)",
