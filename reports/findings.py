@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, replace
+from statistics import NormalDist
 
 import numpy as np
 
@@ -304,8 +305,20 @@ def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> flo
     """Further deals at which the question is settled with chance ``power``, either way: shown
     different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
     ``alpha``), whichever needs fewer, with the effect taken conservatively
-    (:func:`stats.deals_to_settle`)."""
-    return stats.deals_to_settle(q.estimate, q.sd, q.deals, alpha, q.margin(), power).either
+    (:func:`stats.deals_to_settle`) and the spread of :func:`settling_sd`."""
+    return stats.deals_to_settle(q.estimate, settling_sd(q, alpha), q.deals, alpha, q.margin(), power).either
+
+
+def settling_sd(q: Question, alpha: float) -> float:
+    """The spread per deal a question's deal count is planned with: the larger of the sample's
+    SD and the one its own interval at ``alpha`` implies. A bounded question whose deals are
+    nearly all 0 has a tiny sample SD, but its score interval (honest at small counts) is far
+    wider than that SD says; the count must be one at which that interval would settle it."""
+    low, high = family_interval(q, alpha)
+    if not (math.isfinite(low) and math.isfinite(high) and q.deals > 1):
+        return q.sd
+    implied = (high - low) / 2 * math.sqrt(q.deals) / NormalDist().inv_cdf(1 - alpha / 2)
+    return max(q.sd, implied) if math.isfinite(q.sd) else implied
 
 
 def anytime_test(x, level: float = 0.95, cap: int | None = None) -> tuple[float, float, float, float]:

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.reports import findings, synthetic
+from tourney_sim.reports import findings, stats, synthetic
 from tourney_sim.reports.study_report import StudyData, questions
 from tourney_sim.cli import app
 from tourney_sim.simulate.results import read_table
@@ -129,12 +129,14 @@ def test_not_settled_names_the_deals_that_would_settle_it_either_way_at_80_perce
     q = next(q for q in open_qs if q.more_deals and abs(q.estimate) >= q.margin())
     m = family.tested(q.family)
     n = q.deals + q.more_deals
+    sd = findings.settling_sd(q, 0.05 / m)  # never below the sample's
+    assert sd >= q.sd
 
     def differ(effect):
-        return ((z(1 - 0.05 / (2 * m)) + z(0.8)) * q.sd / effect) ** 2
+        return ((z(1 - 0.05 / (2 * m)) + z(0.8)) * sd / effect) ** 2
     # at least 80% power at the observed effect (not 50%), at most at an effect one standard error
     # smaller (the observed one is biased upwards)
-    assert differ(abs(q.estimate)) <= n <= differ(abs(q.estimate) - q.sd / math.sqrt(q.deals)) + 1
+    assert differ(abs(q.estimate)) <= n <= differ(abs(q.estimate) - sd / math.sqrt(q.deals)) + 1
     # a null effect: showing it within the margin counts as settling it (no "2,000,000 deals")
     near = [q for q in family.questions if q.outcome == "not settled" and abs(q.estimate) < 0.002 and q.unit == "pp"]
     for q in near:
@@ -461,3 +463,21 @@ def test_sequential_stages_stop_at_the_level_the_landscape_family_needs():
             assert stats.holm(p)[0] < ALPHA
             # and the level is no stricter than the family needs (Bonferroni's alpha / m)
             assert per_pair == pytest.approx(ALPHA / len(family))
+
+
+
+def test_a_question_of_nearly_all_zero_deals_is_not_settled_by_one_more_deal():
+    """500 deals of which 3 differ: the sample SD is tiny, but the bounded score interval is wide
+    at that count, so the deals that would settle it are planned with the spread that interval
+    implies (the standard Cardavia study once said "about 1 more deal")."""
+    x = np.zeros(500)
+    x[:3] = [0.5, -0.5, 0.5]
+    q = findings._q("rules", 4, "search", "opt=true: seat 0", "win rate", "4 players", "raises", "lowers",
+                    "pp", x)
+    alpha = 0.05 / 12
+    sd = findings.settling_sd(q, alpha)
+    assert sd > 2 * q.sd
+    more = findings.more_deals_to_settle(q, alpha)
+    assert more > 100
+    # and with the sample SD alone the normal formula would have claimed a handful of deals
+    assert stats.deals_to_settle(q.estimate, q.sd, q.deals, alpha, q.margin()).either < 10
