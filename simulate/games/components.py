@@ -1,0 +1,225 @@
+"""A game's components as data: the values a designer may change without touching code.
+
+Each game ships one TOML file in its folder (``simulate/games/<game>/components.toml``), its
+defaults, documented key by key in the file's comments, and declares in its ``rules.py`` what
+each key may hold, once::
+
+    COMPONENTS = Components(
+        "cardavia", Path(__file__).with_name("components.toml"),
+        values=[Value("prizes.most_cards", 0, 9, "points for taking more than half the cards"),
+                Value("deck.counts", 0, 8, "copies of each kind", length=14, names=KIND_NAMES)],
+        playable=_playable)
+
+A table is a plain nested dict ``{group: {name: int | list[int]}}`` (JSON-serialisable: the
+manifest records the whole table used). It reaches the kernel as the rule option
+``components`` (every game has it; its value is a :class:`ComponentTable`), which the game's
+``make_params`` packs into ``params``; the rules copy what play needs into the state's public
+part (the rules in force are public).
+
+A value is addressed by its key, ``group.name``; one entry of a list by ``group.name[i]``, i
+counting from 1, or ``group.name[Name]`` when the declaration names the entries. These are the
+addresses of ``--component KEY=VALUE`` (``tourney run``, ``tournament``, ``study``) and of
+``tourney sweep --component KEY=v1,v2,...``, and of the design search.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from .spec import RuleError
+
+
+@dataclass(frozen=True)
+class Value:
+    """What one key may hold: an integer from ``low`` to ``high``, or (``length`` given) a list
+    of ``length`` such integers, whose entries ``names`` may name. ``step`` is the smallest
+    change the design search makes; ``designable`` False keeps the search off the key."""
+
+    key: str
+    low: int
+    high: int
+    help: str = ""
+    length: int | None = None
+    names: tuple[str, ...] = ()
+    step: int = 1
+    designable: bool = True
+
+    def allowed(self) -> str:
+        one = f"an integer from {self.low} to {self.high}"
+        return one if self.length is None else f"a list of {self.length} integers from {self.low} to {self.high}"
+
+    def check(self, value, source: str):
+        def ok(v):
+            return isinstance(v, int) and not isinstance(v, bool) and self.low <= v <= self.high
+
+        if self.length is None:
+            if not ok(value):
+                raise RuleError(f"{source}: {self.key} must be {self.allowed()}, got {value!r}")
+            return value
+        if not (isinstance(value, list) and len(value) == self.length and all(ok(v) for v in value)):
+            got = f"{len(value)} entries" if isinstance(value, list) and len(value) != self.length else repr(value)
+            raise RuleError(f"{source}: {self.key} must be {self.allowed()}, got {got}")
+        return list(value)
+
+    def entry_names(self) -> tuple[str, ...]:
+        """The names of a list's entries (``[i]`` from 1 when the declaration names none)."""
+        return self.names or tuple(str(i + 1) for i in range(self.length or 0))
+
+
+class ComponentTable(dict):
+    """A complete, checked component table (a plain dict, recorded as JSON) that prints as a short
+    label (``defaults`` or the file it came from and the keys set) instead of every number."""
+
+    def __init__(self, table: dict, label: str):
+        super().__init__(table)
+        self.label = label
+
+    def __repr__(self) -> str:
+        return self.label
+
+    __str__ = __repr__
+
+
+_ADDRESS = re.compile(r"^([A-Za-z_][\w]*\.[A-Za-z_][\w]*)(?:\[([^\]]+)\])?$")
+
+
+class Components:
+    """A game's component declaration: its shipped file and what every key may hold."""
+
+    def __init__(self, game: str, file: Path, values: Sequence[Value],
+                 playable: Callable[[dict, int], str | None] | None = None):
+        self.game = game
+        self.file = Path(file)
+        self.values = {v.key: v for v in values}
+        #: ``playable(table, n_players)``: None, or one line saying why the table cannot be played
+        self._playable = playable
+        self.defaults = ComponentTable(self.check(self._read(self.file, "defaults"), f"{self.file.name}",
+                                                  complete=True), "defaults (components.toml)")
+
+    # ------------------------------------------------------------------ reading and checking
+    def groups(self) -> list[str]:
+        return list(dict.fromkeys(k.split(".")[0] for k in self.values))
+
+    @staticmethod
+    def _read(path: Path, what: str) -> dict:
+        try:
+            with open(path, "rb") as f:
+                return tomllib.load(f)
+        except OSError as exc:
+            raise RuleError(f"rule components: cannot read {path}: {exc.strerror or exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RuleError(f"rule components: {path} is not valid TOML: {exc}") from None
+
+    def check(self, table: dict, source: str = "components", complete: bool = False) -> dict:
+        """The whole table: ``table`` over the defaults (every key, when ``complete``), each
+        value checked; a bad or unknown key raises RuleError with one line naming it."""
+        if not isinstance(table, dict):
+            raise RuleError(f"{source}: expected a table of " + ", ".join(f"[{g}]" for g in self.groups()))
+        out: dict = {} if complete else {g: dict(keys) for g, keys in self.defaults.items()}
+        for group, keys in table.items():
+            if group not in self.groups():
+                raise RuleError(f"{source}: unknown key {group!r} (keys: {', '.join(self.groups())})")
+            if not isinstance(keys, dict):
+                raise RuleError(f"{source}: {group} must be a table ([{group}])")
+            for name, value in keys.items():
+                key = f"{group}.{name}"
+                if key not in self.values:
+                    known = ", ".join(k.split(".", 1)[1] for k in self.values if k.startswith(group + "."))
+                    raise RuleError(f"{source}: unknown key {key} (keys of [{group}]: {known})")
+                out.setdefault(group, {})[name] = self.values[key].check(value, source)
+        if complete:
+            missing = [k for k in self.values if k.split(".", 1)[1] not in out.get(k.split(".")[0], {})]
+            if missing:
+                raise RuleError(f"{source}: missing {', '.join(missing)}")
+        return out
+
+    def check_playable(self, table: dict, n_players: int, source: str = "components") -> None:
+        """Raise RuleError when ``table`` cannot make a playable game of ``n_players``."""
+        if self._playable is not None:
+            why = self._playable(table, n_players)
+            if why:
+                raise RuleError(f"{source}: {why}")
+
+    def load(self, path: str) -> ComponentTable:
+        """``--rule components=FILE``: a TOML table; keys left out keep their defaults."""
+        return ComponentTable(self.check(self._read(Path(path), "file"), f"rule components: {path}"), str(path))
+
+    # ------------------------------------------------------------------ addresses
+    def resolve(self, address: str) -> tuple[Value, int | None]:
+        """The declaration an address names and the list index it picks (None: the whole key)."""
+        m = _ADDRESS.match(address.strip())
+        value = self.values.get(m.group(1)) if m else None
+        if value is None:
+            raise RuleError(f"--component: {self.game} has no component {address.strip()!r} "
+                            f"(keys: {', '.join(self.values)})")
+        if m.group(2) is None:
+            return value, None
+        if value.length is None:
+            raise RuleError(f"--component: {value.key} is one integer, not a list: write {value.key}=N")
+        names = value.entry_names()
+        index = m.group(2).strip()
+        if index in names:
+            return value, names.index(index)
+        raise RuleError(f"--component: {value.key} has no entry [{index}] "
+                        f"(entries: {names[0]} to {names[-1]}" + (")" if not value.names else
+                                                                  f": {', '.join(names)})"))
+
+    def parse(self, address: str, text: str):
+        """The value ``text`` gives ``address`` (an integer; a whole list as ``1,2,3``)."""
+        value, index = self.resolve(address)
+        try:
+            if value.length is not None and index is None:
+                parsed = [int(t) for t in text.split(",")]
+            else:
+                parsed = int(text)
+        except ValueError:
+            what = value.allowed() if index is None else f"an integer from {value.low} to {value.high}"
+            raise RuleError(f"--component {address.strip()} expects {what}, got {text!r}") from None
+        if index is not None:
+            if not value.low <= parsed <= value.high:
+                raise RuleError(f"--component {address.strip()} expects an integer from {value.low} "
+                                f"to {value.high}, got {text!r}")
+            return parsed
+        return value.check(parsed, f"--component {address.strip()}")
+
+    def get(self, table: dict, address: str):
+        value, index = self.resolve(address)
+        group, name = value.key.split(".", 1)
+        got = table[group][name]
+        return got if index is None else got[index]
+
+    def set(self, table: dict, assignments: Sequence[str]) -> ComponentTable:
+        """``table`` with ``KEY=VALUE`` assignments applied (``--component``), checked."""
+        out = {g: {k: (list(v) if isinstance(v, list) else v) for k, v in keys.items()}
+               for g, keys in table.items()}
+        for text in assignments:
+            if "=" not in text:
+                raise RuleError(f"--component expects KEY=VALUE, got {text!r}")
+            address, _, raw = text.partition("=")
+            value, index = self.resolve(address)
+            group, name = value.key.split(".", 1)
+            parsed = self.parse(address, raw.strip())
+            if index is None:
+                out[group][name] = parsed
+            else:
+                out[group][name][index] = parsed
+        base = getattr(table, "label", "defaults")
+        label = base + " with " + ", ".join(a.strip() for a in assignments) if assignments else base
+        return ComponentTable(self.check(out, "--component", complete=True), label)
+
+    def addresses(self) -> Iterator[tuple[str, Value, int | None]]:
+        """Every single integer a design may change: (address, declaration, list index)."""
+        for key, value in self.values.items():
+            if value.length is None:
+                yield key, value, None
+            else:
+                for i, name in enumerate(value.entry_names()):
+                    yield f"{key}[{name}]", value, i
+
+    def changes(self, table: dict) -> dict:
+        """{address: (default, value)} for every single integer ``table`` changes."""
+        return {a: (self.get(self.defaults, a), self.get(table, a))
+                for a, _, _ in self.addresses() if self.get(self.defaults, a) != self.get(table, a)}
