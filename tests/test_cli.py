@@ -279,6 +279,8 @@ def test_report_refuses_a_file_format_it_cannot_write(tmp_path):
         assert r.exit_code == 2 and len(lines) == 1, r.output
         assert lines[0] == f"error: --out {tmp_path / name}: a report is written as .html or .md (or give --format html or md)"
         assert not (tmp_path / name).exists()
+    r = invoke("report", tmp_path, "--out", tmp_path / "x.pdf", "--format", "")  # empty: not "from --out"
+    assert r.exit_code == 2 and r.output.strip() == "error: --format must be html, md or text, got ''", r.output
 
 
 def test_rule_defaults_read_as_the_user_types_them():

@@ -325,7 +325,7 @@ def report(
     """
     if format is None and out is not None and out.suffix.lower() not in REPORT_SUFFIXES:
         fail(f"--out {out}: a report is written as .html or .md (or give --format html or md)")
-    fmt = format or (REPORT_SUFFIXES[out.suffix.lower()] if out is not None else "text")
+    fmt = format if format is not None else (REPORT_SUFFIXES[out.suffix.lower()] if out is not None else "text")
     if fmt not in ("html", "md", "text"):
         fail(f"--format must be html, md or text, got {fmt!r}")
     if fmt == "html" and out is None:
