@@ -89,6 +89,7 @@ def run(
     quiet: QuietOpt = False,
     scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local (start one here with --workers processes). Default: the built-in local runner.") = None,
     resume: Resume("run") = False,
+    first_game: int = typer.Option(0, "--first-game", help="Index of the first game: the run plays games FIRST_GAME .. FIRST_GAME + GAMES - 1 of the seed, the deals after a run of FIRST_GAME games (how a study plays more deals on the same seed)."),
 ) -> None:
     """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
 
@@ -98,7 +99,7 @@ def run(
     result = api.run(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (), out=out,
                      workers=workers, chunk_size=chunk_size, rotate=rotate, overwrite=overwrite, resume=resume,
                      scheduler=scheduler, progress=not quiet, command=recorded_command(),
-                     echo=None if quiet else _notes)
+                     echo=None if quiet else _notes, first_game=first_game)
     if not quiet:
         typer.echo(result.summary.text)
         played, seconds = result.games_played, result.seconds
