@@ -150,7 +150,7 @@ class OpenQuestions:
 
     def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
         from .study_report import load_study, primary_size, search_level
-        data = load_study(out, manifest)
         if self.size is None:
-            self.size = primary_size(data)
+            self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
+        data = load_study(out, manifest, ("levels", "adaptive"))
         return [q.subject for q in search_level(data, players, self.size) if not settled(q, self.size)]

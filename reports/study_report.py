@@ -47,13 +47,16 @@ def context(data: StudyData, players: int, level: str) -> str:
     return f"{players} players, everyone {name}" + ("" if name == level else f" ({LEVEL_WORDS[level]})")
 
 
-def load_study(out: Path, manifest: dict) -> StudyData:
+def load_study(out: Path, manifest: dict, sections=("levels", "rules", "landscape", "adaptive")) -> StudyData:
+    """The study's stages (of ``sections``), loaded."""
     from tourney_sim.simulate.games import get_game
     game = manifest["game"]
     data = StudyData(game, get_game(game).title, dict(manifest["level_strategies"]), manifest=manifest, out=out)
     landscape_dirs: dict[int, list[Path]] = {}
     search_dirs: dict[int, list[Path]] = {}
     for st in manifest["stages"]:
+        if st["section"] not in sections:
+            continue
         where = Path(out) / st["dir"]
         p = int(st["players"])
         if st["section"] == "levels":
@@ -778,6 +781,12 @@ def summary_text(data: StudyData, family: Family, out: Path, report: Report, lim
              f"(one Holm per family, 5% each); {len(family.equivalent())} fair or equivalent, "
              f"{len(family.negligible())} negligible, {len(family.not_settled())} not settled."]
     lines += ["  " + line for line in report.terminal]
+    a = adaptive_counts(data, family)
+    if a is not None:
+        lines.append(f"  Adaptive stage: primary search-level questions settled after the first pass {a['settled_first_pass']} "
+                     f"of {a['questions']}, after it {a['settled']} of {a['questions']} "
+                     f"({count(sum(a['deals_played'].values()))} more search deals)"
+                     + (f"; still open: {'; '.join(a['open'])}" if a["open"] else "") + ".")
     primary = family.of("finding", "primary")
     for q in primary[:limit]:
         lines.append(f"  - {q.verdict()}: {q.sentence()}")
