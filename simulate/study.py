@@ -37,7 +37,7 @@ Layout of the study directory::
 
     _study.json          the manifest (format tourney-study/1): parameters, budget, every stage
                          with its command, dataset directory, status and seconds
-    levels/ rules/ landscape/   the stages' datasets and tournaments
+    levels/ rules/ landscape/ adaptive/   the stages' datasets and tournaments
     findings.json        every question with its estimate, interval, p-values and outcome
     report.html report.md  the report (the verdict at the top; report-figures/ holds the
                          Markdown's figures, which the HTML embeds)
