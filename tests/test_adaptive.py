@@ -190,7 +190,7 @@ def test_the_control_variate_is_unbiased_and_removes_the_variance_the_heuristic_
     assert np.var(estimates) < 0.7 * np.var(plain)
     # uncorrelated: nothing to remove, and (almost) nothing lost
     x0, y0 = rng.normal(0, 0.3, n0), rng.normal(0, 0.3, n0)
-    assert abs(adaptive.cv_beta(y0, x0, k)) < 0.2
+    assert adaptive.cv_beta(y0, x0, k) == 0  # a correlation the first pass cannot tell from noise: unused
     assert adaptive.cv_beta(y0, np.zeros(n0), k) == 0 and adaptive.cv_beta(y0, x0, 0) == 0
 
 
