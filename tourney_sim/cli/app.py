@@ -409,7 +409,9 @@ def study(
 ) -> None:
     """A balance study in one command: seat and first-player advantage under random, heuristic
     and search play; what each rule option changes (paired on the same deals); the strategy
-    landscape; every supported player count side by side. Ends with the findings in words; the
+    landscape; every supported player count side by side; then an adaptive stage that plays more
+    search-level deals (up to the budget's cap) while a seat or team question under search play
+    is open. Ends with the findings in words; the
     directory holds every dataset, _study.json (each stage's command, to regenerate any number on
     its own), findings.json, report.html and report.md.
 
