@@ -46,6 +46,15 @@ alpha / m, one-sided at alpha / m for equivalence, m the family's tested questio
 - **not settled** otherwise, with about how many more deals would settle it either way (shown
   an effect, or shown within the margin) at 80% power if the effect is as observed.
 
+A study with an **adaptive stage** (:mod:`tourney_sim.reports.adaptive`) reads each primary
+search-level question twice: its first pass (the fixed-sample interval on the first pass's search
+deals, at a share :data:`FIRST_PASS_SHARE` of the question's level) and its whole stream of search
+deals (a betting confidence sequence over the first pass and the adaptive stage's new deals, with
+the heuristic level's result of each new deal as a control variate, at the rest of the level):
+:class:`TwoStage`. Its p-value is the smaller of the two readings' p-values, each divided by its
+share, and its interval at any level the intersection of the two readings' (a union bound: valid
+whatever the adaptive stage decided from the first pass).
+
 The synthetic tests (``tests/test_study.py``) plant seat advantages, rule options that shift
 balance and dominant strategies, and check that exactly those are found and nulls called fair.
 """
@@ -67,6 +76,8 @@ POWER = 0.8  # "not settled": the deals that would settle it with this chance
 FAIR_PP = 0.02  # rates: shown within +-2 pp is "fair" (equivalent)
 NEGLIGIBLE_PP = 0.01  # rates: a significant effect inside +-1 pp is negligible
 LENGTH_MARGIN = 0.01  # game length: 1% of the baseline's, for both
+#: a question read twice (:class:`TwoStage`): the share of its level its first pass is tested at
+FIRST_PASS_SHARE = 0.5
 SECTIONS = ("seats", "rules", "strategies")
 #: the families, in the order a designer reads them (one Holm per family)
 FAMILIES = {
@@ -112,8 +123,11 @@ class Question:
     before: float = math.nan  # rules: the measure under the default rules on the same deals
     after: float = math.nan  # ... and under the option
     cap: int | None = None  # a sequential question: the deals its tournament could play
-    cv_reduction: float = math.nan  # search level: the variance a control variate would remove
+    cv_reduction: float = math.nan  # adaptive stage: the share of the new deals' variance the control variate removed
+    cv_beta: float = math.nan  # ... its coefficient (fixed from the first pass)
+    first_pass_deals: int | None = None  # a question read twice: the first pass's deals (``deals``: all)
     values: np.ndarray | None = field(default=None, repr=False, compare=False)  # the per-deal values
+    two_stage: "TwoStage | None" = field(default=None, repr=False, compare=False)  # read twice (the adaptive stage)
 
     @property
     def key(self) -> tuple:
@@ -157,7 +171,7 @@ class Question:
         minus default) and says where the measure went: "team 0's edge over team 1: -42.3 -> -0.7
         pp, +41.6 pp, 95% [+40.1, +43.1], towards even"; other questions are said the way round
         that makes the number positive: "seat 2 wins more often than the average seat by 6.2 pp"."""
-        kind = "anytime-valid 95%" if self.anytime else "95%"
+        kind = "sequential 95%" if self.two_stage is not None else "anytime-valid 95%" if self.anytime else "95%"
         if self.section == "rules":
             return self._rule_phrase(kind)
         if self.estimate >= 0:
@@ -189,6 +203,8 @@ class Question:
                     else f"within ±{x:.1f}{unit} of each other")
         if self.outcome == "negligible":
             return f"significant but negligible (inside ±{_margin_text(self, self.negligible_margin())})"
+        if self.outcome == "not settled" and self.two_stage is not None:
+            return f"not settled within the adaptive stage's cap of {self.cap or self.deals:,} search deals"
         if self.outcome == "not settled" and self.anytime:
             return f"not settled within its sequential tournament's cap of {self.cap or self.deals:,} deals"
         if self.outcome == "not settled":
@@ -216,8 +232,8 @@ class Question:
         return f"{self.context}: {self.phrase()}{p}"
 
     def to_dict(self) -> dict:
-        d = asdict(replace(self, values=None))
-        del d["values"]
+        d = asdict(replace(self, values=None, two_stage=None))
+        del d["values"], d["two_stage"]
         d["sentence"] = self.sentence()
         d["verdict"] = self.verdict()
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
@@ -286,6 +302,8 @@ def _bounds(values_in: tuple[float, float] | None) -> dict:
 def family_interval(q: Question, alpha: float) -> tuple[float, float]:
     """The question's two-sided (1 - alpha) interval: the confidence sequence's for a sequential
     question, else the fixed-sample interval of its per-deal values."""
+    if q.two_stage is not None:
+        return q.two_stage.interval(alpha)
     if q.deals < 2 or q.values is None:
         return math.nan, math.nan
     if q.anytime:
@@ -387,16 +405,20 @@ def _q(section, players, level, subject, measure, context, claim, negative, unit
                     high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 
 
-def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
+def seat_values(cfg: Config) -> list[tuple[str, str, str, str, np.ndarray]]:
+    """(subject, measure, claim, negative claim, per-deal values) of every seat question of one
+    level of play: each seat's (team's) advantage, and the first player's when it varies."""
     names, rates = unit_rates(cfg)
-    out = [_q("seats", cfg.players, level, subject, "win rate", context, claim, negative, "pp", x)
-           for subject, claim, negative, _, x in unit_contrasts(names, rates)]
+    out = [(subject, "win rate", claim, negative, x) for subject, claim, negative, _, x in unit_contrasts(names, rates)]
     if starts_vary(cfg):
-        x = analysis._first_excess_per_deal(cfg)
-        out.append(_q("seats", cfg.players, level, "first player", "first player", context,
-                      "the first player wins more often than the average seat",
-                      "the first player wins less often than the average seat", "pp", x))
+        out.append(("first player", "first player", "the first player wins more often than the average seat",
+                    "the first player wins less often than the average seat", analysis._first_excess_per_deal(cfg)))
     return out
+
+
+def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
+    return [_q("seats", cfg.players, level, subject, measure, context, claim, negative, "pp", x)
+            for subject, measure, claim, negative, x in seat_values(cfg)]
 
 
 def rule_questions(base: Config, variant: Config, context: str, level: str, option: str) -> list[Question]:
@@ -452,21 +474,44 @@ def strategy_questions(cfg: Config, context: str, anytime_pairs=None) -> list[Qu
     return out
 
 
-def control_variate(y, x, x_all) -> tuple[float, float, float]:
-    """Regression adjustment of the mean of ``y`` (a search-level question's per-deal values) by
-    ``x``, the heuristic-level values of the same deals, whose mean over every heuristic deal
-    (``x_all``, a superset) is known far better: ``mean(y) - beta * (mean(x) - mean(x_all))``.
-    Returns (adjusted estimate, its standard error, the share of the plain mean's variance it
-    removes); the standard error counts the noise of ``mean(x_all)`` too."""
-    y, x, x_all = (np.asarray(v, float) for v in (y, x, x_all))
-    n, big = len(y), len(x_all)
-    if n < 3 or np.var(x) == 0 or np.var(y) == 0:
-        return math.nan, math.nan, math.nan
-    beta = float(np.cov(y, x)[0, 1] / np.var(x, ddof=1))
-    var_adj = np.var(y - beta * x, ddof=1) / n + beta * beta * np.var(x_all, ddof=1) / big
-    var_plain = np.var(y, ddof=1) / n
-    return (float(y.mean() - beta * (x.mean() - x_all.mean())), math.sqrt(var_adj),
-            float(1 - var_adj / var_plain))
+class TwoStage:
+    """A question read twice: ``first``, the first pass's per-deal values (in [-1, 1]), tested at
+    the share :data:`FIRST_PASS_SHARE` of each level; ``stream``, every deal's value in the order
+    played (the first pass's, then the adaptive stage's, control-variate adjusted: values in
+    ``bounds``), read by the betting confidence sequence tuned to ``cap`` deals, its bets to
+    ``tune_alpha``, at the rest of the level. A union bound makes the pair valid: the chance that
+    either reading is wrong is at most the sum of their levels."""
+
+    def __init__(self, first, stream, cap: int, bounds: tuple, tune_alpha: float, share: float = FIRST_PASS_SHARE):
+        self.first, self.stream = np.asarray(first, float), np.asarray(stream, float)
+        self.cap, self.bounds, self.tune_alpha, self.share = cap, bounds, tune_alpha, share
+        self._cache: dict = {}
+
+    def _fixed(self, level: float):
+        return stats.mean_interval(self.first, level, stats.DIFFERENCE)
+
+    def _sequential(self, alpha: float):
+        key = ("cs", alpha)
+        if key not in self._cache:
+            self._cache[key] = stats.anytime_interval(self.stream, alpha, self.cap, self.bounds, self.tune_alpha)
+        return self._cache[key]
+
+    def p_value(self) -> float:
+        """min(first pass's p / share, the sequence's p / (1 - share)), at most 1: a valid p-value."""
+        p1 = self._fixed(0.95).p_value
+        p2 = self._sequential(0.05).p_value  # its p-value does not depend on the level read
+        p1 = p1 if math.isfinite(p1) else 1.0
+        p2 = p2 if math.isfinite(p2) else 1.0
+        return float(min(1.0, p1 / self.share, p2 / (1 - self.share)))
+
+    def interval(self, alpha: float) -> tuple[float, float]:
+        """The intersection of the first pass's (1 - share alpha) interval and the sequence's at
+        (1 - share) alpha: valid at 1 - alpha. (Empty only when one of them misses, a chance of at
+        most alpha: then the sequence's.)"""
+        f = self._fixed(1 - self.share * alpha)
+        s = self._sequential((1 - self.share) * alpha)
+        low, high = max(f.low, s.low), min(f.high, s.high)
+        return (low, high) if low <= high else (s.low, s.high)
 
 
 # ----------------------------------------------------------------------------- the families

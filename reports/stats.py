@@ -451,7 +451,8 @@ def anytime_rejects(x, alpha: float, cap: int, at, looks, bounds=DIFFERENCE) -> 
     return _log_capital_sup(y, lam, m, looks) >= math.log(1 / alpha)
 
 
-def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE) -> MeanTest:
+def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE,
+                     tune_alpha: float | None = None) -> MeanTest:
     """The betting confidence sequence of the mean of bounded per-deal values ``x`` (in the order
     they were played), now: (estimate, low, high, p_value, n).
 
@@ -464,7 +465,9 @@ def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE)
     study passes its family's per-question level). Being an intersection over time it only
     narrows; the estimate is always inside it. ``p_value`` is the anytime-valid p-value of "the
     mean is 0": 1 / the largest capital reached at 0 (at most 1), so ``p_value <= alpha`` exactly
-    when the sequence at ``alpha`` excludes 0."""
+    when the sequence at ``alpha`` excludes 0. ``tune_alpha``: the level the bets are tuned to
+    (default ``alpha``); a question read at several levels keeps one capital process, so its
+    p-value and its intervals at every level agree."""
     x = np.asarray(x, float)
     n = len(x)
     if n == 0:
@@ -473,7 +476,7 @@ def anytime_interval(x, alpha: float, cap: int | None = None, bounds=DIFFERENCE)
     if x.min() < lo - 1e-9 or x.max() > hi + 1e-9:
         raise ValueError(f"per-deal values in [{x.min():g}, {x.max():g}] exceed the bounds [{lo:g}, {hi:g}]")
     y = np.clip((x - lo) / (hi - lo), 0, 1)
-    lam = _plug_in(y, alpha, int(cap or n))
+    lam = _plug_in(y, tune_alpha or alpha, int(cap or n))
     threshold = math.log(1 / alpha)
     ends = _accepted_ends(lambda u: _log_capital_sup(y, lam, u) >= threshold, float(y.mean()))
     if ends is None:  # an empty sequence (a chance of at most alpha): the estimate alone

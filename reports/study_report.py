@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import analysis, findings, plots
+from . import adaptive, analysis, findings, plots
 from .findings import Family, Question
 from .load import Config, _assign_deals, load
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
@@ -33,6 +33,7 @@ class StudyData:
     rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
     anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
+    streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -46,16 +47,24 @@ def context(data: StudyData, players: int, level: str) -> str:
     return f"{players} players, everyone {name}" + ("" if name == level else f" ({LEVEL_WORDS[level]})")
 
 
-def load_study(out: Path, manifest: dict) -> StudyData:
+def load_study(out: Path, manifest: dict, sections=("levels", "rules", "landscape", "adaptive")) -> StudyData:
+    """The study's stages (of ``sections``), loaded."""
     from tourney_sim.simulate.games import get_game
     game = manifest["game"]
     data = StudyData(game, get_game(game).title, dict(manifest["level_strategies"]), manifest=manifest, out=out)
     landscape_dirs: dict[int, list[Path]] = {}
+    search_dirs: dict[int, list[Path]] = {}
     for st in manifest["stages"]:
+        if st["section"] not in sections:
+            continue
         where = Path(out) / st["dir"]
         p = int(st["players"])
         if st["section"] == "levels":
             data.levels[(p, st["level"])] = load([where])[0]
+            if st["level"] == "search":
+                search_dirs.setdefault(p, []).insert(0, where)
+        elif st["section"] == "adaptive":
+            search_dirs.setdefault(p, []).append(where)
         elif st["section"] == "rules":
             data.rules[(p, st["level"], st["option"])] = load([where])[0]
         else:
@@ -65,32 +74,80 @@ def load_study(out: Path, manifest: dict) -> StudyData:
     for p, dirs in landscape_dirs.items():
         configs = load(dirs)
         data.landscape[p] = configs[0]
+    for p, dirs in search_dirs.items():
+        if len(dirs) > 1:  # the first pass and the adaptive stage's batches: one stream of deals
+            data.streams[p] = load(dirs)[0]
     return data
 
 
 def questions(data: StudyData) -> Family:
+    qs = _fixed_questions(data)
+    if data.manifest.get("adaptive"):
+        size = primary_size(data, qs)
+        for p in data.players:
+            qs += search_level(data, p, size)
+    return Family(findings.settle(qs))
+
+
+def _read_twice(data: StudyData, level: str) -> bool:
+    """A level whose seat questions the adaptive stage reads twice (first pass and stream)."""
+    return level == "search" and bool(data.manifest.get("adaptive"))
+
+
+def _fixed_questions(data: StudyData) -> list[Question]:
+    """Every question but those the adaptive stage reads twice."""
     qs: list[Question] = []
     for (p, level), cfg in sorted(data.levels.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]))):
-        qs += findings.seat_questions(cfg, context(data, p, level), level)
-    _measure_control_variates(data, qs)
+        if not _read_twice(data, level):
+            qs += findings.seat_questions(cfg, context(data, p, level), level)
     for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
         qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
     for p, cfg in sorted(data.landscape.items()):
         pairs = {frozenset(_label(cfg, n) for n in pair): cap for pair, cap in data.anytime_pairs.get(p, {}).items()}
         qs += findings.strategy_questions(cfg, f"{p} players", pairs)
-    return Family(findings.settle(qs))
+    return qs
 
 
-def _measure_control_variates(data: StudyData, qs: list[Question]) -> None:
-    """Each search-level seat question: how much of its variance the heuristic-level result of
-    the same deal would remove as a control variate (measured, not yet used in its test)."""
-    by_key = {(q.players, q.level, q.subject): q for q in qs if q.section == "seats"}
-    for q in qs:
-        h = by_key.get((q.players, "heuristic", q.subject))
-        if q.section != "seats" or q.level != "search" or h is None:
-            continue
-        ia, ib = analysis.common_deals(data.levels[(q.players, "heuristic")], data.levels[(q.players, "search")])
-        q.cv_reduction = findings.control_variate(q.values[ib], h.values[ia], h.values)[2]
+def primary_size(data: StudyData, fixed: list[Question] | None = None) -> int:
+    """The primary family's questions, counted from the first pass as the report counts them
+    (a question that turns out unchanged included): the adaptive stage stops at ALPHA / this."""
+    fixed = _fixed_questions(data) if fixed is None else fixed
+    read_twice = sum(len(findings.seat_values(cfg)) for (p, level), cfg in data.levels.items() if _read_twice(data, level))
+    return sum(findings.family_of(q) == "primary" for q in fixed) + read_twice
+
+
+def search_level(data: StudyData, players: int, size: int, first_pass_only: bool = False) -> list[Question]:
+    """The primary search-level questions at one player count, read twice
+    (:func:`tourney_sim.reports.adaptive.search_questions`) on every search deal played (or on
+    the first pass's alone)."""
+    first = data.levels.get((players, "search"))
+    if first is None:
+        return []
+    stream = first if first_pass_only else data.streams.get(players, first)
+    return adaptive.search_questions(data.manifest["adaptive"], players, context(data, players, "search"), stream,
+                                     data.levels.get((players, "heuristic")), size)
+
+
+def adaptive_counts(data: StudyData, family: Family) -> dict | None:
+    """The primary search-level questions settled after the first pass and after the adaptive
+    stage (each the report's outcome: the primary family's Holm, with the search-level questions
+    read on the first pass's deals alone, then on every deal), the deals each player count's
+    stage played and the questions still open."""
+    design = data.manifest.get("adaptive")
+    if not design:
+        return None
+    done = ("finding", "negligible", "equivalent", "unchanged")
+    after = [q for q in family.questions if q.section == "seats" and q.level == "search"]
+    others = [replace(q) for q in family.questions if q.family == "primary" and not (q.section == "seats" and q.level == "search")]
+    size = primary_size(data)
+    before = [q for p in data.players for q in search_level(data, p, size, first_pass_only=True)]
+    findings.settle(others + before)
+    played = {p: int((cfg.deal_game >= design["first_pass"]).sum()) for p, cfg in data.streams.items()}
+    return {"questions": len(after), "settled_first_pass": sum(q.outcome in done for q in before),
+            "settled": sum(q.outcome in done for q in after), "deals_played": played,
+            "open": [f"{q.players} players, {q.subject}" for q in after if q.outcome not in done],
+            "cap": design["cap"], "batch": design["batch"], "first_pass": design["first_pass"],
+            "first_pass_share": findings.FIRST_PASS_SHARE, "reference_per_deal": design["reference_per_deal"]}
 
 
 def findings_level(level: str) -> int:
@@ -466,12 +523,7 @@ def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[Rule
             continue
         b.append(_p(f"{family.tested(name)} questions tested: {_counts(qs)}."))
         b.append(_ul([f"{q.verdict()} — {q.sentence()}" for q in qs if q.outcome in findings.READING_ORDER[:4]]))
-    cv = [q for q in family.questions if math.isfinite(q.cv_reduction)]
-    if cv:
-        b.append(_p("Control variate (measured, not yet used in the tests): the heuristic-level result of the "
-                    "same deal would remove this share of each search-level seat question's variance "
-                    "(regression adjustment): " + "; ".join(
-                        f"{q.players} players, {q.subject}: {100 * q.cv_reduction:.0f}%" for q in cv) + "."))
+    _layout_adaptive(b, data, family)
     facts = family.facts()
     if facts:
         b.append(_h(3, "Consequences of the rules (facts, not tested)"))
@@ -489,6 +541,31 @@ def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[Rule
     if kept:
         b.append(_p("Measures an option changed on no deal (other measures changed): "
                     + "; ".join(f"{q.context} — {q.subject}" for q in kept) + "."))
+
+
+def _layout_adaptive(b: list, data: StudyData, family: Family) -> None:
+    """The adaptive stage: what it settled, the deals it played, what is still open, and the
+    variance its control variate removed."""
+    a = adaptive_counts(data, family)
+    if a is None:
+        return
+    b.append(_h(3, "Adaptive stage: more search deals for the open primary questions"))
+    played = "; ".join(f"{p} players: {count(n)}" for p, n in sorted(a["deals_played"].items())) or "none"
+    b.append(_p(f"Primary search-level questions settled after the first pass ({count(a['first_pass'])} search deals "
+                f"per player count): {a['settled_first_pass']} of {a['questions']}; after the adaptive stage: "
+                f"{a['settled']} of {a['questions']}. It played new search deals (the same seed, the deals after the "
+                f"first pass's) in batches of {count(a['batch'])}, up to {count(a['cap'])} more per player count, while a "
+                f"question at that count was open: {played}. "
+                + (f"Still open: {'; '.join(a['open'])}. " if a["open"] else "None is still open. ")
+                + f"Each question is read twice, on the first pass at {a['first_pass_share']:g} of its level and on every "
+                  "search deal by a confidence sequence valid at every look at the rest, with the heuristic level's "
+                  "result of the same deal as a control variate (docs/analysis.md, 'The adaptive stage')."))
+    cv = [q for q in family.questions if math.isfinite(q.cv_reduction)]
+    if cv:
+        b.append(_p("Variance of the new deals' values the control variate removed (1 - Var(adjusted) / Var(plain), "
+                    "coefficient fixed from the first pass): " + "; ".join(
+                        f"{q.players} players, {q.subject}: {100 * q.cv_reduction:.0f}% (beta {q.cv_beta:+.2f})"
+                        for q in cv) + "."))
 
 
 def _counts(qs: list[Question]) -> str:
@@ -694,6 +771,7 @@ def findings_json(data: StudyData, family: Family) -> dict:
             "seed": m.get("seed"), "players": data.players, "levels": m.get("levels"),
             "level_strategies": data.strategy, "questions_tested": family.tested(),
             "findings": len(family.findings()), "not_settled": len(family.not_settled()),
+            "adaptive": adaptive_counts(data, family),
             "questions": [q.to_dict() for q in family.questions]}
 
 
@@ -703,6 +781,12 @@ def summary_text(data: StudyData, family: Family, out: Path, report: Report, lim
              f"(one Holm per family, 5% each); {len(family.equivalent())} fair or equivalent, "
              f"{len(family.negligible())} negligible, {len(family.not_settled())} not settled."]
     lines += ["  " + line for line in report.terminal]
+    a = adaptive_counts(data, family)
+    if a is not None:
+        lines.append(f"  Adaptive stage: primary search-level questions settled after the first pass {a['settled_first_pass']} "
+                     f"of {a['questions']}, after it {a['settled']} of {a['questions']} "
+                     f"({count(sum(a['deals_played'].values()))} more search deals)"
+                     + (f"; still open: {'; '.join(a['open'])}" if a["open"] else "") + ".")
     primary = family.of("finding", "primary")
     for q in primary[:limit]:
         lines.append(f"  - {q.verdict()}: {q.sentence()}")

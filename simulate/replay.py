@@ -119,9 +119,10 @@ def trace(directory: Path, game_index: int, legal: bool = False) -> dict:
     """The trace of game ``game_index`` of a dataset, with ``matches_dataset`` comparing the
     replayed result with the stored rows."""
     manifest = read_manifest(directory)
-    games = manifest.get("games", 0)
-    if not (0 <= game_index < games):
-        raise DatasetError(f"game {game_index} is not in this run (games {span(0, games - 1)})")
+    first = int(manifest.get("first_game") or 0)
+    end = first + manifest.get("games", 0)
+    if not (first <= game_index < end):
+        raise DatasetError(f"game {game_index} is not in this run (games {span(first, end - 1)})")
     spec = get_game(manifest["game"])
     if manifest.get("rules_version") != spec.rules_version:
         raise DatasetError(f"cannot replay {directory}: its games were played under {spec.name} rules "

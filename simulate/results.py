@@ -50,7 +50,7 @@ FORMAT = "tourney-results/1"
 MANIFEST = "_manifest.json"
 #: what must be equal for a run to be resumed (the parts hold exactly these games and rows)
 RESUME_KEYS = ("format", "tool_version", "sources", "game", "rules_version", "players", "options",
-               "seed", "games", "seats", "rotate", "chunk_size", "columns", "extra_seats", "team_game",
+               "seed", "games", "first_game", "seats", "rotate", "chunk_size", "columns", "extra_seats", "team_game",
                "better")
 #: a dataset as a job directory (:mod:`tourney_sim.simulate.jobdir`)
 DATASET = JobKind("dataset", MANIFEST, FORMAT, RESUME_KEYS, indent=2)

@@ -65,7 +65,7 @@ def fit_chunk(games: int, chunk_size: int | None, default: int, what: str = "--g
     return chunk_size
 
 
-def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) -> dict:
+def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None, first_game: int = 0) -> dict:
     return {
         "format": FORMAT,
         "tool": "tourney",
@@ -77,6 +77,7 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
         "options": m.options,
         "seed": m.seed,
         "games": games,
+        "first_game": first_game,  # the run holds games first_game .. first_game + games - 1
         "seats": m.seat_names,
         "rotate": m.rotate,
         "strategies": [{"name": s.label, "description": s.description, "origin": s.origin,
@@ -116,9 +117,10 @@ class ChunkPlan(Sequence):
         return self.first_index + position, first, min(self.chunk_size, self.end - first)
 
 
-def chunk_plan(games: int, chunk_size: int) -> ChunkPlan:
-    """The chunks of a run of ``games`` games: part i holds games ``i * chunk_size ..``."""
-    return ChunkPlan(games, chunk_size)
+def chunk_plan(games: int, chunk_size: int, first_game: int = 0) -> ChunkPlan:
+    """The chunks of a run of ``games`` games from game ``first_game``: part i holds games
+    ``first_game + i * chunk_size ..``."""
+    return ChunkPlan(first_game + games, chunk_size, first_game)
 
 
 # ----------------------------------------------------------------------------- the run
@@ -136,8 +138,10 @@ class RunReport:
 def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
         command: str | None = None, scheduler: str | None = None, resume: bool = False,
-        backend: Backend | None = None) -> RunReport:
-    """Play ``games`` games of the matchup into the dataset directory ``out``.
+        backend: Backend | None = None, first_game: int = 0) -> RunReport:
+    """Play ``games`` games of the matchup into the dataset directory ``out``: games ``first_game
+    .. first_game + games - 1`` (game i is the same game in every run of the seed, so a run from
+    ``first_game`` K plays the deals after those of a run of K games: more deals, the same seed).
 
     ``scheduler``: None for the built-in local runner (``workers`` processes), ``"local"`` for a
     new local Dask cluster of ``workers`` processes, ``"tcp://HOST:PORT"`` for an existing Dask
@@ -150,6 +154,8 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
     """
     if games < 1:
         raise ValueError("games must be at least 1")
+    if first_game < 0:
+        raise ValueError("first_game must be 0 or more")
     fit_chunk(games, chunk_size, DEFAULT_CHUNK)  # a count too large: refused before anything is opened
     job = JobDir(DATASET, out)
     out = job.path
@@ -165,7 +171,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
     try:
         n_workers = backend.workers if backend is not None else (workers or default_workers())
         chunk_size = fit_chunk(games, chunk_size, default_chunk(games, n_workers))
-        manifest = make_manifest(m, games, chunk_size, command)
+        manifest = make_manifest(m, games, chunk_size, command, first_game)
         notes: list[str] = []
         done: dict[int, dict] = {}
         base_seconds = 0.0
@@ -183,7 +189,7 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
             job.create(overwrite)
         _record(manifest, done)
         job.start(manifest)
-        plan = chunk_plan(games, chunk_size)
+        plan = chunk_plan(games, chunk_size, first_game)
         todo = len(plan) - len(done)  # chunks to play
         games_before = manifest["games_done"]
         bar = None
@@ -257,7 +263,7 @@ def recover_parts(out: Path, manifest: dict, parts=None) -> tuple[dict[int, dict
         tmp.unlink(missing_ok=True)
     games, chunk = manifest["games"], manifest["chunk_size"]
     seats = int(manifest["players"]) + len(manifest.get("extra_seats", []))
-    plan = parts if parts is not None else chunk_plan(games, chunk)
+    plan = parts if parts is not None else chunk_plan(games, chunk, int(manifest.get("first_game") or 0))
     listed = {p.get("file"): p for p in manifest.get("parts", []) if isinstance(p, dict)}
     done: dict[int, dict] = {}
     notes: list[str] = []

@@ -17,6 +17,14 @@ same seed, so every stage plays the same deals and comparisons between them are 
    ``landscape/<P>p-search-v-<h>``: the search player against each heuristic, the same way, with
    ``--until-decided`` (small first batch): a pair whose answer is already clear stops early.
 4. The player counts side by side (the same measures, from stages 1 to 3).
+5. ``adaptive/<P>p-search-<k>``: after every stage above is played, the **adaptive stage** keeps
+   playing search-level deals at each player count whose primary search-level questions (seat,
+   team and first-player balance under search play) are neither settled nor shown negligible:
+   batches of new deals (``tourney run --first-game K``: the deals after those already played, on
+   the same seed, so each is paired with the heuristic level's result of the same deal), up to
+   the budget's cap (:attr:`Budget.adaptive_deals`). After each batch the caller's
+   ``adaptive_rule`` names the questions still open (its statistics, valid at every look:
+   :mod:`tourney_sim.reports.adaptive`); the stage stops when none is, or at the cap.
 
 Budgets fix the deals of every stage and the search budget (:data:`BUDGETS`; a game whose search
 is slow plays fewer search deals, the game's spec's ``search_scale``). This module plays the
@@ -29,7 +37,7 @@ Layout of the study directory::
 
     _study.json          the manifest (format tourney-study/1): parameters, budget, every stage
                          with its command, dataset directory, status and seconds
-    levels/ rules/ landscape/   the stages' datasets and tournaments
+    levels/ rules/ landscape/ adaptive/   the stages' datasets and tournaments
     findings.json        every question with its estimate, interval, p-values and outcome
     report.html report.md  the report (the verdict at the top; report-figures/ holds the
                          Markdown's figures, which the HTML embeds)
@@ -82,17 +90,20 @@ class Budget:
     first_batch: int  # its first sequential batch
     search_iterations: float  # times the game's default ismcts iterations
     cost: str  # what the README says it costs
+    adaptive_deals: int = 0  # the adaptive stage: at most this many more search deals per player count
+    adaptive_batch: int = 0  # ... played in batches of this many (a look after each)
 
 
 BUDGETS = {
     "quick": Budget("quick", {"random": 2000, "heuristic": 2000, "search": 100},
-                    {"heuristic": 2000, "search": 0}, 300, 60, 20, 1.0, "minutes: a first look"),
+                    {"heuristic": 2000, "search": 0}, 300, 60, 20, 1.0, "minutes: a first look", 300, 100),
     "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "search": 1000},
                        {"heuristic": 20000, "search": 500}, 3000, 300, 50, 1.0,
-                       "under 30 minutes per game on 2 cores"),
+                       "under 30 minutes per game on 2 cores", 4000, 1000),
     "thorough": Budget("thorough", {"random": 100000, "heuristic": 100000, "search": 4000},
                        {"heuristic": 100000, "search": 2000}, 20000, 1200, 100, 2.0,
-                       "hours: intervals about half as wide as standard's, a twice-as-strong search"),
+                       "hours: intervals about half as wide as standard's, a twice-as-strong search",
+                       16000, 4000),
 }
 
 
@@ -111,6 +122,7 @@ class Stage:
     sequential: bool = False
     first_batch: int | None = None
     alpha: float = ALPHA  # a sequential tournament's error rate over its pairs (see plan)
+    first_game: int = 0  # a run: the index of its first game (the adaptive stage's new deals)
     status: str = "planned"
     seconds: float = 0.0
 
@@ -127,8 +139,9 @@ class Stage:
         rules = "".join(f" --rule {shlex.quote(r)}" for r in self.rules)
         if self.kind == "run":
             chunk = f" --chunk-size {self.chunk_size}" if self.chunk_size else ""
+            first = f" --first-game {self.first_game}" if self.first_game else ""
             return (f"tourney run {game} --players {self.players} {strategies} --games {self.deals} "
-                    f"--seed {seed}{rules}{chunk} --out {where}")
+                    f"--seed {seed}{first}{rules}{chunk} --out {where}")
         seq = (f" --until-decided --alpha {self.alpha:.6g} --first-batch {self.first_batch}"
                if self.sequential else "")
         return (f"tourney tournament {game} --players {self.players} {strategies} --seatings field "
@@ -138,7 +151,8 @@ class Stage:
         return {"id": self.id, "section": self.section, "kind": self.kind, "players": self.players,
                 "level": self.level, "strategies": list(self.strategies), "deals": self.deals,
                 "rules": list(self.rules), "option": self.option, "sequential": self.sequential,
-                "first_batch": self.first_batch, "alpha": self.alpha, "dir": self.id, "command": self.command(game, seed, out),
+                "first_batch": self.first_batch, "alpha": self.alpha, "first_game": self.first_game, "dir": self.id,
+                "command": self.command(game, seed, out),
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
 
@@ -230,6 +244,33 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
     return stages
 
 
+def adaptive_design(game: str, budget: Budget, levels: list[str]) -> dict | None:
+    """The adaptive stage's deals, fixed before any game is played (None: no search level or no
+    cap): the first pass's search deals (``first_pass``: games 0 .. first_pass - 1), at most
+    ``cap`` more in batches of ``batch`` (games first_pass .. first_pass + cap - 1), and the
+    heuristic level's deals that no search stage ever plays, from ``reference_start`` on, split
+    into blocks of ``reference_per_deal`` per new deal (0: no heuristic level, or too few deals):
+    new deal j's block is the control variate's reference (:mod:`tourney_sim.reports.adaptive`)."""
+    if "search" not in levels or not budget.adaptive_deals:
+        return None
+    scale = get_game(game).search_scale
+    first = max(20, int(round(budget.level_deals["search"] * scale)))
+    cap = max(20, int(round(budget.adaptive_deals * scale)))
+    batch = min(cap, max(10, int(round(budget.adaptive_batch * scale))))
+    start = first + cap
+    per_deal = (budget.level_deals["heuristic"] - start) // cap if "heuristic" in levels else 0
+    return {"first_pass": first, "cap": cap, "batch": batch, "reference_start": start,
+            "reference_per_deal": max(0, per_deal)}
+
+
+def adaptive_stage(design: dict, players: int, strategy: str, played: int, look: int) -> Stage:
+    """The adaptive stage's next batch at a player count: the ``look``-th, after ``played`` new
+    deals."""
+    deals = min(design["batch"], design["cap"] - played)
+    return Stage(f"adaptive/{players}p-search-{look}", "adaptive", "run", players, [strategy], deals, "search",
+                 first_game=design["first_pass"] + played)
+
+
 def _spend_alpha(stages: list[Stage]) -> None:
     """Give each sequential tournament the error rate its pairs have in the report's landscape
     family, so that a pair "decided" by its tournament is also settled in the report: the family
@@ -247,6 +288,32 @@ def _spend_alpha(stages: list[Stage]) -> None:
 
 
 # ----------------------------------------------------------------------------- running
+def _adaptive_stage(design: dict, counts: list[int], strategy: str, stages: list[Stage], manifest: dict, out: Path,
+                    done: dict, play: Callable, open_questions: Callable[[int], list], echo, progress: bool) -> bool:
+    """At each player count, while ``open_questions(p)`` names any and the cap allows: the next
+    batch of new search deals, appended to the stages and played (a batch an interrupted study
+    finished is kept: the same data give the same decisions). False if interrupted."""
+    for p in counts:
+        played, look = 0, 1
+        while played < design["cap"]:
+            still_open = open_questions(p)
+            if not still_open:
+                break
+            s = adaptive_stage(design, p, strategy, played, look)
+            old = done.get(s.id, {})
+            if old.get("status") == "complete" and old.get("first_game") == s.first_game and old.get("deals") == s.deals:
+                s.status, s.seconds = "complete", float(old.get("seconds") or 0)
+            stages.append(s)
+            manifest["stages"].append(s.to_dict(manifest["game"], manifest["seed"], out))
+            if progress and s.status != "complete":
+                echo(f"adaptive stage, {p} players: {len(still_open)} primary search-level question(s) open "
+                     f"({'; '.join(still_open)}): {s.deals:,} more deals")
+            if s.status != "complete" and not play(len(stages) - 1, s):
+                return False
+            played += s.deals
+            look += 1
+    return True
+
 @dataclass
 class StudyResult:
     manifest: dict
@@ -277,25 +344,31 @@ def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], 
 
 class _StudyKind(JobKind):
     def identity_of(self, manifest: dict) -> dict:
-        """The stages are compared by their ids (their status and seconds change as it runs)."""
+        """The planned stages are compared by their ids (their status and seconds change as it
+        runs; the adaptive stage's batches follow from the data, so a resumed study decides them
+        again, the same way)."""
         ids = super().identity_of(manifest)
-        ids["stages"] = [st.get("id") for st in ids.get("stages") or []]
+        ids["stages"] = [st.get("id") for st in ids.get("stages") or [] if st.get("section") != "adaptive"]
         return ids
 
 
 #: a study as a job directory; what must be equal for it to be resumed
 STUDY = _StudyKind("study", STUDY_FILE, STUDY_FORMAT,
-                   ("format", "game", "budget", "players", "levels", "seed", "stages"))
+                   ("format", "game", "budget", "players", "levels", "seed", "stages", "adaptive"))
 
 
 def run_study(game: str, out: Path, budget: str = "standard", players=None, levels=None, seed: int = 0,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = True, command: str | None = None,
-              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str]) -> StudyResult:
+              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str],
+              adaptive_rule: Callable[[Path, dict, int], list] | None = None) -> StudyResult:
     """Play every stage of the study into ``out`` (skipping finished ones with ``resume``), then
-    ``write_report(out, manifest)`` (findings.json, report.html, report.md) and return its
-    findings summary. ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each
-    ``--until-decided`` stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`)."""
+    the adaptive stage, then ``write_report(out, manifest)`` (findings.json, report.html,
+    report.md) and return its findings summary. ``stopping_rule(question, alpha, margin)`` makes
+    the stopping rule of each ``--until-decided`` stage
+    (:class:`~tourney_sim.simulate.tournament.StoppingRule`); ``adaptive_rule(out, manifest,
+    players)`` names the primary search-level questions at that player count still open on the
+    deals played so far (None: no adaptive stage)."""
     if echo is None:
         def echo(text):
             print(text, file=sys.stderr, flush=True)
@@ -306,6 +379,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     for s in stages:  # every strategy and rule is valid before anything is written
         make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
     old = job.previous(resume, overwrite)
+    done: dict[str, dict] = {}  # resuming: the stages of the interrupted study
     manifest = {
         "format": STUDY_FORMAT, "tool": "tourney", "tool_version": __version__, "game": game,
         "rules_version": get_game(game).rules_version, "budget": b.name,
@@ -316,12 +390,13 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
         "skipped_options": skipped_options(game), "not_played": not_played(game, b, levels), "command": command,
         "created": now(), "status": "running",
         "stages": [s.to_dict(game, seed, out) for s in stages],
+        "adaptive": adaptive_design(game, b, levels) if adaptive_rule is not None else None,
     }
     if old is not None:
         job.check_resume(old, manifest)
         manifest["command"] = old.get("command")  # the study's own command; resumptions listed apart
         job.resumed(old, manifest, command)
-        done = {st["id"]: st for st in old.get("stages", [])}
+        done.update({st["id"]: st for st in old.get("stages", [])})
         for s, d in zip(stages, manifest["stages"]):
             if done.get(s.id, {}).get("status") == "complete":
                 s.status, s.seconds = "complete", float(done[s.id].get("seconds") or 0)
@@ -333,35 +408,39 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     start = time.perf_counter()
     interrupted = False
     todo = [s for s in stages if s.status != "complete"]
+
+    def play(i: int, s: Stage) -> bool:
+        """Play stage ``s`` (``manifest["stages"][i]``); False if interrupted."""
+        cmd = s.command(game, seed, out)
+        if progress:
+            echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
+        t0 = time.perf_counter()
+        where = out / s.id  # made (and checked) by the stage's own job directory
+        if s.kind == "run":
+            m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
+            rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
+                            command=cmd, scheduler=scheduler, resume=where.exists(), first_game=s.first_game)
+        else:
+            stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
+            rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
+                                 workers=workers, progress=progress, command=cmd, stop=stop,
+                                 scheduler=scheduler, resume=where.exists(), design="field",
+                                 **({"first_batch": s.first_batch} if s.sequential else {}))
+        s.seconds += time.perf_counter() - t0
+        s.status = "interrupted" if rep.interrupted else "complete"
+        manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
+        job.write(manifest)
+        return not rep.interrupted
+
     try:  # Ctrl-C between two stages stops as cleanly as inside one
         for i, s in enumerate(stages):
-            if s.status == "complete":
-                continue
-            cmd = s.command(game, seed, out)
-            if progress:
-                echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
-            t0 = time.perf_counter()
-            where = out / s.id  # made (and checked) by the stage's own job directory
-            if s.kind == "run":
-                m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
-                rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
-                                command=cmd, scheduler=scheduler, resume=where.exists())
-            else:
-                stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
-                rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
-                                     workers=workers, progress=progress, command=cmd, stop=stop,
-                                     scheduler=scheduler, resume=where.exists(), design="field",
-                                     **({"first_batch": s.first_batch} if s.sequential else {}))
-            s.seconds += time.perf_counter() - t0
-            if rep.interrupted:
+            if s.status != "complete" and not play(i, s):
                 interrupted = True
-                s.status = "interrupted"
-            else:
-                s.status = "complete"
-            manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
-            job.write(manifest)
-            if interrupted:
                 break
+        design = manifest["adaptive"]
+        if not interrupted and design is not None:
+            interrupted = not _adaptive_stage(design, counts, level_strategies(game, b)["search"], stages, manifest,
+                                              out, done, play, lambda p: adaptive_rule(out, manifest, p), echo, progress)
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - start

@@ -115,7 +115,7 @@ def verify(directory: Path, progress=None) -> Verdict:
     for name in sorted({n for n in names if names.count(n) > 1}):
         v.problems.append(f"{MANIFEST}: {name} is listed more than once")
     v.parts = len(listed)
-    _coverage(v, listed, games)
+    _coverage(v, listed, games, int(manifest.get("first_game") or 0))
 
     # ---- the files on disk
     on_disk = {f.name for f in part_files(directory)}
@@ -221,22 +221,24 @@ def resume_command(command: str) -> str:
     return " ".join(shlex.quote(a) for a in args)
 
 
-def _coverage(v: Verdict, listed: list, games: int) -> None:
-    """Every game index 0 .. games-1 in exactly one listed part: name the gaps and overlaps."""
+def _coverage(v: Verdict, listed: list, games: int, first: int = 0) -> None:
+    """Every game index first .. first + games - 1 in exactly one listed part: name the gaps and
+    overlaps."""
     spans = sorted((p["first_game"], p["first_game"] + p["games"], p["file"]) for p in listed)
     found = []
-    at, prev = 0, None
+    at, prev = first, None
+    end = first + games
     for lo, hi, name in spans:
-        if lo < 0 or hi > games:
-            found.append(f"{name}: games {lo:,} to {hi - 1:,} lie outside the run (games {span(0, games - 1)})")
+        if lo < first or hi > end:
+            found.append(f"{name}: games {lo:,} to {hi - 1:,} lie outside the run (games {span(first, end - 1)})")
         if lo > at:
             found.append(f"games {at:,} to {lo - 1:,} are in no part")
         elif lo < at and prev is not None:
             found.append(f"games {lo:,} to {min(at, hi) - 1:,} are in both {prev} and {name}")
         if hi > at:
             at, prev = hi, name
-    if at < games:
-        found.append(f"games {at:,} to {games - 1:,} are in no part")
+    if at < end:
+        found.append(f"games {at:,} to {end - 1:,} are in no part")
     _listing(v.problems, found)
 
 

@@ -409,21 +409,6 @@ def test_resume_of_a_directory_without_a_study_is_refused(tmp_path):
     assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and len(list((tmp_path / "s").iterdir())) == 1
 
 
-def test_the_control_variate_removes_the_variance_the_heuristic_level_explains():
-    rng = np.random.default_rng(0)
-    x_all = rng.normal(0, 1, 20000)  # the heuristic level plays many more deals
-    x = x_all[:1000]
-    y = 0.1 + 0.8 * x + rng.normal(0, 0.6, 1000)  # the search level, on the first 1,000 of them
-    est, se, reduction = findings.control_variate(y, x, x_all)
-    assert reduction == pytest.approx(0.64, abs=0.06)  # correlation 0.8: 64% of the variance
-    assert abs(est - (0.1 + 0.8 * x_all.mean())) < 3 * se < 3 * y.std() / math.sqrt(1000)
-    # in a study, every search-level seat question carries it (the deals' luck is shared)
-    family = questions(planted_study(1))
-    search = [q for q in family.questions if q.section == "seats" and q.level == "search"]
-    assert search and all(math.isfinite(q.cv_reduction) for q in search)
-    assert all(math.isnan(q.cv_reduction) for q in family.questions if q.level != "search")
-
-
 def test_every_question_says_where_its_per_deal_values_lie():
     """The bounded intervals need each question's range: a seat's advantage, a pair's difference
     and a change of a rate lie in [-1, 1], a rule option's change of an advantage in [-2, 2]."""

@@ -176,8 +176,10 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
         seed: int = 0, rules: Sequence[str] = (), out: str | Path | None = None,
         workers: int | None = None, chunk_size: int | None = None, rotate: bool = True,
         overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
-        progress: bool = False, command: str | None = None, echo: Echo | None = None) -> Result:
-    """Play ``games`` seeded games (as ``tourney run``); returns the dataset's path and summary.
+        progress: bool = False, command: str | None = None, echo: Echo | None = None,
+        first_game: int = 0) -> Result:
+    """Play ``games`` seeded games (as ``tourney run``), games ``first_game ..`` of the seed;
+    returns the dataset's path and summary.
 
     ``strategies`` are seated in order and repeated to fill the table (default: the game's
     built-ins); ``rules`` are ``"key=value"`` strings; ``out`` defaults to ``runs/GAME-Np-seedS``;
@@ -191,8 +193,10 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     names = list(strategies) or heuristics(game)[:_players(game, players)]
     m = make_matchup(game, players, names, rules=list(rules), seed=seed, rotate=rotate)
     path = _out(out, "run", game=game, players=m.n_players, seed=seed)
+    _require(first_game >= 0, "--first-game must be 0 or more")
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
-                       progress=progress, command=command, scheduler=scheduler, resume=resume)
+                       progress=progress, command=command, scheduler=scheduler, resume=resume,
+                       first_game=first_game)
     _tell(echo, report.notes)
     if report.interrupted:
         raise Interrupted(f"interrupted: {report.manifest['games_done']:,} of {games:,} games kept in {path} "
@@ -279,10 +283,12 @@ def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
 
 def _run_study(game: str, out: Path, **options):
     """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
+    from tourney_sim.reports.adaptive import OpenQuestions
     from tourney_sim.reports.sequential import Sequential
     from tourney_sim.reports.study_report import write_report
     from tourney_sim.simulate.study import run_study
-    return run_study(game, out, stopping_rule=Sequential, write_report=write_report, **options)
+    return run_study(game, out, stopping_rule=Sequential, write_report=write_report, adaptive_rule=OpenQuestions(),
+                     **options)
 
 
 def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,

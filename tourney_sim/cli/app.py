@@ -89,6 +89,7 @@ def run(
     quiet: QuietOpt = False,
     scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local (start one here with --workers processes). Default: the built-in local runner.") = None,
     resume: Resume("run") = False,
+    first_game: int = typer.Option(0, "--first-game", help="Index of the first game: the run plays games FIRST_GAME .. FIRST_GAME + GAMES - 1 of the seed, the deals after a run of FIRST_GAME games (how a study plays more deals on the same seed)."),
 ) -> None:
     """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
 
@@ -98,7 +99,7 @@ def run(
     result = api.run(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (), out=out,
                      workers=workers, chunk_size=chunk_size, rotate=rotate, overwrite=overwrite, resume=resume,
                      scheduler=scheduler, progress=not quiet, command=recorded_command(),
-                     echo=None if quiet else _notes)
+                     echo=None if quiet else _notes, first_game=first_game)
     if not quiet:
         typer.echo(result.summary.text)
         played, seconds = result.games_played, result.seconds
@@ -408,7 +409,9 @@ def study(
 ) -> None:
     """A balance study in one command: seat and first-player advantage under random, heuristic
     and search play; what each rule option changes (paired on the same deals); the strategy
-    landscape; every supported player count side by side. Ends with the findings in words; the
+    landscape; every supported player count side by side; then an adaptive stage that plays more
+    search-level deals (up to the budget's cap) while a seat or team question under search play
+    is open. Ends with the findings in words; the
     directory holds every dataset, _study.json (each stage's command, to regenerate any number on
     its own), findings.json, report.html and report.md.
 
