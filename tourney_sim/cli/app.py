@@ -109,7 +109,7 @@ def run(
 @app.command()
 def summary(directory: DatasetArg) -> None:
     """Print the summary of a dataset (per strategy and per seat), a tournament or sweep (its
-    report's summary) or a tuning run (its best setting)."""
+    report's summary), a tuning run (its best setting) or a finished study (its verdict)."""
     typer.echo(api.summary(directory).text)
 
 
@@ -417,7 +417,7 @@ def study(
     result = api.study(game, out=out, budget=budget, players=players or None,
                        levels=[x.strip() for x in levels.split(",") if x.strip()], seed=seed, workers=workers,
                        scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
-                       command=recorded_command())
+                       command=recorded_command(leave_out=("--overwrite", "--resume")))
     typer.echo(result.summary.text)
 
 
