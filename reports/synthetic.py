@@ -339,11 +339,11 @@ def paired_unit_rates(probs_default, probs_option, same: float, deals: int, reps
 
 
 def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: int, rng, level: float = 0.95,
-                  shared: tuple = (0.0, 0.0), what: str = "", contrast: bool = True) -> Coverage:
+                  shared: tuple = (0.0, 0.0), what: str = "", contrast: int = 200) -> Coverage:
     """The balance figure gained by a rule option (:func:`stats.balance_gain_interval`, paired on
     the same deals) for units winning with known chances under each rule set
-    (:func:`paired_unit_rates`); with ``contrast`` the note gives the unpaired interval it
-    replaced (each rule set's balance interval at 97.5%, their difference)."""
+    (:func:`paired_unit_rates`); the note gives, on the first ``contrast`` replicates, the
+    unpaired interval it replaced (each rule set's balance interval at 97.5%, their difference)."""
     from . import stats
 
     def balance(probs, draw):
@@ -355,19 +355,20 @@ def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: in
     tol = 1e-12
     covered = inside = old_covered = 0
     widths, old_widths = [], []
-    for ra, rb in zip(a, b):
+    for i, (ra, rb) in enumerate(zip(a, b)):
         t = stats.balance_gain_interval(ra, rb, level)
         covered += t.low - tol <= truth <= t.high + tol
         inside += t.low - tol <= t.estimate <= t.high + tol
         widths.append(t.high - t.low)
-        if not contrast:
+        if i >= contrast:
             continue
         low_a, high_a = stats.balance_interval(ra, 1 - (1 - level) / 2)
         low_b, high_b = stats.balance_interval(rb, 1 - (1 - level) / 2)
         old_covered += low_b - high_a - tol <= truth <= high_b - low_a + tol
         old_widths.append(high_b - low_a - (low_b - high_a))
     note = ("estimate inside: all" if inside == reps else f"estimate inside {inside}/{reps}") + \
-        (f"; unpaired (replaced): {100 * old_covered / reps:.1f}%, width {np.mean(old_widths):.4f}" if contrast else "")
+        (f"; unpaired (replaced, first {len(old_widths):,}): {100 * old_covered / len(old_widths):.1f}%, "
+         f"width {np.mean(old_widths):.4f}" if old_widths else "")
     scenario = (f"{what}: " if what else "") + \
         f"{', '.join(f'{p:.3g}' for p in probs_default)} → {', '.join(f'{p:.3g}' for p in probs_option)}" + \
         (f", draws {shared[0]:g} → {shared[1]:g}" if any(shared) else "") + \

@@ -119,9 +119,15 @@ GAIN_SCENARIOS = [
 ]
 
 
-def gain_family(reps: int, rng) -> list[sy.Coverage]:
-    return [sy.gain_coverage(pd, po, same, deals, reps, rng, shared=shared, what=what)
-            for what, pd, po, same, shared, counts in GAIN_SCENARIOS for deals in counts]
+def gain_family(reps: int, rng, show=None) -> list[sy.Coverage]:
+    """Every scenario of the balance gained (``show``: called with each row as it is done)."""
+    rows = []
+    for what, pd, po, same, shared, counts in GAIN_SCENARIOS:
+        for deals in counts:
+            rows.append(sy.gain_coverage(pd, po, same, deals, reps, rng, shared=shared, what=what))
+            if show:
+                show(rows[-1])
+    return rows
 
 
 def real_balance(reps: int, deals: int = 1000, seed: int = 11) -> sy.Coverage:
@@ -166,7 +172,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     if args.family == "gain":
-        rows = gain_family(args.reps, np.random.default_rng(args.seed))
+        rows = gain_family(args.reps, np.random.default_rng(args.seed),
+                           show=lambda r: print("| " + " | ".join(r.row()) + " |", file=sys.stderr, flush=True))
     else:
         rows = simulated(args.reps, args.seed)
     if args.real:

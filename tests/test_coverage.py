@@ -98,12 +98,12 @@ def test_gain_bounds_are_the_extremes_over_what_the_intervals_allow():
 ])
 def test_balance_gained_interval_covers(probs_default, probs_option, same, shared, deals):
     c = sy.gain_coverage(probs_default, probs_option, same, deals, 100, np.random.default_rng(9), shared=shared,
-                         contrast=False)
+                         contrast=0)
     assert c.covered >= floor(100), c
     assert c.note == "estimate inside: all"
 
 
 def test_the_paired_gain_is_far_narrower_than_the_unpaired_one_when_an_option_changes_little():
     c = sy.gain_coverage([0.4, 0.3, 0.3], [0.4, 0.3, 0.3], 1.0, 500, 20, np.random.default_rng(10))
-    old_width = float(c.note.split("width ")[1])
+    old_width = float(c.note.split("width ")[1])  # the unpaired interval's, on the same replicates
     assert c.width < 0.08 and old_width > 0.3, c
