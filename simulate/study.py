@@ -313,7 +313,8 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
                          "search_v_heuristic": b.versus_search_deals,
                          "search_scale": get_game(game).search_scale},
         "players": counts, "levels": levels, "level_strategies": level_strategies(game, b), "seed": seed,
-        "skipped_options": skipped_options(game), "not_played": not_played(game, b, levels), "command": command,
+        "skipped_options": skipped_options(game), "not_played": not_played(game, b, levels),
+        "command": command and shlex.join(a for a in shlex.split(command) if a not in ("--overwrite", "--resume")),
         "created": now(), "status": "running",
         "stages": [s.to_dict(game, seed, out) for s in stages],
     }

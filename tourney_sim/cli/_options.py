@@ -19,10 +19,9 @@ import typer
 from tourney_sim.api import DEFAULT_OUT
 
 
-def recorded_command(leave_out: tuple[str, ...] = ()) -> str:
-    """The command line as manifests record it (to run it again), without the flags ``leave_out``
-    (e.g. ``--overwrite`` and ``--resume``: how a study was run, not what it is)."""
-    return "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:] if a not in leave_out)
+def recorded_command() -> str:
+    """The command line as manifests record it (to run it again)."""
+    return "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
 def _option(kind, *flags: str):

@@ -417,7 +417,7 @@ def study(
     result = api.study(game, out=out, budget=budget, players=players or None,
                        levels=[x.strip() for x in levels.split(",") if x.strip()], seed=seed, workers=workers,
                        scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
-                       command=recorded_command(leave_out=("--overwrite", "--resume")))
+                       command=recorded_command())
     typer.echo(result.summary.text)
 
 
