@@ -422,11 +422,23 @@ def _balance_interval(rates, estimate: float, level: float = 0.95) -> tuple[floa
     return min(low, estimate), max(high, estimate)
 
 
+def balance_gain(wins_a, games_a, wins_b, games_b, level: float = 0.95) -> tuple[float, float, float]:
+    """(gain, low, high): the balance figure under rules b minus that under rules a, positive =
+    fairer, from per-deal unit wins [D, U] and games [D] of the same deals under each, with the
+    paired interval of :func:`stats.balance_gain_interval` (simultaneous intervals of every pair of
+    units' gap under each rule set and of its change, deal by deal). The gain is the one of the
+    two balance figures (win sums), and the interval is widened if need be to hold it (the
+    per-deal rates' mean differs from it only when deals hold different numbers of games)."""
+    gain = float(balance_of(wins_b.sum(axis=0), games_b.sum()) - balance_of(wins_a.sum(axis=0), games_a.sum()))
+    t = stats.balance_gain_interval(wins_a / games_a[:, None], wins_b / games_b[:, None], level)
+    return gain, min(t.low, gain), max(t.high, gain)
+
+
 def compare_variants(configs: list[Config], seats: dict) -> list[dict]:
     """For each player count with several rule variants: each variant against the first, on the
-    deals both played: balance figure difference (each variant's balance interval at 97.5%, their
-    difference: simultaneous by Bonferroni), per-unit win-rate differences and first-player
-    advantage difference (paired score intervals over deals)."""
+    deals both played: the balance figure gained (:func:`balance_gain`, a paired interval),
+    per-unit win-rate differences and first-player advantage difference (paired score intervals
+    over deals)."""
     out = []
     by_players: dict[int, list[Config]] = {}
     for c in configs:
@@ -446,12 +458,8 @@ def compare_variants(configs: list[Config], seats: dict) -> list[dict]:
             if len(ia) >= 2:
                 ra = wa_deal[ia] / ga_deal[ia][:, None]
                 rb = wb_deal[ib] / gb_deal[ib][:, None]
-                bal_a = float(balance_of(wa_deal[ia].sum(axis=0), ga_deal[ia].sum()))
-                bal_b = float(balance_of(wb_deal[ib].sum(axis=0), gb_deal[ib].sum()))
-                low_a, high_a = _balance_interval(ra, bal_a, 0.975)
-                low_b, high_b = _balance_interval(rb, bal_b, 0.975)
-                row.update(balance_diff=bal_b - bal_a, balance_diff_low=low_b - high_a,
-                           balance_diff_high=high_b - low_a)
+                row.update(zip(("balance_diff", "balance_diff_low", "balance_diff_high"),
+                               balance_gain(wa_deal[ia], ga_deal[ia], wb_deal[ib], gb_deal[ib])))
                 row["units"] = []
                 for u, uname in enumerate(names):
                     t = stats.paired_mean(rb[:, u] - ra[:, u], bounds=stats.DIFFERENCE)

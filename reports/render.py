@@ -464,9 +464,9 @@ def _layout_variants(r: Report) -> None:
                      f"[{c['balance_diff_low']:+.3f}, {c['balance_diff_high']:+.3f}]"
                      + (" (significant)" if sig else ""))
         b.append(_p("Each variant against the baseline on the deals both played (paired): the change in "
-                    "balance figure (positive = fairer than the baseline; from each variant's balance "
-                    "interval at 97.5%) and in first-player advantage (paired score interval over deals). "
-                    "Highlighted: the interval excludes 0."))
+                    "balance figure (positive = fairer than the baseline; a paired interval from the seat "
+                    "gaps under both and their changes deal by deal) and in first-player advantage (paired "
+                    "score interval over deals). Highlighted: the interval excludes 0."))
         b.append(Table(["variant", "common deals", "balance change [95%]", "first-player advantage change"],
                        rows, marks))
         unit_rows = []
@@ -551,8 +551,9 @@ def _layout_methods(r: Report) -> None:
         "Seats equal: Hotelling's T² on the per-deal seat win rates (F distribution, scipy.stats.f); "
         "first player: paired score interval of the first player's win minus the average seat's, per deal.",
         "Balance figure: from simultaneous (Bonferroni) score intervals of every two seats' win-rate "
-        "difference, the largest gap's interval; its change between rule variants: the two variants' "
-        "intervals at 97.5% each.",
+        "difference, the largest gap's interval; its change between rule variants: paired on the same deals, "
+        "from simultaneous intervals of every two seats' gap under each variant and of its change per deal "
+        "(docs/analysis.md).",
         "Ratings: openskill Plackett-Luce on finishing orders of a capped random sample of games "
         "(see each configuration), tau = 0.",
         "Sequential testing: betting confidence sequences (Waudby-Smith and Ramdas 2023), tuned to the "

@@ -17,7 +17,9 @@ Every interval and test below takes per-deal values (or per-deal sums) for that 
 - :func:`equal_means` is Hotelling's T-squared test that several per-deal means are equal (all
   seats equal), with scipy's F distribution;
 - :func:`balance_interval` is the balance figure's interval, from simultaneous score intervals
-  of the pairwise seat differences (:func:`largest_gap`);
+  of the pairwise seat differences (:func:`largest_gap`); :func:`balance_gain_interval` the
+  balance a rule option gains on the same deals, from simultaneous intervals of the pairwise
+  differences under each rule set and of their paired changes (:func:`gain_bounds`);
 - :func:`anytime_interval` is the betting confidence sequence (an anytime-valid interval, in
   finite samples) of Waudby-Smith and Ramdas, "Estimating means of bounded random variables by
   betting" (2023), tuned to the tournament's cap, used by ``--until-decided``;
@@ -391,6 +393,100 @@ def balance_interval(rates, level: float = 0.95) -> tuple[float, float]:
             intervals.append((t.low, t.high))
     low_gap, high_gap = largest_gap(intervals)
     return 1 - high_gap, 1 - low_gap
+
+
+#: the range of a per-deal change of a seat difference between two rule sets (each in [-1, 1])
+CHANGE = (-2.0, 2.0)
+
+
+def _dist0(low, high):
+    """The smallest |v| over v in [low, high] (arrays allowed)."""
+    return np.maximum(0.0, np.maximum(low, -np.asarray(high)))
+
+
+def _kinks(lines, lo: float, hi: float) -> np.ndarray:
+    """``lo``, ``hi`` and every x in between at which two of the affine functions ``a + b x``
+    (``lines``: (a, b) pairs) are equal: where a function built from them by max, min and
+    absolute values can bend."""
+    a, b = np.array(lines, float).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (a[None, :] - a[:, None]) / (b[:, None] - b[None, :])
+    x = x[np.isfinite(x)]
+    return np.concatenate([[lo, hi], x[(x >= lo) & (x <= hi)]])
+
+
+def gain_bounds(gaps, changes, option_gaps=None) -> tuple[float, float]:
+    """The exact smallest and largest balance gain ``max_k |x_k| - max_k |z_k|`` over every
+    ``x_k`` in ``gaps[k]``, ``y_k = z_k - x_k`` in ``changes[k]`` and ``z_k`` in ``option_gaps[k]``
+    (each a (low, high) pair; k runs over the unordered pairs of units): x_k is a pair's gap under
+    the default rules, z_k under the option, y_k its change. ``option_gaps`` None: z_k is free.
+
+    Both optimisations split by the pair k* that attains the first maximum (largest gain) or the
+    second (smallest). Largest: ``|x_k*| - max(|z_k*|, M)``, M the largest of the other pairs' smallest
+    feasible ``|z_j|`` (each other pair is free to take its own); smallest: ``max(|x_k*|, M') -
+    |z_k*|``, M' the largest of the other pairs' smallest feasible ``|x_j|``. For a given x_k*,
+    z_k* ranges over an interval whose ends are affine in x_k*, so the best z_k* is known; what is
+    left is a piecewise-linear function of x_k* alone, which can bend only where two of its
+    affine pieces meet: its extremes are among those points and the ends, all of which are
+    tried. When the constraints leave no room (the intervals cannot all hold), ``option_gaps``
+    are dropped: the box of ``gaps`` and ``changes`` is never empty."""
+    x_lo, x_hi = np.array(gaps, float).T
+    y_lo, y_hi = np.array(changes, float).T
+    z_lo, z_hi = (np.array(option_gaps, float).T if option_gaps is not None
+                  else (np.full_like(x_lo, -np.inf), np.full_like(x_lo, np.inf)))
+    # each pair's feasible x and z
+    fx_lo, fx_hi = np.maximum(x_lo, z_lo - y_hi), np.minimum(x_hi, z_hi - y_lo)
+    fz_lo, fz_hi = np.maximum(z_lo, x_lo + y_lo), np.minimum(z_hi, x_hi + y_hi)
+    if (fx_lo > fx_hi + 1e-12).any() or (fz_lo > fz_hi + 1e-12).any():
+        return gain_bounds(gaps, changes)
+    x_min, z_min = _dist0(fx_lo, fx_hi), _dist0(fz_lo, fz_hi)
+    lowest, highest = math.inf, -math.inf
+    for k in range(len(x_lo)):
+        others = np.arange(len(x_lo)) != k
+        m_z = float(z_min[others].max(initial=0.0))
+        m_x = float(x_min[others].max(initial=0.0))
+        zl, zh, dl, dh = z_lo[k], z_hi[k], y_lo[k], y_hi[k]
+        lines = [(0, 0), (0, 1), (0, -1), (m_z, 0), (-m_z, 0), (m_x, 0), (-m_x, 0), (dl, 1), (-dl, -1),
+                 (dh, 1), (-dh, -1)] + [(c, 0) for c in (zl, -zl, zh, -zh) if math.isfinite(c)]
+        x = _kinks(lines, fx_lo[k], fx_hi[k])
+        low_z, high_z = np.maximum(zl, x + dl), np.minimum(zh, x + dh)  # z_k* given x_k*
+        highest = max(highest, float((np.abs(x) - np.maximum(_dist0(low_z, high_z), m_z)).max()))
+        lowest = min(lowest, float((np.maximum(np.abs(x), m_x)
+                                    - np.maximum(np.abs(low_z), np.abs(high_z))).min()))
+    return lowest, highest
+
+
+def balance_gain_interval(default_rates, option_rates, level: float = 0.95) -> MeanTest:
+    """The balance figure gained by a rule option, paired on the same deals: ``balance(option) -
+    balance(default)``, with an interval valid at every sample size and at ties.
+
+    ``default_rates``, ``option_rates``: per-deal win rates [deals, units] of the same deals under
+    each rule set. For every pair of units: the score interval (:func:`mean_interval`) of the
+    pair's mean per-deal difference under the default rules and under the option (in [-1, 1]),
+    and of its mean per-deal change (the option's difference minus the default's, in [-2, 2]:
+    paired, so an option that changes few deals gets a narrow one), all ``3 * pairs`` at level
+    ``1 - (1 - level) / (3 * pairs)`` (Bonferroni: they hold at once with probability at least
+    ``level``). Whenever they do, the gain lies between the smallest and the largest gain over
+    the values they allow (:func:`gain_bounds`, exact), so the interval covers with probability
+    at least ``level``, at any number of deals; the estimate (the per-deal means) is among those
+    values, so it is inside. Returns (estimate, low, high, nan, deals)."""
+    a = np.asarray(default_rates, float)
+    b = np.asarray(option_rates, float)
+    d, u = a.shape
+    if d == 0 or u < 2 or b.shape != a.shape:
+        return MeanTest(math.nan, math.nan, math.nan, math.nan, d)
+    pairs = [(i, j) for i in range(u) for j in range(i + 1, u)]
+    each = 1 - (1 - level) / (3 * len(pairs))
+    gaps, option_gaps, changes = [], [], []
+    for i, j in pairs:
+        x, z = a[:, i] - a[:, j], b[:, i] - b[:, j]
+        gaps.append(mean_interval(x, each)[1:3])
+        option_gaps.append(mean_interval(z, each)[1:3])
+        changes.append(mean_interval(z - x, each, CHANGE)[1:3])
+    pa, pb = a.mean(axis=0), b.mean(axis=0)
+    estimate = float((pa.max() - pa.min()) - (pb.max() - pb.min()))
+    low, high = gain_bounds(gaps, changes, option_gaps)
+    return MeanTest(estimate, min(low, estimate), max(high, estimate), math.nan, d)
 
 
 # ----------------------------------------------------------------------------- sequential

@@ -255,7 +255,8 @@ def changed_any_game(base: Config, variant: Config, ia, ib) -> bool:
 @dataclass
 class RuleRow:
     """One rule option at one level against the default rules, every number on the deals both
-    played: the balance figure under each (and its change, positive = fairer) and the option's
+    played: the balance figure under each, the balance it gains (option minus default, positive =
+    fairer, with its paired 95% interval: :func:`analysis.balance_gain`) and the option's
     questions."""
 
     players: int
@@ -266,25 +267,58 @@ class RuleRow:
     before: dict  # seat_analysis of the default rules on the common deals
     after: dict  # ... of the option
     gain: float = math.nan  # balance figure: option minus default (positive: fairer)
-    gain_low: float = math.nan
+    gain_low: float = math.nan  # its paired 95% interval
     gain_high: float = math.nan
     questions: list = field(default_factory=list)
 
     def balance_questions(self) -> list[Question]:
         return [q for q in self.questions if q.balance]
 
+    def moved(self) -> Question | None:
+        """The balance question with the largest effect its family finds (None: no effect)."""
+        found = [q for q in self.balance_questions() if q.outcome == "finding"]
+        return max(found, key=lambda q: abs(q.estimate)) if found else None
+
+    def gain_sign(self) -> int:
+        """+1 when the balance gained is shown above 0 (its 95% interval), -1 below, 0 neither."""
+        return 1 if self.gain_low > 0 else -1 if self.gain_high < 0 else 0
+
+    def shown(self) -> str:
+        """"fairer" or "less fair" when both readings agree: a balance question's effect found by
+        its family (towards or away from even) and the balance gained shown on that side of 0 at
+        95%; "" otherwise (:meth:`verdict` says why)."""
+        towards = {"towards": 1, "away from": -1}.get(self.direction(), 0)
+        if towards and towards == self.gain_sign():
+            return "fairer" if towards > 0 else "less fair"
+        return ""
+
+    def direction(self) -> str:
+        """"towards" or "away from" (even): where :meth:`moved`'s question went ("" if none)."""
+        q = self.moved()
+        return "" if q is None else "towards" if abs(q.after) < abs(q.before) else "away from"
+
+    def gain_words(self) -> str:
+        """The balance gained in words, with its interval (pp)."""
+        side = {1: "rises", -1: "falls", 0: "is not shown to change"}[self.gain_sign()]
+        return f"the balance figure {side} ({_gain(self)} pp, 95%)"
+
     def verdict(self) -> str:
-        """What the option does to balance, in a designer's words."""
+        """What the option does to balance, in a designer's words. "fairer" / "less fair" only when
+        the family's test of a seat (or the first player) and the balance gained agree; where they
+        differ, both are said."""
         if not self.changed:
             return "changed no game at all"
         qs = [q for q in self.balance_questions() if q.outcome != "unchanged"]
         if not qs:
             return "changed no winner"
-        found = [q for q in qs if q.outcome == "finding"]
-        if found:
-            q = max(found, key=lambda q: abs(q.estimate))
-            return (f"{q.verdict()}: {q.what} {findings.level_text(q, q.before)} → "
-                    f"{findings.level_text(q, q.after)}")
+        q = self.moved()
+        if q is not None:
+            moved = f"{q.what} {findings.level_text(q, q.before)} → {findings.level_text(q, q.after)}"
+            if self.shown():
+                return f"{q.verdict()}: {moved}"
+            return f"{moved} ({self.direction()} even), but {self.gain_words()}"
+        if self.gain_sign():
+            return f"{self.gain_words()}, but no seat's change is an effect at the family's level"
         if all(q.outcome in ("equivalent", "negligible") for q in qs):
             bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
             return f"no seat's advantage changes by more than ±{100 * bound:.1f} pp"
@@ -357,16 +391,18 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         out.append(f"Not settled under {' or '.join(LEVEL_WORDS[lv] for lv in open_levels)}"
                    + (f": about {said} more deals would show it either way." if said else "."))
     mine = [r for r in rows if r.players == p and r.level == "heuristic" and r.changed]
-    fairer = [r for r in mine if any(q.outcome == "finding" and abs(q.after) < abs(q.before)
-                                     for q in r.balance_questions())]
-    worse = [r for r in mine if r not in fairer and any(q.outcome == "finding" for q in r.balance_questions())]
+    fairer = [r for r in mine if r.shown() == "fairer"]
+    worse = [r for r in mine if r.shown() == "less fair"]
     if fairer:
-        best = max(fairer, key=lambda r: r.gain if math.isfinite(r.gain) else -1)
+        best = max(fairer, key=lambda r: r.gain)
         out.append(f"{best.option} makes it fairer: balance figure {best.before['balance']:.2f} → "
-                   f"{best.after['balance']:.2f} under heuristic play (1 is even).")
+                   f"{best.after['balance']:.2f} under heuristic play (1 is even; gained {_gain(best)} pp, 95%).")
     elif mine:
+        unsure = [r for r in mine if not r.shown() and r.moved() is not None]
         out.append("No rule option tried is shown to make it fairer"
-                   + (f"; {', '.join(r.option for r in worse)} makes it less fair." if worse else "."))
+                   + "".join(f"; {r.option} moves {r.moved().what} {r.direction()} even, but {r.gain_words()}"
+                             for r in unsure)
+                   + (f"; {', '.join(r.option for r in worse)} makes it less fair" if worse else "") + ".")
     first = [q for q in family.questions if q.section == "seats" and q.players == p and q.measure == "first player"
              and q.family == "primary" and q.outcome == "finding"]
     if first:
@@ -378,6 +414,19 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
     if skill:
         out.append(skill)
     return out[:5]
+
+
+def level_seats(data: StudyData) -> dict:
+    """The seat analysis of every level's stage, by (players, level)."""
+    return {key: analysis.seat_analysis(cfg) for key, cfg in data.levels.items()}
+
+
+def verdicts(data: StudyData, family: Family, rows: list[RuleRow] | None = None,
+             seats: dict | None = None) -> dict[int, list[str]]:
+    """The report's verdict: its sentences for each player count (:func:`verdict`)."""
+    seats = level_seats(data) if seats is None else seats
+    rows = rule_rows(data, family) if rows is None else rows
+    return {p: verdict(data, family, p, rows, seats) for p in data.players}
 
 
 def _skill(data: StudyData, family: Family, p: int) -> str:
@@ -425,11 +474,10 @@ def build(data: StudyData, family: Family) -> Report:
                 f"(seed {m.get('seed')}); players: {', '.join(map(str, data.players))}; levels of play: "
                 f"{levels}; rules v{m.get('rules_version')}. Command: "
                 f"{m.get('command') or '(the Python API: tourney_sim.study)'}", "lead"))
-    seats = {key: analysis.seat_analysis(cfg) for key, cfg in data.levels.items()}
+    seats = level_seats(data)
     rows = rule_rows(data, family)
     b.append(_h(2, "Verdict", "verdict"))
-    for p in data.players:
-        said = verdict(data, family, p, rows, seats)
+    for p, said in verdicts(data, family, rows, seats).items():
         r.terminal.append(f"{p} players: " + " ".join(said))
         b.append(_p(f"{p} players: " + (" ".join(said) if said else "nothing settled at this budget."), "key"))
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
@@ -453,8 +501,11 @@ def _layout_changes(r: Report, rows: list[RuleRow]) -> None:
     b = _section(r, "What to change", "change",
                  "Each rule option against the default rules on the same deals, ranked by the balance it gains "
                  "(the balance figure is 1 minus the largest gap between seat or team win rates; its change is the "
-                 "option's minus the default's, so positive is fairer). Heuristic play first: the primary "
-                 "questions.")
+                 "option's minus the default's, so positive is fairer), with its paired 95% interval: from intervals "
+                 "of every two seats' gap under each rule set and of its change deal by deal, holding at once "
+                 "(docs/analysis.md). An option is called fairer (highlighted) only when the family's test of a "
+                 "seat's advantage and this interval agree; where they differ, both are said. Heuristic play "
+                 "first: the primary questions.")
     ranked = sorted(rows, key=lambda x: (x.level != "heuristic", -(x.gain if math.isfinite(x.gain) else -9)))
     table = []
     for i, x in enumerate(ranked, 1):
@@ -462,7 +513,7 @@ def _layout_changes(r: Report, rows: list[RuleRow]) -> None:
                       f"{x.before['balance']:.3f} → {x.after['balance']:.3f}", _gain(x), x.verdict()])
     b.append(Table(["rank", "option", "players", "level", "deals", "balance figure: default → option",
                     "balance gained, pp [95%]", "what it does to balance"], table,
-                   [x.level == "heuristic" and x.verdict().startswith("fairer") for x in ranked]))
+                   [x.level == "heuristic" and x.shown() == "fairer" for x in ranked]))
 
 
 def _gain(x: RuleRow) -> str:

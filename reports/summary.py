@@ -109,3 +109,20 @@ def format_summary(tables: dict[str, list[Row]], manifest: dict) -> str:
 def summary_text(directory: Path) -> str:
     manifest = read_manifest(directory)
     return format_summary(summarize(*load(directory)), manifest)
+
+
+def study_summary_text(directory: Path, manifest: dict) -> str:
+    """A finished study's verdict, as its report opens: the sentences for each player count, the
+    count of findings, and where the report and the stages' commands are."""
+    from .study_report import load_study, questions, verdicts
+
+    data = load_study(Path(directory), manifest)
+    family = questions(data)
+    lines = [f"{data.title}: balance study ({manifest.get('budget')} budget, seed {manifest.get('seed')}); "
+             f"{len(family.findings())} findings among {family.tested()} questions (one Holm per family, 5% each)",
+             "", "verdict"]
+    lines += [f"  {p} players: " + (" ".join(said) if said else "nothing settled at this budget.")
+              for p, said in verdicts(data, family).items()]
+    lines += ["", f"report: {Path(directory) / 'report.html'} (and report.md, `tourney report {directory}` to write "
+                  f"it again); stages and commands: {Path(directory) / '_study.json'}"]
+    return "\n".join(lines)

@@ -7,6 +7,9 @@ truth (Bernoulli and multinomial outcomes are enough: the intervals only see per
 - paired win-rate differences (the score interval), with win rates near 1 (0.98, 0.99, 1.0) and
   near 0, and in the middle; the t interval it replaced, for contrast;
 - the balance figure near and at a tie (simultaneous pairwise intervals);
+- the balance figure a rule option gains, paired on the same deals: near a tie under both rule
+  sets, an option that fixes a gap (two teams, with draws), one that changes nothing, a 4-seat
+  game; the unpaired interval it replaced, for contrast (``--family gain`` runs these alone);
 - sequential questions (the betting confidence sequence tuned to the cap) under the study's look
   schedule at caps 60 / 300 / 1,200, stopped once decided; the asymptotic sequence it replaced,
   for contrast;
@@ -15,6 +18,7 @@ truth (Bernoulli and multinomial outcomes are enough: the intervals only see per
 
     python scripts/bench_coverage.py --real          # a Markdown table
     python scripts/bench_coverage.py --reps 100      # a quick look
+    python scripts/bench_coverage.py --family gain   # the balance gained alone
 
 ``--reps`` (default 1,000) is the replicates of the slowest families (the balance figure, the
 real data); paired differences and sequential questions get twice as many, seat win rates (one
@@ -93,6 +97,7 @@ def simulated(reps: int, seed: int) -> list[sy.Coverage]:
     for probs, deals in (([1, 1, 1], 300), ([1, 1, 1], 2000), ([1, 1], 1200), ([1, 1, 1, 1], 300),
                          ([0.34, 0.33, 0.33], 2000), ([0.505, 0.495], 5000)):
         out.append(sy.balance_coverage(probs, deals, reps, rng))
+    out += gain_family(reps, rng)
     for cap, first in SCHEDULES:
         for p_win, p_loss in ((0.98, 0.0), (0.99, 0.0), (1.0, 0.0), (0.55, 0.45), (0.3, 0.3)):
             out.append(sy.sequential_coverage(p_win, p_loss, cap, first, 2 * reps, rng))
@@ -100,6 +105,29 @@ def simulated(reps: int, seed: int) -> list[sy.Coverage]:
     for cap, first in SCHEDULES:
         out.append(old_sequential_coverage(0.99, 0.0, cap, first, 2 * reps, rng))
     return out
+
+
+#: the balance gained: (what, default's chances, option's, chance a deal plays out the same, draws
+#: under each, deal counts); each unit's chance of winning alone, normalised
+GAIN_SCENARIOS = [
+    ("a tie under both", [1, 1, 1], [1, 1, 1], 0.8, (0.0, 0.0), (50, 500)),
+    ("near a tie under both", [0.34, 0.33, 0.33], [0.33, 0.34, 0.33], 0.8, (0.0, 0.0), (500,)),
+    ("fixes a gap, 2 teams", [0.28, 0.72], [0.5, 0.5], 0.3, (0.04, 0.03), (50, 500, 2000)),
+    ("changes nothing", [0.4, 0.3, 0.3], [0.4, 0.3, 0.3], 1.0, (0.0, 0.0), (500,)),
+    ("4 seats, narrows a gap", [0.3, 0.25, 0.25, 0.2], [0.26, 0.25, 0.25, 0.24], 0.7, (0.0, 0.0), (500,)),
+    ("widens a gap, 2 teams", [0.5, 0.5], [0.45, 0.55], 0.6, (0.05, 0.05), (500,)),
+]
+
+
+def gain_family(reps: int, rng, show=None) -> list[sy.Coverage]:
+    """Every scenario of the balance gained (``show``: called with each row as it is done)."""
+    rows = []
+    for what, pd, po, same, shared, counts in GAIN_SCENARIOS:
+        for deals in counts:
+            rows.append(sy.gain_coverage(pd, po, same, deals, reps, rng, shared=shared, what=what))
+            if show:
+                show(rows[-1])
+    return rows
 
 
 def real_balance(reps: int, deals: int = 1000, seed: int = 11) -> sy.Coverage:
@@ -139,9 +167,15 @@ def main(argv=None) -> int:
                     "(default 1,000; the other families get more)")
     ap.add_argument("--seed", type=int, default=2029)
     ap.add_argument("--real", action="store_true", help="also the balance figure on real Compañeros play")
+    ap.add_argument("--family", choices=["all", "gain"], default="all",
+                    help="every family (default) or only the balance gained by a rule option")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    rows = simulated(args.reps, args.seed)
+    if args.family == "gain":
+        rows = gain_family(args.reps, np.random.default_rng(args.seed),
+                           show=lambda r: print("| " + " | ".join(r.row()) + " |", file=sys.stderr, flush=True))
+    else:
+        rows = simulated(args.reps, args.seed)
     if args.real:
         rows.append(real_balance(min(args.reps, 300)))
     print(table(rows))

@@ -194,8 +194,7 @@ def taking_a_path() -> set[str]:
 EXPECTED = {
     "summary": {"run": (0, "by strategy"), "tournament": (0, "600 games, 100 deals, 6 dataset(s)"),
                 "sweep": (0, "1,200 games, 200 deals, 12 dataset(s)"), "tune": (0, "tuned greedy"),
-                "study": (2, "error: {study} is a study; its datasets are in its sub-directories (e.g. "
-                             "{study}/levels/3p-random): give one of them, or `tourney report {study}` for its report")},
+                "study": (0, "verdict\n  3 players: ")},
     "replay": {"run": (0, "game 3 of seed 0"),
                "tournament": (2, "error: {tournament} is a tournament of 6 seatings: give --seating K (0 to 5) or "
                                  "a seating's directory (e.g. greedy-greedy-random)"),

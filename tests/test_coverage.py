@@ -65,3 +65,45 @@ def test_the_sequence_spends_the_alpha_it_is_given():
     wide = stats.anytime_interval(x[0], 0.005, 300)
     narrow = stats.anytime_interval(x[0], 0.05, 300)
     assert wide.low < narrow.low and narrow.high < wide.high
+
+
+def test_gain_bounds_are_the_extremes_over_what_the_intervals_allow():
+    """The balance gained's bounds are the smallest and largest of max|x| - max|x + y| over the box
+    (x: the default's pair gaps, y: their changes, x + y inside the option's gap intervals): no
+    point of a fine grid of the box lies outside them, and the grid comes within a step of each."""
+    rng = np.random.default_rng(8)
+    for pairs, steps in ((1, 201), (2, 25)):
+        for _ in range(40):
+            box = [sorted(rng.uniform(-1, 1, 2) * rng.choice([1, 0.2])) for _ in range(3 * pairs)]
+            gaps, changes, option = box[:pairs], box[pairs:2 * pairs], box[2 * pairs:]
+            axes = [np.linspace(lo, hi, steps) for lo, hi in gaps + changes]
+            grid = np.meshgrid(*axes, indexing="ij")
+            x, z = np.stack(grid[:pairs]), np.stack(grid[:pairs]) + np.stack(grid[pairs:])
+            allowed = np.all([(z[k] >= option[k][0]) & (z[k] <= option[k][1]) for k in range(pairs)], axis=0)
+            if allowed.sum() < 20:
+                continue
+            gain = (np.abs(x).max(axis=0) - np.abs(z).max(axis=0))[allowed]
+            low, high = stats.gain_bounds(gaps, changes, option)
+            assert low - 1e-9 <= gain.min() and gain.max() <= high + 1e-9
+            step = 2 * max(hi - lo for lo, hi in gaps + changes) / (steps - 1)
+            assert gain.min() - low <= 2 * step and high - gain.max() <= 2 * step
+
+
+@pytest.mark.parametrize("probs_default,probs_option,same,shared,deals", [
+    ([1, 1, 1], [1, 1, 1], 0.8, (0, 0), 50),  # a tie under both, few deals
+    ([0.34, 0.33, 0.33], [0.33, 0.34, 0.33], 0.8, (0, 0), 500),  # near a tie under both
+    ([0.28, 0.72], [0.5, 0.5], 0.3, (0.04, 0.03), 500),  # fixes a gap, 2 teams with draws
+    ([0.4, 0.3, 0.3], [0.4, 0.3, 0.3], 1.0, (0, 0), 500),  # changes nothing
+    ([0.3, 0.25, 0.25, 0.2], [0.26, 0.25, 0.25, 0.24], 0.7, (0, 0), 300),  # 4 seats
+])
+def test_balance_gained_interval_covers(probs_default, probs_option, same, shared, deals):
+    c = sy.gain_coverage(probs_default, probs_option, same, deals, 100, np.random.default_rng(9), shared=shared,
+                         contrast=0)
+    assert c.covered >= floor(100), c
+    assert c.note == "estimate inside: all"
+
+
+def test_the_paired_gain_is_far_narrower_than_the_unpaired_one_when_an_option_changes_little():
+    c = sy.gain_coverage([0.4, 0.3, 0.3], [0.4, 0.3, 0.3], 1.0, 500, 20, np.random.default_rng(10))
+    old_width = float(c.note.split("width ")[1])  # the unpaired interval's, on the same replicates
+    assert c.width < 0.08 and old_width > 0.3, c

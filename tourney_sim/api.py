@@ -149,9 +149,10 @@ def _report_instead(path: Path) -> str:
 def summary(path: str | Path) -> Summary:
     """A dataset's summary (as ``tourney summary``): per strategy and per seat, games, wins, win
     rate with its 95% interval and mean score. A tournament or sweep: its report's summary; a
-    tuning run: its best setting and confirmation."""
+    tuning run: its best setting and confirmation; a finished study: its verdict."""
     from tourney_sim.reports.summary import format_summary, load as load_columns, summarize
     from tourney_sim.simulate.results import DATASET, read_manifest
+    from tourney_sim.simulate.study import STUDY
     from tourney_sim.simulate.tournament import TOURNAMENT, read_tournament
     from tourney_sim.simulate.tune import TUNE, read_tune
     path = Path(path)
@@ -160,6 +161,8 @@ def summary(path: str | Path) -> Summary:
         return Result(path, read_tournament(path), summarize=_tournament_summary).summary
     if kind is TUNE:
         return Result(path, read_tune(path), summarize=_tune_summary).summary
+    if kind is STUDY:
+        return _study_summary(path)
     if kind not in (DATASET, None):
         raise _not_a_dataset(path, _report_instead(path))
     manifest = read_manifest(path)
@@ -339,8 +342,6 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
     several). ``result.summary.text`` holds the findings in words;
     ``result.summary.tables["questions"]`` every question of the study (estimate, interval,
     p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
-    import json
-
     from tourney_sim.simulate.errors import Interrupted
     _check_play(workers=workers)
     counts = _player_counts(players or [])
@@ -350,12 +351,16 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
                         progress=progress, command=command)
     if report.interrupted:
         raise Interrupted(f"interrupted: the study in {path} keeps its finished stages (continue with --resume)")
-
-    def questions():
-        import pandas as pd
-        return {"questions": pd.DataFrame(json.loads((path / "findings.json").read_text())["questions"])}
     return Result(path, report.manifest, seconds=report.seconds,
-                  summarize=lambda r: Summary(report.summary, questions))
+                  summarize=lambda r: Summary(report.summary, lambda: _study_questions(path)))
+
+
+def _study_questions(path: Path) -> dict:
+    """A study's questions (findings.json) as a table: {"questions": DataFrame}."""
+    import json
+
+    import pandas as pd
+    return {"questions": pd.DataFrame(json.loads((path / "findings.json").read_text())["questions"])}
 
 
 def _player_counts(players: Sequence[int | str]) -> list[int]:
@@ -450,6 +455,25 @@ def _study_in(paths: list[Path]) -> Path | None:
     return studies[0] if studies else None
 
 
+def _finished_study(path: Path) -> dict:
+    """The manifest of the finished study in ``path`` (a one-line error if it is not finished)."""
+    from tourney_sim.simulate.jobdir import read_job
+    from tourney_sim.simulate.results import DatasetError
+    from tourney_sim.simulate.study import STUDY
+    manifest = read_job(STUDY, path, DatasetError)
+    if manifest.get("status") != "complete":
+        raise DatasetError(f"the study {path} is not finished (status {manifest.get('status')!r}): continue it with "
+                           f"its command and --resume ({manifest.get('command') or 'tourney study ...'}), or "
+                           f"report one of its finished stages, e.g. {_first_member(path)}")
+    return manifest
+
+
+def _study_summary(path: Path) -> Summary:
+    """A finished study's verdict (its report's first lines) and its questions."""
+    from tourney_sim.reports.summary import study_summary_text
+    return Summary(study_summary_text(path, _finished_study(path)), lambda: _study_questions(path))
+
+
 def _study_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
     """A study's own report, written again into the study by its writer (findings.json,
     report.html, report.md) and copied to ``out``: (the findings in words, the report as
@@ -457,14 +481,8 @@ def _study_report(path: Path, out: str | Path | None, format: str | None) -> tup
     import shutil
 
     from tourney_sim.reports.study_report import write_report
-    from tourney_sim.simulate.jobdir import read_job
-    from tourney_sim.simulate.results import DatasetError, OutputError
-    from tourney_sim.simulate.study import STUDY
-    manifest = read_job(STUDY, path, DatasetError)
-    if manifest.get("status") != "complete":
-        raise DatasetError(f"the study {path} is not finished (status {manifest.get('status')!r}): continue it with "
-                           f"its command and --resume ({manifest.get('command') or 'tourney study ...'}), or "
-                           f"report one of its finished stages, e.g. {_first_member(path)}")
+    from tourney_sim.simulate.results import OutputError
+    manifest = _finished_study(path)
     try:
         findings = write_report(path, manifest)
         if out is not None:

@@ -110,7 +110,7 @@ def run(
 @app.command()
 def summary(directory: DatasetArg) -> None:
     """Print the summary of a dataset (per strategy and per seat), a tournament or sweep (its
-    report's summary) or a tuning run (its best setting)."""
+    report's summary), a tuning run (its best setting) or a finished study (its verdict)."""
     typer.echo(api.summary(directory).text)
 
 
