@@ -145,7 +145,7 @@ def parse_sweep(game: str, rules: list[str]) -> list[tuple[str, list[str]]]:
     (``components.KEY=v1,v2``, as ``--component KEY=v1,v2`` gives it) is labelled by its address
     (``prizes.most_cards=3``); a whole list of components is one value, fixed."""
     spec = get_game(game)
-    keys, values = [], []
+    keys, values, lists = [], [], []
     for text in rules:
         if "=" not in text:
             raise RuleError(f"--rule expects key=v1,v2,..., got {text!r}")
@@ -159,6 +159,7 @@ def parse_sweep(game: str, rules: list[str]) -> list[tuple[str, list[str]]]:
             value, index = spec.declared_components().resolve(address)
             split = value.length is None or index is not None
             what = f"component {address}"
+            lists += [] if split else [address]
         vals = [v.strip() for v in raw.split(",")] if split else [raw.strip()]
         if any(v == "" for v in vals):
             raise RuleError(f"--{what}: empty value in {raw!r}")
@@ -169,6 +170,9 @@ def parse_sweep(game: str, rules: list[str]) -> list[tuple[str, list[str]]]:
         keys.append(key)
         values.append(vals)
     if not any(len(v) > 1 for v in values):
+        if lists:
+            raise TournamentError(f"a sweep needs a rule or component with at least two values: {lists[0]} is a whole list, "
+                                  f"one value; sweep one entry, e.g. --component {lists[0]}[1]=v1,v2")
         raise TournamentError("a sweep needs a rule or component with at least two values, e.g. --rule key=v1,v2 "
                               "or --component KEY=v1,v2")
     variants = []

@@ -99,6 +99,10 @@ def test_a_game_without_the_key_and_a_sweep_without_two_values_are_refused(tmp_p
     r = invoke("sweep", "colleagues", "--component", "tokens.plus10=3,4", "--component", "tokens.plus10=5,6",
                "--strategy", "middle", "--strategy", "random", "--out", tmp_path / "s")
     assert r.exit_code == 2 and "component tokens.plus10 is given twice" in r.output, r.output
+    r = invoke("sweep", "colleagues", "--component", "overtime.values=3,4,5", "--strategy", "middle",
+               "--strategy", "random", "--out", tmp_path / "s")
+    assert r.exit_code == 2 and ("overtime.values is a whole list, one value; sweep one entry, e.g. "
+                                 "--component overtime.values[1]=v1,v2") in r.output, r.output
     assert not (tmp_path / "s").exists()
 
 
