@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tourney_sim.simulate.games import game_names, get_game
+from tourney_sim.simulate.games.spec import COMPONENTS_OPTION
 from tourney_sim.simulate.jobdir import detect, not_a
 from tourney_sim.simulate.results import DATASET, MANIFEST, DatasetError, part_files, read_manifest
 from tourney_sim.simulate.tournament import TOURNAMENT, TOURNAMENT_FILE, read_tournament
@@ -127,12 +129,16 @@ def _variant_of(t: dict, tdir: Path, path: Path) -> str | None:
 
 
 # ----------------------------------------------------------------------------- configurations
-def options_label(options: dict) -> str:
-    """``key=value`` list of rule options; a structured value (a component file's table) shows
-    as a short content hash."""
+def options_label(options: dict, game: str | None = None) -> str:
+    """``key=value`` list of rule options; the component table of ``game`` shows what it changes
+    from the defaults (``tokens.plus10=12 (default 9)``, or ``components=defaults``), another
+    structured value as a short content hash."""
+    spec = get_game(game) if game is not None and game in game_names() else None
     parts = []
     for k, v in options.items():
-        if isinstance(v, (dict, list)):
+        if spec is not None and k == COMPONENTS_OPTION and spec.components is not None:
+            parts.append(spec.option_text(k, v))
+        elif isinstance(v, (dict, list)):
             digest = hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:8]
             parts.append(f"{k}=#{digest}")
         else:
@@ -383,7 +389,7 @@ def _label_configs(configs: list[Config]) -> None:
                 variant = s.variant
                 break
         if variant is None:
-            variant = options_label({k: cfg.options.get(k) for k in differing}) if differing else ""
+            variant = options_label({k: cfg.options.get(k) for k in differing}, cfg.game) if differing else ""
             if len({c.rules_version for c in same}) > 1:
                 variant = (variant + ", " if variant else "") + f"rules v{cfg.rules_version}"
         cfg.label = f"{base}, {variant}" if variant else base

@@ -176,7 +176,7 @@ def _figs(*figs):
 
 
 def _config_heading(cfg: Config) -> str:
-    return f"{cfg.label} — rules v{cfg.rules_version}: {options_label(cfg.options)}"
+    return f"{cfg.label} — rules v{cfg.rules_version}: {options_label(cfg.options, cfg.game)}"
 
 
 def _layout(r: Report) -> None:
@@ -524,7 +524,7 @@ def _layout_provenance(r: Report) -> None:
         command = str(m.get("command") or "")
         if s.tournament is not None and command == s.tournament.get("command"):
             command = "(the tournament's)"
-        rows.append([str(s.path), f"{m['players']}", f"v{m['rules_version']}: {options_label(m['options'])}",
+        rows.append([str(s.path), f"{m['players']}", f"v{m['rules_version']}: {options_label(m['options'], m['game'])}",
                      str(m["seed"]), " ".join(m["seats"]), "yes" if m["rotate"] else "no",
                      count(m.get("games_done", m.get("games", 0))), str(m.get("status")),
                      str(m.get("tool_version")), str(m.get("created", "")), command])

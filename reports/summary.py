@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.simulate.games.spec import value_text
 from tourney_sim.simulate.results import numpy_array, read_manifest, read_parts
 
 from .labels import named_settings
+from .load import options_label
 from .stats import wilson
 
 COLUMNS = ["strategy", "seat", "score", "win"]
@@ -79,18 +79,10 @@ def summarize(columns: dict[str, np.ndarray], strategy_names: list[str]) -> dict
             "seat": _table(columns["seat"], seats, columns["score"], columns["win"])}
 
 
-def _option_text(value) -> str:
-    """An option value for a one-line header: tables (e.g. a component file) are not spelled out."""
-    if isinstance(value, (dict, list)):
-        return "(table in _manifest.json)"
-    return value_text(value)
-
-
 def format_summary(tables: dict[str, list[Row]], manifest: dict) -> str:
     lines = [f"{manifest['game']} ({manifest['players']} players), "
              f"{manifest.get('games_done', manifest['games']):,} games, seed {manifest['seed']}"
-             + (", rules " + ", ".join(f"{k}={_option_text(v)}" for k, v in manifest["options"].items())
-                if manifest["options"] else "")]
+             + (", rules " + options_label(manifest["options"], manifest["game"]) if manifest["options"] else "")]
     width = max([14] + [len(str(row.label)) + 2 for rows in tables.values() for row in rows])
     for key, title in (("strategy", "by strategy (a seat in a game counts once)"), ("seat", "by seat")):
         lines.append("")

@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 
 from .games import get_game
 from .games.chance import StreamChance
-from .games.spec import GameSpec, value_text
+from .games.spec import GameSpec
 from .errors import span
 from .matchup import Matchup, from_description, recorded_settings
 from .results import DatasetError, read_manifest, read_table
@@ -161,7 +161,8 @@ def _fmt_value(v) -> str:
 
 def format_text(t: dict) -> str:
     lines = [f"{t['game']} (rules v{t['rules_version']}), game {t['game_index']} of seed {t['seed']}"
-             + (", " + ", ".join(f"{k}={value_text(v)}" for k, v in t["options"].items()) if t["options"] else "")]
+             + (", " + ", ".join(get_game(t["game"]).option_text(k, v) for k, v in t["options"].items())
+                if t["options"] else "")]
     lines.append("seats: " + ", ".join(f"{s['seat']}={s['strategy']}" for s in t["seats"]))
     lines.append("")
     lines.append("initial state")

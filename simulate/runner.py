@@ -75,6 +75,8 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None, 
         "rules_version": m.spec.rules_version,
         "players": m.n_players,
         "options": m.options,
+        # the component table in force, readably: what it changes from the game's defaults
+        **({"components": m.spec.components.changes_text(m.options["components"])} if m.spec.components else {}),
         "seed": m.seed,
         "games": games,
         "first_game": first_game,  # the run holds games first_game .. first_game + games - 1

@@ -192,7 +192,8 @@ def skipped_options(game: str) -> list[str]:
     out = []
     for opt in spec.options:
         if opt.kind == "file":
-            out.append(f"{opt.name} (a file of components: give your own to `tourney sweep`)")
+            out.append(f"{opt.name} (the component table: sweep one value on the same deals with "
+                       f"`tourney sweep {game} --component KEY=v1,v2`, keys in docs/components.md)")
         elif opt.kind == "int" and opt.name not in spec.study_values:
             out.append(f"{opt.name} (a number: sweep the values you care about with `tourney sweep`)")
     return out

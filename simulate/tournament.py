@@ -49,6 +49,7 @@ from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name, sho
 from .backends import default_workers, open_backend
 from .errors import TourneyError
 from .games import RuleError, get_game
+from .games.spec import component_address
 from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
 from .results import DATASET, MAX_PARTS, DatasetError, part_entry, part_name
@@ -140,30 +141,45 @@ def plan_matchups(names: list[str], n_players: int, team_game: bool,
 
 def parse_sweep(game: str, rules: list[str]) -> list[tuple[str, list[str]]]:
     """``key=v1,v2`` assignments -> [(variant label, [key=value, ...]), ...], the cartesian
-    product of the listed values (a single value is fixed in every variant)."""
+    product of the listed values (a single value is fixed in every variant). A component value
+    (``components.KEY=v1,v2``, as ``--component KEY=v1,v2`` gives it) is labelled by its address
+    (``prizes.most_cards=3``); a whole list of components is one value, fixed."""
     spec = get_game(game)
-    keys, values = [], []
+    keys, values, lists = [], [], []
     for text in rules:
         if "=" not in text:
             raise RuleError(f"--rule expects key=v1,v2,..., got {text!r}")
         key, _, raw = text.partition("=")
         key = key.strip()
-        opt = spec.option(key)
-        vals = [v.strip() for v in raw.split(",")] if opt.kind != "file" or "," in raw else [raw.strip()]
+        address = component_address(key)
+        if address is None:  # files are listed a,b; one file is a single value
+            split = spec.option(key).kind != "file" or "," in raw
+            what = f"rule {key}"
+        else:  # a whole list (1,2,3) is a single value: sweep its entries, KEY[i]=v1,v2
+            value, index = spec.declared_components().resolve(address)
+            split = value.length is None or index is not None
+            what = f"component {address}"
+            lists += [] if split else [address]
+        vals = [v.strip() for v in raw.split(",")] if split else [raw.strip()]
         if any(v == "" for v in vals):
-            raise RuleError(f"--rule {key}: empty value in {raw!r}")
+            raise RuleError(f"--{what}: empty value in {raw!r}")
         for v in vals:
             spec.resolve_options([f"{key}={v}"])  # validates each value (one-line RuleError)
         if key in keys:
-            raise RuleError(f"rule {key} is given twice")
+            raise RuleError(f"{what} is given twice")
         keys.append(key)
         values.append(vals)
     if not any(len(v) > 1 for v in values):
-        raise TournamentError("a sweep needs a rule with at least two values, e.g. --rule key=v1,v2")
+        if lists:
+            raise TournamentError(f"a sweep needs a rule or component with at least two values: {lists[0]} is a whole list, "
+                                  f"one value; sweep one entry, e.g. --component {lists[0]}[1]=v1,v2")
+        raise TournamentError("a sweep needs a rule or component with at least two values, e.g. --rule key=v1,v2 "
+                              "or --component KEY=v1,v2")
     variants = []
     for combo in itertools.product(*values):
         assignments = [f"{k}={v}" for k, v in zip(keys, combo)]
-        label = ", ".join(f"{k}={v}" for k, v, vals in zip(keys, combo, values) if len(vals) > 1)
+        label = ", ".join(f"{component_address(k) or k}={v}" for k, v, vals in zip(keys, combo, values)
+                          if len(vals) > 1)
         variants.append((label, assignments))
     return variants
 

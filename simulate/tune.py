@@ -255,6 +255,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
         n_players = spec.default_players
     spec.check_players(n_players)
     options = spec.resolve_options(list(rules))
+    spec.make_params(n_players, options)  # a component table that cannot be played: refused before writing
     if sampler not in SAMPLERS:
         raise TuneError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
     if objective not in OBJECTIVES:

@@ -360,9 +360,9 @@ def test_report_shows_how_often_the_leader_at_two_thirds_wins(tmp_path, players)
 
 # ------------------------------------------------------------------ CL decisions
 def test_cl1_default_component_file_equals_the_defaults():
-    assert cl.load_components(str(cl.COMPONENTS_FILE)) == cl.DEFAULT_COMPONENTS
-    assert SPEC.option("components").default == cl.DEFAULT_COMPONENTS
-    json.dumps(cl.DEFAULT_COMPONENTS)  # recorded with results
+    assert cl.COMPONENTS.load(str(cl.COMPONENTS.file)) == cl.COMPONENTS.defaults
+    assert SPEC.option("components").default == cl.COMPONENTS.defaults
+    json.dumps(cl.COMPONENTS.defaults)  # recorded with results
 
 
 def test_cl1_components_option_changes_the_game(tmp_path):
@@ -373,7 +373,7 @@ def test_cl1_components_option_changes_the_game(tmp_path):
     json.dumps(values)
     table = values["components"]
     assert table["tokens"] == {"plus10": 20, "minus10": 9, "illness": 4, "meeting": 0}
-    assert table["work"] == cl.DEFAULT_COMPONENTS["work"]  # keys left out keep their defaults
+    assert table["work"] == cl.COMPONENTS.defaults["work"]  # keys left out keep their defaults
     params = cl.make_params(3, values)
     state, chance = fresh(3, values)
     assert state[cl.OT_VALUE:cl.OT_VALUE + 3].tolist() == [5, 6, 7]

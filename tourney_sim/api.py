@@ -176,7 +176,7 @@ def summary(path: str | Path) -> Summary:
 
 
 def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None, games: int = 100_000,
-        seed: int = 0, rules: Sequence[str] = (), out: str | Path | None = None,
+        seed: int = 0, rules: Sequence[str] = (), components: Sequence[str] = (), out: str | Path | None = None,
         workers: int | None = None, chunk_size: int | None = None, rotate: bool = True,
         overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
         progress: bool = False, command: str | None = None, echo: Echo | None = None,
@@ -185,7 +185,8 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     returns the dataset's path and summary.
 
     ``strategies`` are seated in order and repeated to fill the table (default: the game's
-    built-ins); ``rules`` are ``"key=value"`` strings; ``out`` defaults to ``runs/GAME-Np-seedS``;
+    built-ins); ``rules`` are ``"key=value"`` strings, ``components`` ``"KEY=VALUE"`` component
+    values set over the table in force (``--component``); ``out`` defaults to ``runs/GAME-Np-seedS``;
     ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume.
     """
     from tourney_sim.simulate.errors import Interrupted
@@ -194,7 +195,7 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     from tourney_sim.strategies import heuristics
     _check_play(games, workers, chunk_size)
     names = list(strategies) or heuristics(game)[:_players(game, players)]
-    m = make_matchup(game, players, names, rules=list(rules), seed=seed, rotate=rotate)
+    m = make_matchup(game, players, names, rules=_rules(rules, components), seed=seed, rotate=rotate)
     path = _out(out, "run", game=game, players=m.n_players, seed=seed)
     _require(first_game >= 0, "--first-game must be 0 or more")
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
@@ -209,7 +210,7 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
 
 
 def tournament(game: str, strategies: Sequence[str], *, players: int | None = None,
-               games: int = 10_000, seed: int = 0, rules: Sequence[str] = (),
+               games: int = 10_000, seed: int = 0, rules: Sequence[str] = (), components: Sequence[str] = (),
                out: str | Path | None = None, workers: int | None = None,
                chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
                until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
@@ -219,27 +220,35 @@ def tournament(game: str, strategies: Sequence[str], *, players: int | None = No
     ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
     Returns the tournament directory and its summary (``result.report(out)`` writes its report)."""
     return _tournament("tournament", game, strategies, players=players, games=games, seed=seed,
-                       rules=list(rules), out=out, workers=workers, chunk_size=chunk_size,
+                       rules=_rules(rules, components), out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
                        first_batch=first_batch, command=command, echo=echo)
 
 
-def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players: int | None = None,
-          games: int = 10_000, seed: int = 0, out: str | Path | None = None,
+def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, components: Sequence[str] = (),
+          players: int | None = None, games: int = 10_000, seed: int = 0, out: str | Path | None = None,
           workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
           resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
           margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
           seatings: str = "all", command: str | None = None, echo: Echo | None = None) -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
-    ``"key=v1,v2"`` strings (the variants are every combination); ``seatings`` as for
-    :func:`tournament`."""
-    _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2")
+    ``"key=v1,v2"`` strings and ``components`` ``"KEY=v1,v2"`` component values (the variants
+    are every combination); ``seatings`` as for :func:`tournament`."""
+    vary = _rules(vary, components)
+    _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2 (or a component, --component KEY=v1,v2)")
     return _tournament("sweep", game, strategies, players=players, games=games, seed=seed, rules=[],
-                       sweep=list(vary), out=out, workers=workers, chunk_size=chunk_size,
+                       sweep=vary, out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
                        command=command, echo=echo)
+
+
+def _rules(rules: Sequence[str], components: Sequence[str]) -> list[str]:
+    """``--rule`` values and ``--component`` values as one list of rules (a component value is
+    the rule ``components.KEY=VALUE``, applied over the component table in force)."""
+    from tourney_sim.simulate.games.spec import component_rules
+    return list(rules) + component_rules(components)
 
 
 def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int | None, games: int,
@@ -295,7 +304,7 @@ def _run_study(game: str, out: Path, **options):
 
 
 def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,
-         seed: int = 0, players: int | None = None, rules: Sequence[str] = (),
+         seed: int = 0, players: int | None = None, rules: Sequence[str] = (), components: Sequence[str] = (),
          params: Sequence[str] | None = None, sampler: str = "tpe", objective: str = "win",
          confirm_deals: int | None = None, confirm_seed: int | None = None,
          out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
@@ -310,8 +319,8 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
     _check_play(workers=workers)
     path = _out(out, "tune", game=game, strategy=setting_name(strategy), seed=seed)
     try:
-        report = run_tune(game, strategy, list(against), path, n_players=players, rules=list(rules),
-                          trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
+        report = run_tune(game, strategy, list(against), path, n_players=players,
+                          rules=_rules(rules, components), trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
                           params=list(params) if params else None, confirm_deals=confirm_deals,
                           confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
                           overwrite=overwrite, resume=resume, progress=progress, command=command)
@@ -375,13 +384,14 @@ def _player_counts(players: Sequence[int | str]) -> list[int]:
 
 
 def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = None, games: int = 100_000,
-          repeats: int = 3, rules: Sequence[str] = ()) -> dict:
+          repeats: int = 3, rules: Sequence[str] = (), components: Sequence[str] = ()) -> dict:
     """Kernel speed per strategy (as ``tourney bench``; every seat plays it, one core):
     ``{"game", "players", "compile_seconds", "rows": [{"strategy", "games_per_s",
     "decisions_per_s", "decisions_per_game"}, ...]}``; ``strategies`` default to every heuristic."""
     from tourney_sim.simulate.bench import bench_game
     _require(games >= 1 and repeats >= 1, "--games and --repeats must be positive")
-    return bench_game(game, players, games, repeats, strategy_names=list(strategies) or None, rules=list(rules))
+    return bench_game(game, players, games, repeats, strategy_names=list(strategies) or None,
+                       rules=_rules(rules, components))
 
 
 def verify(path: str | Path):

@@ -18,8 +18,12 @@ part (the rules in force are public).
 
 A value is addressed by its key, ``group.name``; one entry of a list by ``group.name[i]``, i
 counting from 1, or ``group.name[Name]`` when the declaration names the entries. These are the
-addresses of ``--component KEY=VALUE`` (``tourney run``, ``tournament``, ``study``) and of
-``tourney sweep --component KEY=v1,v2,...``, and of the design search.
+addresses of ``--component KEY=VALUE`` (``tourney run``, ``tournament``, ``tune``, ``bench``: the
+rule ``components.KEY=VALUE``, applied over the table in force) and of ``tourney sweep
+--component KEY=v1,v2,...``, and of the design search. ``GameSpec.components`` is the declaration;
+the ``components`` rule option is made from it (``spec.components_option``). docs/components.md
+lists every key of every game from the declarations (``scripts/components_doc.py``; the
+``playable`` function's docstring says there what a playable table needs).
 """
 from __future__ import annotations
 
@@ -95,9 +99,14 @@ class Components:
         self.file = Path(file)
         self.values = {v.key: v for v in values}
         #: ``playable(table, n_players)``: None, or one line saying why the table cannot be played
-        self._playable = playable
+        self.playable = playable
         self.defaults = ComponentTable(self.check(self._read(self.file, "defaults"), f"{self.file.name}",
                                                   complete=True), "defaults (components.toml)")
+
+    def where(self) -> str:
+        """The shipped file as the docs name it (``simulate/games/<game>/components.toml``)."""
+        parts = self.file.parts
+        return "/".join(parts[len(parts) - 1 - parts[::-1].index("simulate"):]) if "simulate" in parts else str(self.file)
 
     # ------------------------------------------------------------------ reading and checking
     def groups(self) -> list[str]:
@@ -138,8 +147,8 @@ class Components:
 
     def check_playable(self, table: dict, n_players: int, source: str = "components") -> None:
         """Raise RuleError when ``table`` cannot make a playable game of ``n_players``."""
-        if self._playable is not None:
-            why = self._playable(table, n_players)
+        if self.playable is not None:
+            why = self.playable(table, n_players)
             if why:
                 raise RuleError(f"{source}: {why}")
 
@@ -170,20 +179,18 @@ class Components:
     def parse(self, address: str, text: str):
         """The value ``text`` gives ``address`` (an integer; a whole list as ``1,2,3``)."""
         value, index = self.resolve(address)
+        whole_list = value.length is not None and index is None
+        expects = value.allowed() if whole_list else f"an integer from {value.low} to {value.high}"
+        where = f"--component {address.strip()} expects {expects}, got"
         try:
-            if value.length is not None and index is None:
-                parsed = [int(t) for t in text.split(",")]
-            else:
-                parsed = int(text)
+            parsed = [int(t) for t in text.split(",")] if whole_list else int(text)
         except ValueError:
-            what = value.allowed() if index is None else f"an integer from {value.low} to {value.high}"
-            raise RuleError(f"--component {address.strip()} expects {what}, got {text!r}") from None
-        if index is not None:
-            if not value.low <= parsed <= value.high:
-                raise RuleError(f"--component {address.strip()} expects an integer from {value.low} "
-                                f"to {value.high}, got {text!r}")
-            return parsed
-        return value.check(parsed, f"--component {address.strip()}")
+            raise RuleError(f"{where} {text!r}") from None
+        if whole_list and len(parsed) != value.length:
+            raise RuleError(f"{where} {len(parsed)} entries")
+        if not all(value.low <= v <= value.high for v in (parsed if whole_list else [parsed])):
+            raise RuleError(f"{where} {text!r}")
+        return parsed
 
     def get(self, table: dict, address: str):
         value, index = self.resolve(address)
@@ -223,3 +230,23 @@ class Components:
         """{address: (default, value)} for every single integer ``table`` changes."""
         return {a: (self.get(self.defaults, a), self.get(table, a))
                 for a, _, _ in self.addresses() if self.get(self.defaults, a) != self.get(table, a)}
+
+    def changes_text(self, table: dict) -> str:
+        """What ``table`` changes, as ``--component`` would set it: ``prizes.most_cards=3 (default
+        2), ...``, or ``defaults``."""
+        return ", ".join(f"{a}={new} (default {old})" for a, (old, new) in self.changes(table).items()) or "defaults"
+
+    def to_toml(self, table: dict) -> str:
+        """``table`` as a components file (``--rule components=FILE`` reads it back: the same
+        table), each key with its help as a comment."""
+        lines = [f"# {self.game}: a component table (see {self.where()} for the defaults)"]
+        for group in self.groups():
+            lines += ["", f"[{group}]"]
+            for key, value in self.values.items():
+                if key.split(".")[0] != group:
+                    continue
+                name = key.split(".", 1)[1]
+                got = table[group][name]
+                lines += [f"# {value.help} ({value.allowed()})" if value.help else f"# {value.allowed()}",
+                          f"{name} = " + (f"[{', '.join(map(str, got))}]" if isinstance(got, list) else str(got))]
+        return "\n".join(lines) + "\n"

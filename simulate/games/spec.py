@@ -79,6 +79,38 @@ class RuleOption:
         return f"{self.name}={value_text(self.default)} ({self.allowed()}): {self.help}"
 
 
+#: the rule option that holds a game's component table, and the prefix of a rule that sets one
+#: value of it (``components.prizes.most_cards=3``, what ``--component prizes.most_cards=3`` adds)
+COMPONENTS_OPTION = "components"
+
+
+def components_option(components) -> RuleOption:
+    """The ``components`` rule option of a game that declares its components: the shipped
+    table by default, ``--rule components=FILE`` loads a file over it."""
+    return RuleOption(COMPONENTS_OPTION, "file", components.defaults,
+                      f"TOML component table; keys left out keep their defaults ({components.where()}); "
+                      f"set one value with --component KEY=VALUE (docs/components.md)",
+                      loader=components.load)
+
+
+def component_rules(assignments) -> list[str]:
+    """``--component KEY=VALUE`` assignments as the rules that carry them (``components.KEY=VALUE``)."""
+    out = []
+    for text in assignments:
+        if "=" not in text:
+            raise RuleError(f"--component expects KEY=VALUE (e.g. prizes.most_cards=3), got {text!r}")
+        out.append(f"{COMPONENTS_OPTION}.{text.strip()}")
+    return out
+
+
+def component_address(key: str) -> str | None:
+    """The component address a rule's key sets (``components.prizes.most_cards`` ->
+    ``prizes.most_cards``), None for an ordinary rule option."""
+    prefix = COMPONENTS_OPTION + "."
+    key = key.strip()
+    return key[len(prefix):] if key.startswith(prefix) else None
+
+
 def value_text(value: Any) -> str:
     """A rule option's value as the user types it (``true``/``false``, not Python's ``True``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
@@ -125,8 +157,14 @@ class GameSpec:
     points: tuple[str, ...] = ()
     #: the heading of the report's table of ``points``
     points_title: str = "points by source"
+    components: Any = None  # the game's Components declaration (simulate/games/components.py)
 
     def __post_init__(self):
+        if self.components is not None:
+            if any(o.name == COMPONENTS_OPTION for o in self.options):
+                raise ValueError(f"{self.name} declares its components: remove its hand-written "
+                                 f"{COMPONENTS_OPTION!r} rule option (it is made from the declaration)")
+            object.__setattr__(self, "options", (components_option(self.components),) + tuple(self.options))
         if self.default_players is None:
             if self.min_players != self.max_players:
                 raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} "
@@ -187,12 +225,37 @@ class GameSpec:
     def resolve_options(self, assignments: list[str] | tuple[str, ...]) -> dict:
         """Defaults overridden by ``key=value`` strings; raises RuleError with a one-line message."""
         values = {o.name: o.default for o in self.options}
+        settings = []  # components.KEY=VALUE: applied over the table in force, whatever the order
         for text in assignments:
             if "=" not in text:
                 raise RuleError(f"--rule expects key=value, got {text!r}")
             key, _, raw = text.partition("=")
+            address = component_address(key)
+            if address is not None:
+                settings.append(f"{address}={raw.strip()}")
+                continue
             values[key.strip()] = self.option(key.strip()).parse(raw.strip())
+        if settings:
+            values[COMPONENTS_OPTION] = self.declared_components().set(values[COMPONENTS_OPTION], settings)
         return values
+
+    def option_text(self, name: str, value: Any) -> str:
+        """One rule option as a header shows it, ``key=value``; the component table as what it
+        changes from the defaults (``tokens.plus10=12 (default 9)``, or ``components=defaults``)."""
+        if name == COMPONENTS_OPTION and self.components is not None and isinstance(value, dict):
+            try:
+                changes = self.components.changes_text(self.components.check(value, complete=True))
+            except RuleError:
+                return f"{name}=(a table of other rules)"
+            return f"{name}=defaults" if changes == "defaults" else changes
+        return f"{name}={value_text(value)}"
+
+    def declared_components(self):
+        """The game's Components declaration; RuleError when it declares none."""
+        if self.components is None:
+            raise RuleError(f"--component: {self.name} has no components to change "
+                            f"(its rule options: {', '.join(o.name for o in self.options) or 'none'})")
+        return self.components
 
     def check_players(self, n_players: int) -> None:
         if not (self.min_players <= n_players <= self.max_players):

@@ -37,6 +37,10 @@ Players = _option(Optional[int], "--players", "-p")
 PlayersOpt = Players("Number of players (default: 4, or the game's only count).")
 Rules = _option(Optional[List[str]], "--rule")
 RuleOpt = Rules("Rule option key=value (see `tourney games`); repeatable.")
+Components = _option(Optional[List[str]], "--component")
+ComponentOpt = Components("One component value KEY=VALUE set over the defaults or --rule components=FILE, "
+                          "e.g. tokens.plus10=12 or work.values[3]=2 (a list entry, from 1); repeatable. "
+                          "Keys: docs/components.md.")
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="Worker processes (default: all cores).")]
 ChunkSize = _option(Optional[int], "--chunk-size")
 ChunkSizeOpt = ChunkSize("Games per Parquet part (does not change results).")

@@ -10,7 +10,7 @@ import typer
 from tourney_sim import api
 
 from ._errors import TourneyGroup, fail
-from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
+from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, ComponentOpt, Components, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
                        Players, PlayersOpt, Quiet, QuietOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
                        SchedulerOpt, SeatingsOpt, Seed, Strategies, TextOrJson, UntilDecided, WorkersOpt,
                        recorded_command)
@@ -81,6 +81,7 @@ def run(
     seed: Seed("Seed: game i depends only on (seed, i).") = 0,
     strategy: Strategies("Strategy for the next seat; repeat it. The list repeats to fill the table (default: the game's built-ins).") = None,
     rule: RuleOpt = None,
+    component: ComponentOpt = None,
     out: Out("run", "Output dataset directory") = None,
     workers: WorkersOpt = None,
     chunk_size: ChunkSize("Games per chunk / Parquet part (does not change results).") = None,
@@ -96,7 +97,8 @@ def run(
     Example: tourney run companeros --players 4 --games 1000000 --seed 7
     --strategy greedy --strategy random --out runs/first
     """
-    result = api.run(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (), out=out,
+    result = api.run(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (),
+                     components=component or (), out=out,
                      workers=workers, chunk_size=chunk_size, rotate=rotate, overwrite=overwrite, resume=resume,
                      scheduler=scheduler, progress=not quiet, command=recorded_command(),
                      echo=None if quiet else _notes, first_game=first_game)
@@ -192,10 +194,12 @@ def bench(
     games: Games("Games per timed run.") = 100_000,
     repeats: int = typer.Option(3, "--repeats", "-r", help="Timed runs per strategy (the median is shown)."),
     rule: Rules("Rule option key=value; repeatable.") = None,
+    component: ComponentOpt = None,
     strategy: Strategies("Strategy to time (settings allowed: NAME:key=value); repeatable (default: every strategy of the game).") = None,
 ) -> None:
     """Kernel speed per strategy (every seat plays it), one core, compile time shown apart."""
-    r = api.bench(game, strategy or (), players=players, games=games, repeats=repeats, rules=rule or ())
+    r = api.bench(game, strategy or (), players=players, games=games, repeats=repeats, rules=rule or (),
+                  components=component or ())
     typer.echo(f"{r['game']}, {r['players']} players, {games:,} games x {repeats} runs (median), one core")
     typer.echo(f"compile or cache load: {r['compile_seconds']:.2f} s")
     typer.echo(f"  {'strategy':<14}{'games/s':>12}{'decisions/s':>14}{'decisions/game':>16}")
@@ -243,6 +247,7 @@ def tournament(
     games: Games("Deals; each is played in every seating of every matchup (the cap with --until-decided).") = 10_000,
     seed: Seed("Seed: deal i depends only on (seed, i), the same in every seating.") = 0,
     rule: RuleOpt = None,
+    component: ComponentOpt = None,
     out: Out("tournament") = None,
     workers: WorkersOpt = None,
     chunk_size: ChunkSizeOpt = None,
@@ -269,7 +274,7 @@ def tournament(
     """
     _check_report(report)
     result = api.tournament(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (),
-                            out=out, workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
+                            components=component or (), out=out, workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
                             until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
                             progress=not quiet, seatings=seatings, first_batch=first_batch,
                             command=recorded_command(), echo=_notes)
@@ -280,6 +285,8 @@ def tournament(
 def sweep(
     game: GameArg,
     rule: Rules("Rule option to vary, key=v1,v2[,...]; repeatable (the variants are every combination).") = None,
+    component: Components("Component value to vary, KEY=v1,v2[,...] (e.g. tokens.plus10=6,9,12 or "
+                          "work.values[3]=1,2; keys: docs/components.md); repeatable, combined with --rule.") = None,
     players: PlayersOpt = None,
     strategy: Strategies("A strategy; repeat it (at least two).") = None,
     games: Games("Deals per seating and variant (the cap with --until-decided).") = 10_000,
@@ -301,10 +308,13 @@ def sweep(
 
     Example: tourney sweep cardavia --rule last_sweep_scores=true,false --strategy greedy
     --strategy random --games 20000 --out runs/sweep1
+
+    A component value on the same deals: tourney sweep colleagues --component tokens.plus10=6,9,12
+    --strategy middle --strategy random --games 20000 --out runs/sweep2
     """
-    if rule:
+    if rule or component:
         _check_report(report)
-    result = api.sweep(game, rule or (), strategy or (), players=players, games=games, seed=seed, out=out,
+    result = api.sweep(game, rule or (), strategy or (), components=component or (), players=players, games=games, seed=seed, out=out,
                        workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
                        until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
                        progress=not quiet, seatings=seatings, command=recorded_command(), echo=_notes)
@@ -360,6 +370,7 @@ def tune(
     seed: Seed("Seed of the tuning deals and of the sampler.") = 0,
     players: PlayersOpt = None,
     rule: RuleOpt = None,
+    component: ComponentOpt = None,
     param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this parameter; repeatable (default: all of the strategy's parameters)."),
     sampler: str = typer.Option("tpe", "--sampler", help="optuna sampler: tpe (any parameters) or cmaes (CMA-ES, for real and integer parameters)."),
     objective: str = typer.Option("win", "--objective", help="win: the mean win rate against the field; margin: the mean score margin over the other players."),
@@ -384,7 +395,7 @@ def tune(
     --trials 200 --deals 2000 --seed 1 --out runs/tune-guard
     """
     result = api.tune(game, strategy, against or (), trials=trials, deals=deals, seed=seed, players=players,
-                      rules=rule or (), params=param or None, sampler=sampler, objective=objective,
+                      rules=rule or (), components=component or (), params=param or None, sampler=sampler, objective=objective,
                       confirm_deals=confirm_deals, confirm_seed=confirm_seed, out=out, workers=workers,
                       scheduler=scheduler, overwrite=overwrite, resume=resume, progress=not quiet,
                       command=recorded_command(), echo=None if quiet else _notes)

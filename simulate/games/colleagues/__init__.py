@@ -12,8 +12,7 @@ from __future__ import annotations
 from ..spec import GameSpec, RuleOption
 from . import rules
 from .rules import (
-    ComponentTable, DEFAULT_COMPONENTS, load_components, make_params, MAX_DECISIONS, MAX_MOVES,
-    MAX_PLAYERS, MIN_PLAYERS, NAME, RULES_VERSION, STATE_SIZE,
+    COMPONENTS, make_params, MAX_DECISIONS, MAX_MOVES, MAX_PLAYERS, MIN_PLAYERS, NAME, RULES_VERSION, STATE_SIZE,
 )
 
 
@@ -25,11 +24,6 @@ SPEC = GameSpec(
     rules_version=RULES_VERSION,
     team_game=False,
     options=(
-        RuleOption("components", "file",
-                   ComponentTable(DEFAULT_COMPONENTS, "defaults (components.toml)"),
-                   "TOML component table (CL-1): card values and icons, the token mix; keys "
-                   "left out keep their defaults (simulate/games/colleagues/components.toml)",
-                   loader=load_components),
         RuleOption("grey_dismissal", "choice", "exclude",
                    "2 players (CL-11): exclude = the Grey Entity is left out of the dismissal "
                    "comparison; shield = nobody is dismissed when it holds the highest Reprimand total",
@@ -57,4 +51,5 @@ SPEC = GameSpec(
     default_players=4,
     study_players={"grey_dismissal": (2,)},  # CL-11: the Grey Entity sits only at 2 players
     search_scale=0.4,
+    components=COMPONENTS,  # CL-1: card values and icons, the token mix (the `components` rule option)
 )

@@ -130,7 +130,7 @@ import numpy as np
 
 from ..spec import PositionError
 from .rules import (
-    C_ICONS, C_VALUE, COLS, DAY_NAMES, DAYS, DEC_GREY, DEC_NONE, DEC_TOKEN, DEFAULT_COMPONENTS,
+    C_ICONS, C_VALUE, COLS, COMPONENTS, DAY_NAMES, DAYS, DEC_GREY, DEC_NONE, DEC_TOKEN,
     DISC_N, DISCARDED, EMPTY, FACE_DOWN, H_DECISION, H_DECK_LEFT, H_FIRST, H_GREY, H_GREY_HIDDEN,
     H_LEADER, H_OT_NEXT, H_PLAYERS, H_POS, H_ROOM, H_SEATS, H_SHIELD, H_STAGE, H_TO_MOVE, H_TURN,
     H_WEEK, HAND, ILLNESS, KIND_KEYS, KIND_NAMES, LEADER_WEEKS, MAX_PLAYERS, MEETING, MINUS,
@@ -141,7 +141,7 @@ from .rules import (
     ROW_KIND_STRIDE, ROW_NTOK, ROW_PLUS, RuleError, S_DECK, S_DISCARD, S_DISCARD_N, S_GREY,
     S_GREY_TOK, S_REPR_ORDER, S_ROOM, S_SPENT, S_WORK_ORDER, SEATS, STAGE_FRIDAY, STAGE_MIDWEEK,
     STAGE_MONDAY, STAGE_OVER, STATE_SIZE, TABLE_SIZE, TOKEN_MIX, TOKENS_HELD, W_VALUE, WEEK_REPR,
-    WEEK_WORK, WEEKS, WORK_CARDS, WORK_OWNER, WORK_TOTAL, check_components, derive_views, pack_components,
+    WEEK_WORK, WEEKS, WORK_CARDS, WORK_OWNER, WORK_TOTAL, derive_views, pack_components,
 )
 
 #: ``phase``, indexed by the kernel's H_STAGE
@@ -175,7 +175,7 @@ _REQUIRED_KEYS = ("players", "week", "phase", "first_player", "to_move", "decisi
                   "discarded", "deck")
 _OPTIONAL_KEYS = ("options", "midweek_turn", "turn_order", "grey_entity", "overtime_pile",
                   "tallies", "leader_at_two_thirds")
-_DEFAULT_TABLE = pack_components(DEFAULT_COMPONENTS)
+_DEFAULT_TABLE = pack_components(COMPONENTS.defaults)
 _PLUS_ONE = (1).__add__  # kernel id -> card number, mapped in C
 
 
@@ -224,7 +224,7 @@ def components_changes(ints) -> dict:
     table = unpack_components(ints)
     out = {}
     for group, keys in table.items():
-        changed = {key: value for key, value in keys.items() if value != DEFAULT_COMPONENTS[group][key]}
+        changed = {key: value for key, value in keys.items() if value != COMPONENTS.defaults[group][key]}
         if changed:
             out[group] = changed
     return out
@@ -571,20 +571,22 @@ def read_days(value, where: str) -> list[int]:
     return sorted(days)
 
 
-def read_components(options) -> tuple[list[int], int]:
+def read_components(options, n_players: int) -> tuple[list[int], int]:
     """(the packed component table, 1 if grey_dismissal is shield) of a position's ``options``
-    (keys left out keep their defaults)."""
+    (keys left out keep their defaults) for ``n_players``."""
     read_object(options, "options", optional=("grey_dismissal", "components"))
     shield = read_choice(options.get("grey_dismissal", "exclude"), "options.grey_dismissal",
                          ("exclude", "shield"))
     changes = options.get("components", {})
     if changes == {}:
         return _DEFAULT_TABLE, shield
-    key = repr(changes)  # tells 1 from True and 1.0, unlike ==
+    key = repr(changes), n_players  # repr tells 1 from True and 1.0, unlike ==
     if key in _TABLES_READ:
         return _TABLES_READ[key], shield
     try:
-        table = pack_components(check_components(changes, "options.components"))
+        table = COMPONENTS.check(changes, "options.components")
+        COMPONENTS.check_playable(table, n_players, "options.components")
+        table = pack_components(table)
     except RuleError as exc:
         raise PositionError(str(exc)) from None
     if len(_TABLES_READ) >= 16:
@@ -686,7 +688,7 @@ def load_state(position: dict) -> np.ndarray:
     s[H_PLAYERS] = n
     grey = s[H_GREY] = 2 if n == 2 else -1
     seats = s[H_SEATS] = 3 if n == 2 else n
-    s[C_VALUE:C_VALUE + TABLE_SIZE], s[H_SHIELD] = read_components(position.get("options", {}))
+    s[C_VALUE:C_VALUE + TABLE_SIZE], s[H_SHIELD] = read_components(position.get("options", {}), n)
     order = _read_progress(position, s)
     places = _CardPlaces()
     spent = [0] * N_KINDS  # tokens spent this week: MEETINGs of face-down cards, looks

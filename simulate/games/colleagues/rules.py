@@ -111,7 +111,6 @@ when the module is loaded::
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +120,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ... import kernel
 from ...kernel import borrow, remove_sorted, sort_range
 from ...seeding import below, shuffle
+from ..components import Components, Value
 from ..layout import Layout
 from ..spec import RuleError
 
@@ -1228,99 +1228,32 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 
 
 # ----------------------------------------------------------------------------- components (CL-1)
-COMPONENTS_FILE = Path(__file__).with_name("components.toml")
-
-class ComponentTable(dict):
-    """A component table: a plain dict of lists and ints (JSON-serialisable, recorded with the
-    results) that prints as a short label instead of 187 numbers."""
-
-    def __init__(self, table: dict, label: str):
-        super().__init__(table)
-        self.label = label
-
-    def __repr__(self) -> str:
-        return self.label
-
-    __str__ = __repr__
+MAX_TOKENS = 200  # the most tokens the Coffee Room may hold in all
 
 
-DEFAULT_COMPONENTS = {
-    "commitment": {
-        "values": list(range(1, 61)),
-        "icons": [1 if n <= 5 or n >= 56 else 0 for n in range(1, 61)],
-    },
-    "work": {
-        "values": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4],
-        "icons": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0],
-    },
-    "reprimand": {
-        "values": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3],
-        "icons": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0],
-    },
-    "overtime": {"values": [2, 3, 4]},
-    "tokens": {"plus10": 9, "minus10": 9, "illness": 4, "meeting": 9},
-}
-
-# key -> (length, low, high) of each list, or (None, low, high) for the token counts
-_LIMITS = {
-    "commitment": {"values": (N_COMMIT, -999, 999), "icons": (N_COMMIT, 0, 9)},
-    "work": {"values": (N_WORK, -99, 99), "icons": (N_WORK, 0, 9)},
-    "reprimand": {"values": (N_REPR, -99, 99), "icons": (N_REPR, 0, 9)},
-    "overtime": {"values": (N_OT, -99, 99)},
-    "tokens": {k: (None, 0, 99) for k in KIND_KEYS},
-}
-MAX_TOKENS = 200
-
-
-def check_components(table: dict, source: str = "components") -> dict:
-    """The complete component table: ``table`` over the defaults, validated.
-
-    Raises RuleError with a one-line message naming the bad key.
-    """
-    if not isinstance(table, dict):
-        raise RuleError(f"{source}: expected a table of [commitment], [work], [reprimand], "
-                        f"[overtime], [tokens]")
-    out = {group: dict(keys) for group, keys in DEFAULT_COMPONENTS.items()}
-    for group, keys in table.items():
-        if group not in _LIMITS:
-            raise RuleError(f"{source}: unknown key {group!r} (keys: {', '.join(_LIMITS)})")
-        if not isinstance(keys, dict):
-            raise RuleError(f"{source}: {group} must be a table ([{group}])")
-        for key, value in keys.items():
-            if key not in _LIMITS[group]:
-                raise RuleError(f"{source}: unknown key {group}.{key} "
-                                f"(keys of [{group}]: {', '.join(_LIMITS[group])})")
-            length, low, high = _LIMITS[group][key]
-            if length is None:
-                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                    raise RuleError(f"{source}: {group}.{key} must be an integer from {low} to "
-                                    f"{high}, got {value!r}")
-                out[group][key] = value
-                continue
-            ok = (isinstance(value, list) and len(value) == length
-                  and all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-                          for v in value))
-            if not ok:
-                got = f"{len(value)} entries" if isinstance(value, list) else repr(value)
-                raise RuleError(f"{source}: {group}.{key} must be a list of {length} integers "
-                                f"from {low} to {high}, got {got}")
-            out[group][key] = list(value)
-    total = sum(out["tokens"].values())
+def _playable(table: dict, n_players: int) -> str | None:
+    """At most 200 tokens in the Coffee Room in all (the state's token arrays are sized for them)."""
+    total = sum(table["tokens"].values())
     if total > MAX_TOKENS:
-        raise RuleError(f"{source}: tokens: at most {MAX_TOKENS} tokens in all, got {total}")
-    return out
+        return f"tokens: at most {MAX_TOKENS} tokens in all, got {total}"
+    return None
 
 
-def load_components(path: str) -> dict:
-    """``--rule components=FILE``: read a TOML component table (CL-1); JSON-serialisable."""
-    try:
-        with open(path, "rb") as f:
-            table = tomllib.load(f)
-    except OSError as exc:
-        raise RuleError(f"rule components: cannot read {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"rule components: {path} is not valid TOML: {exc}") from None
-    return ComponentTable(check_components(table, f"rule components: {path}"), path)
+#: what each key of components.toml (the defaults, documented there) may hold
+COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
+    Value("commitment.values", -999, 999, "the value each Commitment card counts in a comparison, by card number",
+          length=N_COMMIT),
+    Value("commitment.icons", 0, 9, "Coffee icons on each Commitment card (tokens drawn when it is played)",
+          length=N_COMMIT),
+    Value("work.values", -99, 99, "the value of each Work card", length=N_WORK),
+    Value("work.icons", 0, 9, "Coffee icons on each Work card (tokens drawn when it is received)", length=N_WORK),
+    Value("reprimand.values", -99, 99, "the value of each Reprimand card", length=N_REPR),
+    Value("reprimand.icons", 0, 9, "Coffee icons on each Reprimand card (tokens drawn when it is received)",
+          length=N_REPR),
+    Value("overtime.values", -99, 99, "the Overtime cards' values, top of the pile first", length=N_OT),
+    *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room")
+      for key, name in zip(KIND_KEYS, KIND_NAMES)),
+], playable=_playable)
 
 
 def pack_components(table: dict) -> list[int]:
@@ -1334,7 +1267,8 @@ def pack_components(table: dict) -> list[int]:
 
 
 def make_params(n_players: int, options: dict) -> np.ndarray:
-    table = check_components(options.get("components", DEFAULT_COMPONENTS))
+    table = COMPONENTS.check(options.get("components", COMPONENTS.defaults))
+    COMPONENTS.check_playable(table, n_players)
     shield = 1 if options.get("grey_dismissal", "exclude") == "shield" else 0
     return np.array([n_players, shield] + pack_components(table), dtype=np.int32)
 
