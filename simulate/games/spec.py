@@ -125,6 +125,7 @@ class GameSpec:
     points: tuple[str, ...] = ()
     #: the heading of the report's table of ``points``
     points_title: str = "points by source"
+    components: Any = None  # the game's Components declaration (simulate/games/components.py)
 
     def __post_init__(self):
         if self.default_players is None:

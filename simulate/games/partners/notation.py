@@ -155,7 +155,7 @@ import numpy as np
 from ..spec import PositionError
 from .rules import (
     back_dest, BOARD_HOUSE, BOARD_SECTION, CARD_KIND, CARD_PUB, CP_DISCARDED, CP_NONE, CP_PLAYED, CP_UNSEEN, DECK,
-    DEALS_PER_DEALER, DECK_COUNTS, E_BACK, E_FWD, E_FWD2, E_SPLIT, E_START, E_SWAP, fwd_dest,
+    DEALS_PER_DEALER, DECK_COUNTS, E_BACK, EFFECT_KEYS, E_FWD, E_FWD2, E_SPLIT, E_START, E_SWAP, fwd_dest,
     H_DEALER, H_DEALER_DEALS, H_DEALS, H_DEALS_PER_DEALER, H_EXCHANGED, H_HOUSE, H_MAX_DEALS,
     H_N_CARDS, H_OVERSHOOT, H_PHASE, H_PILE, H_PLAYERS, H_RING, H_SECTION, H_TO_MOVE, H_TRUNCATED,
     H_WINNER, HAND_COUNT, HAND_SIZE, HIST_WORDS, HOME, HOUSE_MASK, KIND_EFFECTS, KIND_NAMES,
@@ -171,7 +171,7 @@ COLOUR_NAMES = ("yellow", "red", "blue", "green")  # seats 0..3: yellow+blue, re
 TEAMS = [[0, 2], [1, 3]]
 PHASE_NAMES = ("exchange", "play", "over")
 #: the columns of a kind's row of the effect table (``rules.KIND_EFFECTS``), as positions name them
-EFFECT_NAMES = ("forward", "forward_alt", "start", "back", "split", "swap")
+EFFECT_NAMES = EFFECT_KEYS  # as components.toml names them
 #: the largest steps a move code can hold (its 6-bit steps field)
 MAX_STEPS = 63
 FIRST_DEALER = 3  # PA-10
