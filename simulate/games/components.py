@@ -143,6 +143,16 @@ class Components:
             if why:
                 raise RuleError(f"{source}: {why}")
 
+    def differing(self, table: dict) -> dict:
+        """The entries of ``table`` that differ from the defaults, in the table's shape (a whole
+        list when any entry of it differs; {} for the defaults): what a position writes."""
+        out: dict = {}
+        for group, keys in table.items():
+            changed = {k: v for k, v in keys.items() if v != self.defaults[group][k]}
+            if changed:
+                out[group] = changed
+        return out
+
     def load(self, path: str) -> ComponentTable:
         """``--rule components=FILE``: a TOML table; keys left out keep their defaults."""
         return ComponentTable(self.check(self._read(Path(path), "file"), f"rule components: {path}"), str(path))
