@@ -28,7 +28,6 @@ SPEC = GameSpec(
         RuleOption("house_overshoot", "choice", "illegal",
                    "PA-3: a move past the last free house space is illegal, or bounces back",
                    choices=OVERSHOOT_CHOICES),
-        RuleOption("components", "file", rules.COMPONENTS.defaults, "the board, the deck and what each card kind does: a TOML file; keys left out keep their defaults (simulate/games/partners/components.toml)", loader=rules.COMPONENTS.load),
     ),
     columns=(
         ("deals", "deals dealt in the game"),
