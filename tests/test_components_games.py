@@ -256,8 +256,8 @@ REFUSED = [
     ("partners", 4, ["deck.counts=3,3,3,3,3,3,3,3,3,3,3,3,3,3"], "deck holds 42 cards; it must hold from 48"),
     ("partners", 4, ["deck.counts=5,5,5,5,5,5,5,5,5,5,5,5,5,5"], "deck holds 70 cards; it must hold from 48 (a "
                                                                   "dealer's 3 deals of 4 cards to 4 seats) to 64"),
-    ("partners", 4, ["effects.back[Ace]=2"], "the Ace card has effects of 2 families"),
-    ("partners", 4, ["effects.swap[7]=1"], "the 7 card has effects of 2 families"),
+    ("partners", 4, ["effects.back[Ace]=2"], "the Ace card mixes effects of 2 families"),
+    ("partners", 4, ["effects.swap[7]=1"], "the 7 card mixes effects of 2 families"),
     ("partners", 4, ["effects.forward_alt[5]=5"], "forward_alt repeats its forward steps"),
     ("partners", 4, ["effects.split[7]=8"], "effects.split[7]|from 0 to 7"),
     ("partners", 4, ["board.section=3"], "board.section|from 4 to 20"),

@@ -212,7 +212,7 @@ BAD_IN_PLAY = [
      "board section must be an integer from 4 to 20, got 30"),
     ("card effects", lambda p: put(p, "card_effects", {**pa_text.DEFAULTS["card_effects"],
                                                        "Swap": {"swap": 1, "forward": 3}}),
-     "card_effects Swap mixes effect families"),
+     "card_effects: the Swap card mixes effects of 2 families"),
     ("deck too small", lambda p: put(p, "deck", {**pa_text.DEFAULTS["deck"], **dict.fromkeys(
         ("Ace", "2", "3", "5", "6", "9", "10", "12"), 0)}),
      "the deck holds 24 cards; it must hold 48"),

@@ -154,6 +154,22 @@ MAX_STEPS = 63  # forward / back steps must fit the move code's 6-bit steps fiel
 
 
 # ----------------------------------------------------------------------------- components (PA-1, PA-2)
+def kind_problem(name: str, row) -> str | None:
+    """Why a kind's effect row (E_FWD .. E_SWAP) is not one the kernel plays, or None: a kind
+    belongs to one family (forward and/or start, back, split, swap), and its forward_alt, when
+    given, differs from its forward steps."""
+    families = ((row[E_FWD] > 0 or row[E_FWD2] > 0 or row[E_START] > 0) + (row[E_BACK] > 0)
+                + (row[E_SPLIT] > 0) + (row[E_SWAP] > 0))
+    if families > 1:
+        return (f"the {name} card mixes effects of {families} families; a kind either moves forward "
+                f"and/or starts a piece, or moves back, or splits, or swaps")
+    if row[E_FWD2] > 0 and row[E_FWD2] == row[E_FWD]:
+        return f"the {name} card's forward_alt repeats its forward steps ({row[E_FWD]}); set it to 0"
+    if row[E_SPLIT] > MAX_SPLIT:
+        return f"the {name} card's split must be at most {MAX_SPLIT}, got {row[E_SPLIT]}"
+    return None
+
+
 def _playable(table: dict, n_players: int) -> str | None:
     """Why a component table cannot make a playable game, or None."""
     counts = table["deck"]["counts"]
@@ -164,14 +180,9 @@ def _playable(table: dict, n_players: int) -> str | None:
                 f"{DEALS_PER_DEALER} deals of {HAND_SIZE} cards to {N_PLAYERS} seats) to {MAX_CARDS}")
     effects = table["effects"]
     for k, name in enumerate(KIND_NAMES):
-        row = [effects[key][k] for key in EFFECT_KEYS]
-        families = ((row[E_FWD] > 0 or row[E_FWD2] > 0 or row[E_START] > 0) + (row[E_BACK] > 0)
-                    + (row[E_SPLIT] > 0) + (row[E_SWAP] > 0))
-        if families > 1:
-            return (f"effects: the {name} card has effects of {families} families; a kind either moves "
-                    f"forward and/or starts a piece, or moves back, or splits, or swaps")
-        if row[E_FWD2] > 0 and row[E_FWD2] == row[E_FWD]:
-            return f"effects: the {name} card's forward_alt repeats its forward steps ({row[E_FWD]}); set it to 0"
+        why = kind_problem(name, [effects[key][k] for key in EFFECT_KEYS])
+        if why:
+            return f"effects: {why}"
     return None
 
 
