@@ -21,6 +21,13 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-6) over the Danish ruleb
   previous deal and the last capture of a deal claims only that deal's table. At the end of each
   deal its columns and total are added to ``MATCH_STATS`` / ``MATCH_SCORE``; the result is the
   match's (higher match total wins, equal totals draw; every column summed over the deals).
+- The components (``components.toml`` beside this file, declared by ``COMPONENTS``; the rule
+  option ``components``): the points of each bonus and prize and the Napula rule's values, packed
+  into params by ``make_params`` and copied by ``init`` into the public block ``POINTS``. The
+  bonus columns count bonuses (CA-4), a deal's total counts each times its points; the prize
+  columns hold points. Napula: the unbroken run of swords from the Asso scores ``per_card`` a
+  card once it holds ``run`` cards (the rulebook: 1 a card from Asso-2-3). The defaults are the
+  rulebook's values, so the default game plays exactly as before.
 - Two thirds (``leader_at_two_thirds``), as Compañeros takes two thirds of a match's rounds: the
   lead is taken after 32 * K of the match's 48 * K turns (32 of 48 for one deal), on the match
   points so far: the totals of the finished deals plus the bonuses of the deal in progress (its
