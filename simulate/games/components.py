@@ -143,16 +143,6 @@ class Components:
             if why:
                 raise RuleError(f"{source}: {why}")
 
-    def differing(self, table: dict) -> dict:
-        """The entries of ``table`` that differ from the defaults, in the table's shape (a whole
-        list when any entry of it differs; {} for the defaults): what a position writes."""
-        out: dict = {}
-        for group, keys in table.items():
-            changed = {k: v for k, v in keys.items() if v != self.defaults[group][k]}
-            if changed:
-                out[group] = changed
-        return out
-
     def load(self, path: str) -> ComponentTable:
         """``--rule components=FILE``: a TOML table; keys left out keep their defaults."""
         return ComponentTable(self.check(self._read(Path(path), "file"), f"rule components: {path}"), str(path))
@@ -200,6 +190,16 @@ class Components:
         group, name = value.key.split(".", 1)
         got = table[group][name]
         return got if index is None else got[index]
+
+    def differing(self, table: dict) -> dict:
+        """The entries of ``table`` that differ from the defaults, in the table's shape (a whole
+        list when any entry of it differs; {} for the defaults): what a position writes."""
+        out: dict = {}
+        for group, keys in table.items():
+            changed = {k: v for k, v in keys.items() if v != self.defaults[group][k]}
+            if changed:
+                out[group] = changed
+        return out
 
     def set(self, table: dict, assignments: Sequence[str]) -> ComponentTable:
         """``table`` with ``KEY=VALUE`` assignments applied (``--component``), checked."""
