@@ -33,9 +33,10 @@ Compañeros is the other seats' hands: every card not in a hand lies face up (th
 game in none of those places and not in the seat's own hand (with a component table that leaves
 cards undealt, those too: ``H_COLOURS * VALUES - H_DISPLAY_START - n * H_HAND_SIZE`` of them).
 Their sizes are public: seat p holds ``H_HAND_SIZE - H_ROUND - (PLAYED[p] >= 0)`` cards. The
-function draws a uniformly random split of those cards over the other hands with those sizes (a partial Fisher-Yates shuffle over
-``seeding.below``, the seats filled in seat order), which is what the seat knows under a uniform
-deal: a card a seat played earlier tells nothing about which of the unseen cards it still holds.
+function draws a uniformly random split of those cards over the other hands with those sizes (a
+partial Fisher-Yates shuffle over ``seeding.below``, the seats filled in seat order), which is
+what the seat knows under a uniform deal: a card a seat played earlier tells nothing about which
+of the unseen cards it still holds.
 Nothing else is hidden: later games of a CO-5 match are dealt from the chance stream that
 ``apply_move`` is given. The public part and the seat's own hand are copied as they are; the
 private parts of unused seats and the scratch area are zeroed, so the sampled state depends on
@@ -199,9 +200,11 @@ def _deal(state, chance):
         cards = np.int64(0)  # the hand as a set of card ids, listed ascending below
         for j in range(shown + size * p, shown + size * (p + 1)):
             cards |= np.int64(1) << state[SCRATCH + j]
-        for i in range(HAND_SIZE):  # -1 beyond the hand
-            state[base + 1 + i] = trailing_zeros(cards) if i < size else -1
+        for i in range(size):
+            state[base + 1 + i] = trailing_zeros(cards)
             cards &= cards - 1
+        for i in range(size, HAND_SIZE):  # -1 beyond a hand smaller than HAND_SIZE
+            state[base + 1 + i] = -1
     state[H_ROUND] = 0
     state[H_PHASE] = PHASE_PLAY
     state[H_N_PLAYED] = 0
@@ -325,7 +328,9 @@ def _end_round(state, chance):
     state[H_PHASE] = PHASE_PLAY
     state[H_TO_MOVE] = state[H_STARTER]
     rounds = state[H_HAND_SIZE]  # one card of each hand a round
-    if state[H_GAME_NO] * rounds + state[H_ROUND] == (2 * rounds * state[H_MATCH_GAMES]) // 3:
+    # the match's rounds done == (2 * rounds * games) // 3, two thirds (without a division)
+    gap = 2 * rounds * state[H_MATCH_GAMES] - 3 * (state[H_GAME_NO] * rounds + state[H_ROUND])
+    if 0 <= gap <= 2:
         leader = 0
         for p in range(1, n):
             if state[SCORE + p] > state[SCORE + leader]:
