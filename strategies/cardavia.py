@@ -27,7 +27,8 @@ card, 1), ``place_penalty`` (the share of a placed card's worth given away, 0.5)
 Asso, 2, 3, 0 [0.8]); guard and swords add ``threat_weight`` (how much of the next opponent's
 expected score is subtracted, 1; 0 plays as capture-max) and ``exposure`` (the share of the worth
 of prize cards and low swords left lying counted as lost, 0.3). The capture bonuses (Scua,
-Picada, Simili, Quadriglia: 1 point each) are the rules' points, not parameters.
+Picada, Simili, Quadriglia: 1 point each by default) are the rules' points, not parameters: read
+from the component table in force (the public block ``POINTS``).
 """
 import numpy as np
 from numba import njit
@@ -42,6 +43,7 @@ from .common import random_move, rollout_policies
 SWORD_MASK = ca.SWORD_MASK
 PRIZE_MASK = np.int64((1 << ca.MATA) | (1 << ca.TEN_OF_COINS) | (1 << ca.FANTE_OF_CUPS))
 LOW_SWORDS = np.int64((1 << 0) | (1 << 4) | (1 << 8))  # Asso, 2, 3 of swords
+BONUS_POINTS = ca.POINTS - ca.STAT_SCUA  # public[BONUS_POINTS + STAT_k]: the points of bonus k
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
 CARD_WORTH = 0.08  # one card of 52 towards the 2 points of most cards
@@ -115,14 +117,14 @@ def move_value(public, move, table, table_n, table_sum, table_courts, last_play,
     if mask != 0:
         taken = popcount(mask)
         if taken == table_n and (public[ca.H_LAST_SWEEP] != 0 or not last_play):
-            value += 1.0  # Scua
+            value += public[BONUS_POINTS + ca.STAT_SCUA]  # Scua
         last = public[ca.H_LAST_PLACED]
         if last >= 0 and mask == (np.int64(1) << last):
-            value += 1.0  # Picada
+            value += public[BONUS_POINTS + ca.STAT_PICADA]  # Picada
         if (mask & ~(SWORD_MASK << (card & 3))) == 0:
-            value += 1.0  # Simili
+            value += public[BONUS_POINTS + ca.STAT_SIMILI]  # Simili
         if taken >= 3:
-            value += 1.0  # Quadriglia
+            value += public[BONUS_POINTS + ca.STAT_QUADRIGLIA]  # Quadriglia
         value += mask_worth(mask, card_w, prize_w, sword_weight, low_sword_bonus)
         value += card_worth(card, card_w, prize_w, sword_weight, low_sword_bonus)
         rest = table & ~mask

@@ -120,9 +120,8 @@ def follower(public, private, moves, n_moves, rng, params):
     flip = FLIP_LOWEST * np.int64(params[F_OTHERWISE])
     if public[co.H_PHASE] == co.PHASE_TAKE:
         return take_or_pass(public, moves, n_moves, min_take)
-    n = public[co.H_PLAYERS]
     lead_colour, lead_value = -1, 0
-    for colour in range(n):
+    for colour in range(public[co.H_COLOURS]):
         v = public[co.PLAYED_SUM + colour]
         if v > lead_value:
             lead_colour, lead_value = colour, v

@@ -34,7 +34,7 @@ def test_rulebook_example_co6():
     assert state[co.H_STARTER] == 5 and co.to_move(state) == 5
     assert state[co.H_ROUND] == 1 and state[co.H_PHASE] == co.PHASE_PLAY
     # the reference engine's ordering agrees
-    g = ref.Game([6, 1], PyStream(0, 0, 0))
+    g = ref.Game(co.make_params(6, {"match_games": 1}), PyStream(0, 0, 0))
     g.played = {p: ref.Card.of(c) for p, c in enumerate(plays)}
     assert g.scoring_order() == [5, 3, 4]
 
@@ -149,7 +149,7 @@ def test_taker_position_agrees_with_the_reference_scoring_order():
                 me = g.to_move()
                 played = {p: int(g.state[co.PLAYED + p]) for p in range(n) if g.state[co.PLAYED + p] >= 0}
                 for c in moves:
-                    r = ref.Game([n, 1], PyStream(0, 0, 0))
+                    r = ref.Game(co.make_params(n, {"match_games": 1}), PyStream(0, 0, 0))
                     r.played = {p: ref.Card.of(x) for p, x in {**played, me: c}.items()}
                     order = r.scoring_order()
                     expected = order.index(me) if me in order else -1

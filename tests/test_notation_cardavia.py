@@ -159,7 +159,7 @@ BAD_POSITIONS = {
     "last placed card not on the table": (hand_card_as_last_placed, "which is not on the table"),
     "too many bonuses": (set_in(("bonuses", 0, "scua"), 30), "bonuses[0]['scua'] is 30; allowed: 0 to 6"),
     "bonus key missing": (delete_in(("bonuses", 1, "picada")), "bonuses[1] must be an object"),
-    "odd most_cards": (set_in(("match_columns", 0, "most_cards"), 1), "most_cards'] is odd"),
+    "odd most_cards": (set_in(("match_columns", 0, "most_cards"), 1), "most_cards'] is not a multiple of 2"),
     "match column beyond a deal": (set_in(("match_columns", 1, "mata"), 2),
                                    "match_columns[1]['mata'] is 2; allowed: 0 to 1"),
     "match score disagrees": (set_key("match_score", [99, 0]), "match_score is [99, 0]"),

@@ -290,7 +290,7 @@ def first_card_dealt_twice(deal):
 BAD_DEALS = {
     "a card twice": (first_card_dealt_twice, "is dealt twice"),
     "a colour of no seat": (lambda d: d["display"].__setitem__(0, {"colour": "orange", "value": 2}),
-                            "the colours of 4 players are red, yellow, green, blue"),
+                            "the game's colours are red, yellow, green, blue"),
     "an unknown colour": (lambda d: d["hands"][2].__setitem__(3, {"colour": "pink", "value": 2}), "unknown card"),
     "a value out of range": (lambda d: d["hands"][0].__setitem__(0, {"colour": "red", "value": 0}),
                              "values are the integers 1 to 10"),

@@ -37,10 +37,9 @@ REFERENCE_DEALS = int(os.environ.get("PARTNERS_NOTATION_DEALS", "5"))
 
 def variant_params():
     """Sections of 10 spaces, 5 house spaces, no -4 and six 7s (as in test_partners)."""
-    counts = pa.DECK_COUNTS.copy()
-    counts[4] = 0
-    counts[7] = 6
-    return pa.make_params(4, {}, section=10, house=5, deck_counts=counts)
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, ["board.section=10", "board.house=5",
+                                                       "deck.counts[-4]=0", "deck.counts[7]=6"])
+    return pa.make_params(4, {"components": table})
 
 
 def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -213,7 +212,7 @@ BAD_IN_PLAY = [
      "board section must be an integer from 4 to 20, got 30"),
     ("card effects", lambda p: put(p, "card_effects", {**pa_text.DEFAULTS["card_effects"],
                                                        "Swap": {"swap": 1, "forward": 3}}),
-     "card_effects Swap mixes effect families"),
+     "card_effects: the Swap card mixes effects of 2 families"),
     ("deck too small", lambda p: put(p, "deck", {**pa_text.DEFAULTS["deck"], **dict.fromkeys(
         ("Ace", "2", "3", "5", "6", "9", "10", "12"), 0)}),
      "the deck holds 24 cards; it must hold 48"),

@@ -231,10 +231,10 @@ def test_pa2_the_deck_and_what_each_kind_does():
 
 def test_pa1_pa2_a_variant_board_and_deck_are_a_change_of_tables():
     """Sections of 10 spaces, 5 house spaces, no -4 and six 7s: same code, reference agrees."""
-    counts = np.full(14, 4, np.int32)
-    counts[MINUS4] = 0
-    counts[SEVEN] = 6
-    params = pa.make_params(4, {}, section=10, house=5, deck_counts=counts)
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, ["board.section=10", "board.house=5",
+                                                       f"deck.counts[{pa.KIND_NAMES[MINUS4]}]=0",
+                                                       f"deck.counts[{pa.KIND_NAMES[SEVEN]}]=6"])
+    params = pa.make_params(4, {"components": table})
     assert params[pa.P_N_CARDS] == 54
     harness.differential(SPEC, ref, params, seed=31, games=20)
     lengths = np.zeros(300, np.int64)

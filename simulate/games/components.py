@@ -198,6 +198,16 @@ class Components:
         got = table[group][name]
         return got if index is None else got[index]
 
+    def differing(self, table: dict) -> dict:
+        """The entries of ``table`` that differ from the defaults, in the table's shape (a whole
+        list when any entry of it differs; {} for the defaults): what a position writes."""
+        out: dict = {}
+        for group, keys in table.items():
+            changed = {k: v for k, v in keys.items() if v != self.defaults[group][k]}
+            if changed:
+                out[group] = changed
+        return out
+
     def set(self, table: dict, assignments: Sequence[str]) -> ComponentTable:
         """``table`` with ``KEY=VALUE`` assignments applied (``--component``), checked."""
         out = {g: {k: (list(v) if isinstance(v, list) else v) for k, v in keys.items()}

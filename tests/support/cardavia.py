@@ -87,6 +87,7 @@ def ref_from(state, game=0):
     p = state[ca.H_PLAYERS:ca.H_PLAYERS + 1].tolist() + [state[ca.H_SINGLE_FORCED],
                                                          state[ca.H_LAST_SWEEP], state[ca.H_NAPULA10],
                                                          state[ca.H_MATCH_DEALS]]
+    p += state[ca.POINTS:ca.POINTS + ca.N_POINTS].tolist()  # the component table in force
     g = ref.Game(p, PyStream(0, 0, 0))
     g.chance = PyStream(0, game, 0)
     g.deal_no = int(state[ca.H_DEAL_NO])

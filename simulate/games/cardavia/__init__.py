@@ -26,12 +26,13 @@ COLUMNS = (
     ("picada", "Picada bonuses of the team (CA-4)"),
     ("simili", "Simili bonuses of the team (CA-4)"),
     ("quadriglia", "Quadriglia bonuses of the team (CA-4)"),
-    ("most_cards", "points for most cards: 2 or 0 (a tie gives 0 to both)"),
-    ("most_swords", "points for most swords: 1 or 0 (a tie gives 0 to both)"),
-    ("mata", "points for the 2 of swords (La Mata): 1 or 0"),
-    ("ten_of_coins", "points for the 10 of coins: 1 or 0"),
-    ("fante_of_cups", "points for the Fante of cups: 1 or 0"),
-    ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3"),
+    ("most_cards", "points for most cards: 2 or 0 (a tie gives 0 to both; components prizes.most_cards)"),
+    ("most_swords", "points for most swords: 1 or 0 (a tie gives 0 to both; prizes.most_swords)"),
+    ("mata", "points for the 2 of swords (La Mata): 1 or 0 (prizes.mata)"),
+    ("ten_of_coins", "points for the 10 of coins: 1 or 0 (prizes.ten_of_coins)"),
+    ("fante_of_cups", "points for the Fante of cups: 1 or 0 (prizes.fante_of_cups)"),
+    ("napula", "Napula points: the length of the team's sword run from the Asso, 0 without Asso-2-3 "
+     "(napula.per_card per card, from napula.run cards)"),
     ("leader_at_two_thirds", "team ahead on match points after two thirds of the turns (32 of 48; 32K of "
      "48K in a match of K deals), finished deals' totals plus the bonuses so far (its first seat, 0 or 1; "
      "-1 if level)"),
@@ -70,4 +71,5 @@ SPEC = GameSpec(
     points=("scua", "picada", "simili", "quadriglia", "most_cards", "most_swords", "mata", "ten_of_coins",
             "fante_of_cups", "napula"),
     points_title="bonuses and prizes as a share of points",
+    components=rules.COMPONENTS,
 )

@@ -56,7 +56,9 @@ left out of a position given to ``load_state`` (when given they must agree):
 
 - ``players`` (derived): 4. ``teams`` (derived): ``[[0, 2], [1, 3]]``.
 - ``options``: the rule options the state holds: ``single_match_forced``, ``last_sweep_scores``,
-  ``napula_beyond_10`` (true/false, CA-5) and ``match_deals`` (K, 1..20, CA-6).
+  ``napula_beyond_10`` (true/false, CA-5) and ``match_deals`` (K, 1..20, CA-6); and
+  ``components``, only when the component table in force differs from the defaults: the
+  entries that differ, keyed as in ``components.toml`` (e.g. ``{"prizes": {"most_cards": 3}}``).
 - ``deal``: the deal of the match in play, 0..K-1. ``dealer`` (derived): its dealer, seat
   (3 + deal) mod 4; ``starter`` (derived): the seat that started it, deal mod 4.
 - ``turn``: turns of this deal played, 0..47 while the game goes on; 48 in the final position
@@ -128,14 +130,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...seeding import new_stream
-from ..spec import PositionError
+from ..spec import PositionError, RuleError
 
 from .rules import (
-    apply_move, card_of, CARD_PUB, FANTE_OF_CUPS, H_DEAL_NO, H_DEAL_STARTER, H_LAST_CAPTURER,
+    apply_move, card_of, CARD_PUB, COMPONENTS, FANTE_OF_CUPS, H_DEAL_NO, H_DEAL_STARTER, H_LAST_CAPTURER,
     H_LAST_PLACED, H_LAST_SWEEP, H_MATCH_DEALS, H_NAPULA10, H_PLAYERS, H_SINGLE_FORCED, H_TABLE_HI,
     H_TABLE_LO, H_TABLE_N, H_TABLE_NUMERALS, H_TO_MOVE, H_TURN, HAND_SIZE, LEADER_TURN, MASK52,
     MATA, MATCH_SCORE, MATCH_STATS, MAX_MATCH_DEALS, MOVE_SHIFT, N_CARDS, N_NUMERALS, N_STATS,
-    PLAYERS, PRIVATE, PRIVATE_SIZE, PUB_TABLE, PUB_TAKEN, rank_of, RE, SCRATCH, SPLIT, STAT_CARDS,
+    N_POINTS, PLAYERS, point_values, POINT_KEYS, POINTS, PRIVATE, PRIVATE_SIZE, PUB_TABLE, PUB_TAKEN, rank_of, RE, SCRATCH, SPLIT, STAT_CARDS,
     STAT_LEADER, STAT_MOST_CARDS, STAT_NAPULA, STAT_SCUA, STATE_SIZE, suit_of, SWORDS, TABLE,
     TEAM_SCORE, TEAM_STATS, TEN_OF_COINS, TURNS,
 )
@@ -161,9 +163,10 @@ assert ([COLUMN_NAMES.index(name) for name in ("cards_taken", "scua", "most_card
     "COLUMN_NAMES must follow the state's STAT_* order"
 #: the most a team can have of each column in one deal, and the most both teams together can:
 #: 24 turns a team, one bonus of a kind a turn; each prize goes to one team at most
+#: (prize columns: times the prize's points, the Napula's per card; the component table)
 COLUMN_LIMITS = {"cards_taken": (N_CARDS, N_CARDS), "swords": (13, 13),
                  **{name: (TURNS // 2, TURNS) for name in BONUS_NAMES},
-                 "most_cards": (2, 2), "most_swords": (1, 1), "mata": (1, 1), "ten_of_coins": (1, 1),
+                 "most_cards": (1, 1), "most_swords": (1, 1), "mata": (1, 1), "ten_of_coins": (1, 1),
                  "fante_of_cups": (1, 1), "napula": (RE, RE)}
 
 #: regions of the state that are the kernel's work space, not part of the position (name,
@@ -361,7 +364,7 @@ def describe_state(state: np.ndarray) -> dict:
         "options": {"single_match_forced": bool(state[H_SINGLE_FORCED]),
                     "last_sweep_scores": bool(state[H_LAST_SWEEP]),
                     "napula_beyond_10": bool(state[H_NAPULA10]),
-                    "match_deals": k},
+                    "match_deals": k, **_changed_components(state)},
         "deal": deal, "dealer": (deal + PLAYERS - 1) % PLAYERS, "starter": state[H_DEAL_STARTER],
         "turn": turn, "to_move": state[H_TO_MOVE],
         "hands": [cards_json(_hand(state, p)) for p in range(PLAYERS)],
@@ -448,21 +451,47 @@ def _check_every_card_once(hands: list[list[int]], table: list[int], piles: list
                         f"on the table or in a pile")
 
 
-def _deal_prizes(piles: list[list[int]], napula_beyond_10: bool) -> list[dict]:
-    """Rule 5's prizes and Napula per team for a deal that ends with these capture piles."""
+def _deal_prizes(piles: list[list[int]], napula_beyond_10: bool, table: dict) -> list[dict]:
+    """Rule 5's prizes and Napula per team for a deal that ends with these capture piles, worth
+    the points of the component ``table``."""
     cards = [len(p) for p in piles]
     swords = [sum(1 for c in p if suit_of(c) == SWORDS) for p in piles]
+    points, napula = table["prizes"], table["napula"]
     prizes = []
     for team in range(2):
         mine, other = set(piles[team]), 1 - team
         run = 0
         while run < (RE if napula_beyond_10 else 10) and card_of(run + 1, SWORDS) in mine:
             run += 1
-        prizes.append({"most_cards": 2 if cards[team] > cards[other] else 0,
-                       "most_swords": 1 if swords[team] > swords[other] else 0,
-                       "mata": int(MATA in mine), "ten_of_coins": int(TEN_OF_COINS in mine),
-                       "fante_of_cups": int(FANTE_OF_CUPS in mine), "napula": run if run >= 3 else 0})
+        prizes.append({"most_cards": points["most_cards"] * (cards[team] > cards[other]),
+                       "most_swords": points["most_swords"] * (swords[team] > swords[other]),
+                       "mata": points["mata"] * (MATA in mine),
+                       "ten_of_coins": points["ten_of_coins"] * (TEN_OF_COINS in mine),
+                       "fante_of_cups": points["fante_of_cups"] * (FANTE_OF_CUPS in mine),
+                       "napula": run * napula["per_card"] if run >= napula["run"] else 0})
     return prizes
+
+
+def _points(columns: dict, table: dict) -> int:
+    """A team's points from its result columns: the bonuses times their points, the prizes."""
+    return (sum(columns[name] * table["bonuses"][name] for name in BONUS_NAMES)
+            + sum(columns[name] for name in PRIZE_NAMES))
+
+
+def _changed_components(state: list) -> dict:
+    """``{"components": the entries that differ from the defaults}``, or {} with the defaults
+    (so a default game's positions read as they always have)."""
+    changed = COMPONENTS.differing(components_of(state))
+    return {"components": changed} if changed else {}
+
+
+def components_of(state: list) -> dict:
+    """The whole component table a state (``tolist()``) holds in its POINTS block."""
+    table: dict = {}
+    for key, value in zip(POINT_KEYS, state[POINTS:POINTS + N_POINTS]):
+        group, name = key.split(".")
+        table.setdefault(group, {})[name] = value
+    return table
 
 
 def _check_derived(position: dict, key: str, expected, why: str) -> None:
@@ -472,14 +501,18 @@ def _check_derived(position: dict, key: str, expected, why: str) -> None:
 
 
 def _options(value) -> dict:
-    if not isinstance(value, dict) or set(value) != set(OPTION_NAMES):
-        raise PositionError(f"options must be an object with exactly the keys {', '.join(OPTION_NAMES)}, "
-                            f"not {_show(value)}")
+    if not isinstance(value, dict) or set(value) - {"components"} != set(OPTION_NAMES):
+        raise PositionError(f"options must be an object with exactly the keys {', '.join(OPTION_NAMES)} "
+                            f"(and components, the entries that differ from the defaults), not {_show(value)}")
     for name in OPTION_NAMES[:3]:
         if not isinstance(value[name], bool):
             raise PositionError(f"options[{name!r}] must be true or false, not {_show(value[name])}")
     _integer(value["match_deals"], "options['match_deals']", 1, MAX_MATCH_DEALS)
-    return value
+    try:
+        table = COMPONENTS.check(value.get("components", {}), "options.components")
+    except RuleError as exc:
+        raise PositionError(str(exc)) from None
+    return dict(value, components=table)
 
 
 def load_state(position: dict) -> np.ndarray:
@@ -516,9 +549,11 @@ def load_state(position: dict) -> np.ndarray:
     team_turns = [played[t] + played[t + 2] for t in range(2)]
     hands, table, piles = _read_cards(position, played, turn, starter)
     last_capturer, last_placed = _read_last_turns(position, table, piles, team_turns, over)
+    components = options["components"]
     deal_columns, deal_points = _read_deal_scores(position, piles, team_turns, over,
-                                                  options["napula_beyond_10"])
-    match_columns, match_score = _read_match_scores(position, deal_columns, deal + over, over, k == 1)
+                                                  options["napula_beyond_10"], components)
+    match_columns, match_score = _read_match_scores(position, deal_columns, deal + over, over, k == 1,
+                                                    components)
     leader = position["leader_at_two_thirds"]
     if _reaches_two_thirds(deal, turn, k):
         _integer(leader, "leader_at_two_thirds", -1, 1, " (the team ahead, -1 if level)")
@@ -574,44 +609,47 @@ def _read_last_turns(position: dict, table: list[int], piles: list[list[int]], t
 
 
 def _read_deal_scores(position: dict, piles: list[list[int]], team_turns: list[int], over: bool,
-                      napula_beyond_10: bool) -> tuple[list[dict], list[int]]:
+                      napula_beyond_10: bool, table: dict) -> tuple[list[dict], list[int]]:
     """This deal's result columns per team (cards and swords from the piles, the bonuses as
     given, the prizes: 0 until the end) and its points per team (0 until the end)."""
     bonuses = _counts(position["bonuses"], "bonuses", [dict.fromkeys(BONUS_NAMES, n) for n in team_turns])
     if over:
-        prizes = _deal_prizes(piles, napula_beyond_10)
+        prizes = _deal_prizes(piles, napula_beyond_10, table)
     else:
         prizes = [dict.fromkeys(PRIZE_NAMES, 0) for _ in range(2)]
     _check_derived(position, "prizes", prizes, "rule 5's, at the deal's end; 0 before")
     columns = [{"cards_taken": len(pile), "swords": len([c for c in pile if c % 4 == SWORDS]),
                 **bonus, **prize} for pile, bonus, prize in zip(piles, bonuses, prizes)]
-    points = [sum(bonus.values()) + sum(prize.values()) if over else 0
-              for bonus, prize in zip(bonuses, prizes)]
+    points = [_points(team, table) if over else 0 for team in columns]
     _check_derived(position, "deal_points", points, "bonuses + prizes at the deal's end; 0 before")
     return columns, points
 
 
 def _read_match_scores(position: dict, deal_columns: list[dict], finished: int, over: bool,
-                       one_deal: bool) -> tuple[list[dict], list[int]]:
+                       one_deal: bool, table: dict) -> tuple[list[dict], list[int]]:
     """The match's result columns per team, within what ``finished`` deals can give (at the end
     including the last deal's ``deal_columns``: equal to them in a one-deal game), and the match
-    score they make."""
-    limits = {name: team_max * finished for name, (team_max, _) in COLUMN_LIMITS.items()}
+    score they make (the component ``table``'s points)."""
+    worth = {name: table["prizes"].get(name, 1) for name in COLUMN_LIMITS}  # a prize column's unit
+    worth["napula"] = table["napula"]["per_card"]
+    limits = {name: team_max * worth[name] * finished for name, (team_max, _) in COLUMN_LIMITS.items()}
     columns = _counts(position["match_columns"], "match_columns", [limits, limits])
     for t in range(2):
-        if columns[t]["most_cards"] % 2:
-            raise PositionError(f"match_columns[{t}]['most_cards'] is odd; each deal gives 2 or 0")
+        gives = table["prizes"]["most_cards"]
+        if gives and columns[t]["most_cards"] % gives:
+            raise PositionError(f"match_columns[{t}]['most_cards'] is not a multiple of {gives}; each deal "
+                                f"gives {gives} or 0")
     for name, (_, both_max) in COLUMN_LIMITS.items():
         total = columns[0][name] + columns[1][name]
-        if total > both_max * finished:
+        if total > both_max * worth[name] * finished:
             raise PositionError(f"match_columns give the teams {total} {name} together; {finished} finished "
-                                f"deals give at most {both_max * finished}")
+                                f"deals give at most {both_max * worth[name] * finished}")
     for t in range(2):
         if over and any(columns[t][name] < deal_columns[t][name] or
                         (one_deal and columns[t][name] != deal_columns[t][name]) for name in COLUMN_NAMES):
             raise PositionError(f"match_columns[{t}] leave out the last deal's columns {deal_columns[t]}; at "
                                 f"the end of the game the match columns include it")
-    score = [sum(team.values()) - team["cards_taken"] - team["swords"] for team in columns]  # bonuses, prizes
+    score = [_points(team, table) for team in columns]
     _check_derived(position, "match_score", score, "the sums of the bonus and prize columns")
     return columns, score
 
@@ -650,6 +688,7 @@ def _state_of(options, deal, turn, to_move, hands, table, piles, last_placed, la
     state[H_MATCH_DEALS] = options["match_deals"]
     state[H_DEAL_NO] = deal
     state[H_DEAL_STARTER] = deal % PLAYERS
+    state[POINTS:POINTS + N_POINTS] = point_values(options["components"])
     for seat, hand in enumerate(hands):
         base = PRIVATE + seat * PRIVATE_SIZE
         state[base:base + PRIVATE_SIZE] = [len(hand)] + hand + [-1] * (HAND_SIZE - len(hand))

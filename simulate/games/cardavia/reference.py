@@ -145,6 +145,12 @@ class Game:
         self.last_sweep_scores = bool(params[2])
         self.napula_beyond_10 = bool(params[3])
         self.match_deals = int(params[4]) if len(params) > 4 else 1  # CA-6
+        # the component table's points, params[5:] in the order of rules.POINT_KEYS
+        (scua, picada, simili, quadriglia, most_cards, most_swords, mata, ten_of_coins, fante_of_cups,
+         self.napula_per_card, self.napula_run) = (int(v) for v in params[5:16])
+        self.bonus_points = {"scua": scua, "picada": picada, "simili": simili, "quadriglia": quadriglia}
+        self.prize_points = {"most_cards": most_cards, "most_swords": most_swords, "mata": mata,
+                             "ten_of_coins": ten_of_coins, "fante_of_cups": fante_of_cups}
         self.chance = chance
         self.deal_no = 0  # deal k of the match, from 0
         self.match_points = [0, 0]  # per team, over the finished deals
@@ -232,8 +238,7 @@ class Game:
         if self.match_turn == 2 * TURNS * self.match_deals // 3:
             # two thirds of the match: who is ahead on match points (the finished deals, and the
             # bonuses of the deal in progress; its prizes come at its end)?
-            points = [self.match_points[t] + sum(self.bonuses[t].values()) * (self.turn < TURNS)
-                      for t in range(2)]
+            points = [self.match_points[t] + self.bonus_total(t) * (self.turn < TURNS) for t in range(2)]
             self.leader = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
 
     def play(self, move: int) -> None:
@@ -256,6 +261,10 @@ class Game:
         self.turn += 1
         self.seat = (self.seat + 1) % PLAYERS
 
+    def bonus_total(self, team: int) -> int:
+        """The points of the team's capture bonuses in this deal."""
+        return sum(count * self.bonus_points[name] for name, count in self.bonuses[team].items())
+
     def score_deal(self) -> dict:
         """The deal's end (rule 5): the table to the last capturer (CA-3: unclaimed if nobody
         captured), the prizes and Napula, the deal's result ``columns`` and ``points`` per team.
@@ -271,22 +280,21 @@ class Game:
         for team in range(2):
             other = 1 - team
             pile = self.piles[team]
-            prizes = {
-                "most_cards": 2 if cards[team] > cards[other] else 0,
-                "most_swords": 1 if swords[team] > swords[other] else 0,
-                "mata": int(LA_MATA in pile),
-                "ten_of_coins": int(TEN_OF_COINS in pile),
-                "fante_of_cups": int(FANTE_OF_CUPS in pile),
-                "napula": 0,
+            won = {
+                "most_cards": cards[team] > cards[other],
+                "most_swords": swords[team] > swords[other],
+                "mata": LA_MATA in pile,
+                "ten_of_coins": TEN_OF_COINS in pile,
+                "fante_of_cups": FANTE_OF_CUPS in pile,
             }
-            if all(Card(r, SWORDS) in pile for r in (1, 2, 3)):
-                top = 13 if self.napula_beyond_10 else 10
-                run = 3
-                while run < top and Card(run + 1, SWORDS) in pile:
-                    run += 1
-                prizes["napula"] = run
+            prizes = {name: self.prize_points[name] * won[name] for name in won}
+            top = 13 if self.napula_beyond_10 else 10
+            run = 0  # the unbroken run of swords from the Asso
+            while run < top and Card(run + 1, SWORDS) in pile:
+                run += 1
+            prizes["napula"] = run * self.napula_per_card if run >= self.napula_run else 0
             self.prizes[team] = prizes
-            self.scores[team] = sum(self.bonuses[team].values()) + sum(prizes.values())
+            self.scores[team] = self.bonus_total(team) + sum(prizes.values())
             columns.append({"cards_taken": cards[team], "swords": swords[team], **self.bonuses[team], **prizes})
         return {"table_to": self.last_capturer if claimed else None, "table_cards": [c.json() for c in claimed],
                 "columns": columns, "points": list(self.scores)}

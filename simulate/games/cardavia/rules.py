@@ -21,6 +21,13 @@ Rules: ``shared/rules/cardavia.md`` (decisions CA-1..CA-6) over the Danish ruleb
   previous deal and the last capture of a deal claims only that deal's table. At the end of each
   deal its columns and total are added to ``MATCH_STATS`` / ``MATCH_SCORE``; the result is the
   match's (higher match total wins, equal totals draw; every column summed over the deals).
+- The components (``components.toml`` beside this file, declared by ``COMPONENTS``; the rule
+  option ``components``): the points of each bonus and prize and the Napula rule's values, packed
+  into params by ``make_params`` and copied by ``init`` into the public block ``POINTS``. The
+  bonus columns count bonuses (CA-4), a deal's total counts each times its points; the prize
+  columns hold points. Napula: the unbroken run of swords from the Asso scores ``per_card`` a
+  card once it holds ``run`` cards (the rulebook: 1 a card from Asso-2-3). The defaults are the
+  rulebook's values, so the default game plays exactly as before.
 - Two thirds (``leader_at_two_thirds``), as Compañeros takes two thirds of a match's rounds: the
   lead is taken after 32 * K of the match's 48 * K turns (32 of 48 for one deal), on the match
   points so far: the totals of the finished deals plus the bonuses of the deal in progress (its
@@ -93,6 +100,8 @@ rules.py``), and this table is generated from it when the module is loaded::
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros
@@ -101,6 +110,7 @@ from numba.extending import intrinsic
 from ... import kernel
 from ...kernel import popcount, remove_sorted
 from ...seeding import below, shuffle
+from ..components import Components, Value
 from ..layout import Layout
 
 NAME = "cardavia"
@@ -134,6 +144,14 @@ LEADER_TURN = 32  # two thirds of a deal's 48 turns; of a match of K deals: LEAD
 N_STATS = 13
 #: most deals in a match (CA-6)
 MAX_MATCH_DEALS = 20
+#: the component table's values (components.toml), in the order of the public block POINTS: the
+#: points of each bonus and prize (entry k - STAT_SCUA for the statistic k = STAT_SCUA ..
+#: STAT_FANTE_OF_CUPS), then the Napula rule's
+POINT_KEYS = ("bonuses.scua", "bonuses.picada", "bonuses.simili", "bonuses.quadriglia",
+              "prizes.most_cards", "prizes.most_swords", "prizes.mata", "prizes.ten_of_coins",
+              "prizes.fante_of_cups", "napula.per_card", "napula.run")
+PT_NAPULA_PER_CARD, PT_NAPULA_RUN = 9, 10
+N_POINTS = len(POINT_KEYS)
 
 # ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
 LAYOUT = Layout(
@@ -166,10 +184,17 @@ LAYOUT = Layout(
         ("H_DEAL_STARTER", 1, "seat that started this deal (H_DEAL_NO mod 4)"),
         ("MATCH_SCORE", 2, "the match score: each team's total over the finished deals (0 until "
                            "the first deal ends; at the end the result). The match points so far "
-                           "are MATCH_SCORE plus this deal's bonuses (TEAM_STATS scua..quadriglia)."),
+                           "are MATCH_SCORE plus this deal's bonuses (TEAM_STATS scua..quadriglia, "
+                           "each times its POINTS)."),
         ("MATCH_STATS", (2, N_STATS), "the result columns summed over the finished deals (same "
                                       "order as TEAM_STATS); STAT_LEADER: the leader at two thirds "
                                       "of the match, -1 until it is taken (or if level)"),
+        "The component table in force (components.toml), appended:",
+        ("POINTS", N_POINTS, "points per Scua, Picada, Simili, Quadriglia; for most cards, most "
+                             "swords, La Mata, the 10 of coins, the Fante of cups (entry k - "
+                             "STAT_SCUA for TEAM_STATS entry k); per card of a Napula run "
+                             "(PT_NAPULA_PER_CARD); the cards from the Asso a run needs "
+                             "(PT_NAPULA_RUN)"),
     ],
     private=[
         ("PV_SIZE", 1, "hand size"),
@@ -187,7 +212,7 @@ LAYOUT = Layout(
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
-VIEWS_VERSION = 1
+VIEWS_VERSION = 2  # 2: the POINTS block (the component table in force)
 STRATEGY_CONSTANTS = {
     "PLAYERS": "seats; teams are seat & 1",
     "N_CARDS": "cards: card id = (rank - 1) * 4 + suit, rank 1..13, suit 0 swords, 1 cups, 2 coins, "
@@ -219,6 +244,8 @@ STRATEGY_CONSTANTS = {
     "STAT_NAPULA": "entry: Napula points (at the deal's end)",
     "STAT_LEADER": "MATCH_STATS entry: the team leading at two thirds of the match (-1 until taken "
                    "or if level)",
+    "PT_NAPULA_PER_CARD": "POINTS entry: points per card of a Napula run",
+    "PT_NAPULA_RUN": "POINTS entry: the cards from the Asso of swords a Napula run needs to score",
 }
 
 #: most legal moves at one decision (the bound is proved in the module docstring)
@@ -244,8 +271,9 @@ DEST = np.array([PRIVATE + p * PRIVATE_SIZE + 1 for p in range(PLAYERS)] + [TABL
 DECISIONS_PER_DEAL = TURNS
 MAX_DECISIONS = DECISIONS_PER_DEAL * MAX_MATCH_DEALS
 
-# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10, match_deals]
-P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10, P_MATCH_DEALS = 0, 1, 2, 3, 4
+# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10, match_deals,
+#          the N_POINTS values of the component table (POINT_KEYS order)]
+P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10, P_MATCH_DEALS, P_POINTS = 0, 1, 2, 3, 4, 5
 
 
 def rank_of(card):
@@ -298,6 +326,8 @@ def init(state, params, chance):
     state[H_LAST_SWEEP] = params[P_LAST_SWEEP]
     state[H_NAPULA10] = params[P_NAPULA10]
     state[H_MATCH_DEALS] = params[P_MATCH_DEALS]
+    for k in range(N_POINTS):
+        state[POINTS + k] = params[P_POINTS + k]
     for team in range(2):  # nobody leads before the two-thirds turn is reached
         state[TEAM_STATS + team * N_STATS + STAT_LEADER] = -1
         state[MATCH_STATS + team * N_STATS + STAT_LEADER] = -1
@@ -552,34 +582,38 @@ def _end_deal(state, chance):
         state[H_TABLE_HI] = 0
     s0 = TEAM_STATS
     s1 = TEAM_STATS + N_STATS
+    pts = POINTS - STAT_SCUA  # pts + k: the points of statistic k (the component table)
     if state[s0 + STAT_CARDS] > state[s1 + STAT_CARDS]:
-        state[s0 + STAT_MOST_CARDS] = 2
+        state[s0 + STAT_MOST_CARDS] = state[pts + STAT_MOST_CARDS]
     elif state[s1 + STAT_CARDS] > state[s0 + STAT_CARDS]:
-        state[s1 + STAT_MOST_CARDS] = 2
+        state[s1 + STAT_MOST_CARDS] = state[pts + STAT_MOST_CARDS]
     if state[s0 + STAT_SWORDS] > state[s1 + STAT_SWORDS]:
-        state[s0 + STAT_MOST_SWORDS] = 1
+        state[s0 + STAT_MOST_SWORDS] = state[pts + STAT_MOST_SWORDS]
     elif state[s1 + STAT_SWORDS] > state[s0 + STAT_SWORDS]:
-        state[s1 + STAT_MOST_SWORDS] = 1
+        state[s1 + STAT_MOST_SWORDS] = state[pts + STAT_MOST_SWORDS]
     t = _owner(state, MATA)
     if t >= 0:
-        state[TEAM_STATS + t * N_STATS + STAT_MATA] = 1
+        state[TEAM_STATS + t * N_STATS + STAT_MATA] = state[pts + STAT_MATA]
     t = _owner(state, TEN_OF_COINS)
     if t >= 0:
-        state[TEAM_STATS + t * N_STATS + STAT_TEN_OF_COINS] = 1
+        state[TEAM_STATS + t * N_STATS + STAT_TEN_OF_COINS] = state[pts + STAT_TEN_OF_COINS]
     t = _owner(state, FANTE_OF_CUPS)
     if t >= 0:
-        state[TEAM_STATS + t * N_STATS + STAT_FANTE_OF_CUPS] = 1
+        state[TEAM_STATS + t * N_STATS + STAT_FANTE_OF_CUPS] = state[pts + STAT_FANTE_OF_CUPS]
     t = _owner(state, card_of_nb(1, SWORDS))
-    if t >= 0 and _owner(state, card_of_nb(2, SWORDS)) == t and _owner(state, card_of_nb(3, SWORDS)) == t:
+    if t >= 0:  # Napula: the unbroken run of swords from the Asso, if it is long enough
         top = RE if state[H_NAPULA10] != 0 else 10
-        run = 3
+        run = 1
         while run < top and _owner(state, card_of_nb(run + 1, SWORDS)) == t:
             run += 1
-        state[TEAM_STATS + t * N_STATS + STAT_NAPULA] = run
+        if run >= state[POINTS + PT_NAPULA_RUN]:
+            state[TEAM_STATS + t * N_STATS + STAT_NAPULA] = run * state[POINTS + PT_NAPULA_PER_CARD]
     for team in range(2):
         st = TEAM_STATS + team * N_STATS
         total = 0
-        for k in range(STAT_SCUA, STAT_NAPULA + 1):
+        for k in range(STAT_SCUA, STAT_QUADRIGLIA + 1):  # bonus counts, times their points
+            total += state[st + k] * state[pts + k]
+        for k in range(STAT_MOST_CARDS, STAT_NAPULA + 1):  # prize points
             total += state[st + k]
         state[TEAM_SCORE + team] = total
         # CA-6: the deal's columns and total add up over the match
@@ -600,7 +634,7 @@ def _take_lead(state):
     totals plus the bonuses of the deal in progress (prizes come at a deal's end)."""
     lead = state[MATCH_SCORE] - state[MATCH_SCORE + 1]
     for k in range(STAT_SCUA, STAT_QUADRIGLIA + 1):
-        lead += state[TEAM_STATS + k] - state[TEAM_STATS + N_STATS + k]
+        lead += (state[TEAM_STATS + k] - state[TEAM_STATS + N_STATS + k]) * state[POINTS - STAT_SCUA + k]
     leader = 0 if lead > 0 else (1 if lead < 0 else -1)
     for team in range(2):
         state[TEAM_STATS + team * N_STATS + STAT_LEADER] = leader
@@ -699,8 +733,30 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 
 
 # ----------------------------------------------------------------------------- rule parameters
+COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
+    Value("bonuses.scua", 0, 9, "points per Scua (a capture that empties the table)"),
+    Value("bonuses.picada", 0, 9, "points per Picada (taking the card the previous player placed)"),
+    Value("bonuses.simili", 0, 9, "points per Simili (played and captured cards all of one suit)"),
+    Value("bonuses.quadriglia", 0, 9, "points per Quadriglia (a capture of three or more cards)"),
+    Value("prizes.most_cards", 0, 9, "points for taking more cards than the other team"),
+    Value("prizes.most_swords", 0, 9, "points for taking more swords than the other team"),
+    Value("prizes.mata", 0, 9, "points for taking La Mata (the 2 of swords)"),
+    Value("prizes.ten_of_coins", 0, 9, "points for taking the 10 of coins"),
+    Value("prizes.fante_of_cups", 0, 9, "points for taking the Fante of cups"),
+    Value("napula.per_card", 0, 9, "points per card of a Napula run"),
+    Value("napula.run", 1, 10, "cards from the Asso of swords a run needs to score"),
+])
+
+
 def make_params(n_players: int, options: dict) -> np.ndarray:
     # match_deals defaults to the rulebook's one deal for callers that name only the CA-5 options
+    table = options.get("components", COMPONENTS.defaults)
+    COMPONENTS.check_playable(table, n_players)
     return np.array([n_players, int(bool(options["single_match_forced"])),
                      int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"])),
-                     int(options.get("match_deals", 1))], dtype=np.int32)
+                     int(options.get("match_deals", 1))] + point_values(table), dtype=np.int32)
+
+
+def point_values(table: dict) -> list[int]:
+    """The component table's values in POINT_KEYS order (params, the POINTS block)."""
+    return [table[group][name] for group, name in (key.split(".") for key in POINT_KEYS)]

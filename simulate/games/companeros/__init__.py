@@ -41,4 +41,5 @@ SPEC = GameSpec(
     make_params=make_params,
     default_players=4,
     study_values={"match_games": (2,)},  # CO-5: a match of two, the leader starting the second
+    components=rules.COMPONENTS,
 )

@@ -7,8 +7,10 @@ a game's nine; game 0 the first of a CO-5 match).
 Cards
 -----
 A card is ``{"colour": NAME, "value": V}``: NAME one of ``red yellow green blue purple orange``
-(colours 0..5; a game of n players uses the first n), V the integer 1..10. Lists of cards are
-ascending by colour, then value (the order of the kernel's card ids).
+(colours 0..5; a game of n players uses the first n, or n + ``deck.extra_colours`` with another
+component table), V the integer 1..10, the card's rank: it is worth V victory points by default,
+``deck.values[V - 1]`` under another component table. Lists of cards are ascending by colour,
+then value (the order of the kernel's card ids).
 
 Moves (``move_to_json``; the reference engine's ``Game.action`` spells them the same way)
 -----------------------------------------------------------------------------------------
@@ -24,6 +26,10 @@ A position is a JSON object with exactly these keys (per-seat lists have one ent
 
 - ``players``: n, 3 to 6.
 - ``match_games``: the rule option ``match_games`` (CO-5), the games in the match, 1 to 100.
+- ``components`` (only when the component table in force is not the defaults): the entries that
+  differ, keyed as in ``components.toml`` (e.g. ``{"deal": {"hand": 7}}``). It sets the colours,
+  the cards' values, the display dealt and the hand size (= rounds per game) the rest is read
+  with; the rules file's sizes below (n colours, a display of n, hands of 9) are the defaults'.
 - ``match_game``: the game of the match being played, 0 to match_games - 1 (match_games once
   the match is over).
 - ``round``: the round of this game, 0 to 8 (9 once the match is over).
@@ -55,7 +61,8 @@ A position is a JSON object with exactly these keys (per-seat lists have one ent
   column).
 
 Every card of the game (n colours x values 1..10) lies in exactly one of ``hands``,
-``display``, ``played`` and ``taken``. ``load_state`` refuses a position that breaks any of
+``display``, ``played`` and ``taken`` (with a component table that leaves cards undealt, every
+dealt card: the display and hands' sizes of a deal). ``load_state`` refuses a position that breaks any of
 these rules with :class:`~tourney_sim.simulate.games.spec.PositionError` and a one-line reason.
 
 What the kernel state holds beyond a position (``not_position_fields``): the scratch area
@@ -82,18 +89,19 @@ ascending.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ...errors import span
-from ..spec import PositionError
+from ..spec import PositionError, RuleError
 from .rules import (
-    CARDS_TAKEN, colour_of, DISPLAY_MASK, DISPLAY_SUM, FIRST_TAKES, H_DISPLAY_CARDS, H_FIRST_TAKER,
-    H_GAME_NO, H_GAME_STARTER, H_LEADER_2_3, H_MATCH_GAMES, H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS,
-    H_ROUND, H_STARTER, H_TAKE_POS, H_TO_MOVE, HAND_SIZE, MAX_MATCH_GAMES, MAX_PLAYERS, MIN_PLAYERS,
-    MOVE_PASS, MOVE_TAKE, PHASE_OVER, PHASE_TAKE, PLAYED, PLAYED_MASK, PLAYED_SUM, PRIVATE,
-    PRIVATE_SIZE, ROUNDS, SCORE, SCRATCH, STATE_SIZE, TAKE_ORDER, TAKEN_MASK, value_of, VALUES,
+    CARD_VALUE, CARDS_TAKEN, colour_of, COMPONENTS, DISPLAY_MASK, DISPLAY_SUM, FIRST_TAKES, H_COLOURS,
+    H_DISPLAY_CARDS, H_DISPLAY_START, H_FIRST_TAKER, H_GAME_NO, H_GAME_STARTER, H_HAND_SIZE, H_LEADER_2_3,
+    H_MATCH_GAMES, H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS, H_ROUND, H_STARTER, H_TAKE_POS, H_TO_MOVE,
+    HAND_SIZE, MAX_MATCH_GAMES, MAX_PLAYERS, MIN_PLAYERS, MOVE_PASS, MOVE_TAKE, PHASE_OVER, PHASE_TAKE,
+    PLAYED, PLAYED_MASK, PLAYED_SUM, PRIVATE, PRIVATE_SIZE, SCORE, SCRATCH, STATE_SIZE, TAKE_ORDER,
+    TAKEN_MASK, value_of, VALUES,
 )
 
 
@@ -104,6 +112,9 @@ PHASE_NAMES = ("play", "take", "over")
 POSITION_KEYS = ("players", "match_games", "match_game", "round", "phase", "starter", "game_starter",
                  "to_move", "hands", "display", "played", "still_to_take", "first_taker", "taken",
                  "points", "cards_taken", "rounds_first_taker", "leader_at_two_thirds")
+#: the key a position has only when the component table in force is not the defaults (after
+#: ``match_games``): the entries that differ, keyed as in components.toml
+COMPONENTS_KEY = "components"
 #: the kernel's work space, never part of a position: (name, first index, end index)
 SCRATCH_FIELDS = (("SCRATCH", SCRATCH, STATE_SIZE),)
 #: the bookkeeping of trick scoring: part of the position in the take phase; in the play phase
@@ -111,10 +122,40 @@ SCRATCH_FIELDS = (("SCRATCH", SCRATCH, STATE_SIZE),)
 TAKING_FIELDS = (("H_TAKE_POS", H_TAKE_POS, H_TAKE_POS + 1), ("H_N_TAKERS", H_N_TAKERS, H_N_TAKERS + 1),
                  ("H_FIRST_TAKER", H_FIRST_TAKER, H_FIRST_TAKER + 1),
                  ("TAKE_ORDER", TAKE_ORDER, TAKE_ORDER + MAX_PLAYERS))
-#: victory points in all the cards of one colour (1 + 2 + ... + 10)
-COLOUR_POINTS = VALUES * (VALUES + 1) // 2
-#: the match round after which ``leader_at_two_thirds`` is settled, per game of the match
-TWO_THIRDS_ROUNDS_PER_GAME = 2 * ROUNDS // 3
+
+
+class Setup(NamedTuple):
+    """What the component table in force makes of a game of ``players``: the colours in play,
+    the opening display, the hand size (= rounds per game), each rank's victory points."""
+
+    players: int
+    colours: int
+    shown: int
+    hand: int
+    worth: tuple[int, ...]
+
+    @staticmethod
+    def of(players: int, table: dict) -> "Setup":
+        return Setup(players, players + table["deck"]["extra_colours"], players + table["deal"]["extra_display"],
+                     table["deal"]["hand"], tuple(table["deck"]["values"]))
+
+    @staticmethod
+    def of_state(s: list) -> "Setup":
+        return Setup(s[H_PLAYERS], s[H_COLOURS], s[H_DISPLAY_START], s[H_HAND_SIZE],
+                     tuple(s[CARD_VALUE:CARD_VALUE + VALUES]))
+
+    def table(self) -> dict:
+        """The component table this setup comes from."""
+        return {"deck": {"extra_colours": self.colours - self.players, "values": list(self.worth)},
+                "deal": {"extra_display": self.shown - self.players, "hand": self.hand}}
+
+    def dealt(self) -> int:
+        """Cards of a deal (the display and the hands; the rest of the deck stays undealt)."""
+        return self.shown + self.players * self.hand
+
+    def two_thirds(self, match_games: int) -> int:
+        """The match round after which ``leader_at_two_thirds`` is settled (as the kernel takes it)."""
+        return 2 * self.hand * match_games // 3
 
 
 def card_name(card: int) -> str:
@@ -160,9 +201,14 @@ def taken_cards(state: np.ndarray, seat: int) -> list[int]:
     return masks_cards([int(m) for m in state[base:base + MAX_PLAYERS]])
 
 
-def points_of(cards: list[int]) -> int:
-    """The victory points of some cards: the sum of their values."""
-    return sum(card % VALUES + 1 for card in cards)
+def points_of(cards: list[int], worth=tuple(range(1, VALUES + 1))) -> int:
+    """The victory points of some cards: the sum of their values (``worth[rank - 1]``; by
+    default the rank)."""
+    return sum(worth[card % VALUES] for card in cards)
+
+
+def _worth(state) -> tuple:
+    return tuple(int(v) for v in state[CARD_VALUE:CARD_VALUE + VALUES])
 
 
 # ----------------------------------------------------------------------------- moves
@@ -172,7 +218,7 @@ def describe_move(state: np.ndarray, move: int) -> str:
     if move >= MOVE_TAKE:
         colour = move - MOVE_TAKE
         cards = mask_cards(colour, int(state[DISPLAY_MASK + colour]))
-        total = points_of(cards)
+        total = points_of(cards, _worth(state))
         return f"takes {COLOUR_NAMES[colour]} ({', '.join(str(value_of(c)) for c in cards)}) = {total} points"
     return f"plays {card_name(move)}"
 
@@ -186,7 +232,7 @@ def move_to_json(state: np.ndarray, move: int) -> dict:
         colour = move - MOVE_TAKE
         cards = mask_cards(colour, int(state[DISPLAY_MASK + colour]))
         return {"action": "take", "colour": COLOUR_NAMES[colour], "cards": [card_json(c) for c in cards],
-                "points": points_of(cards)}
+                "points": points_of(cards, _worth(state))}
     return {"action": "play", "card": card_json(move)}
 
 
@@ -199,13 +245,14 @@ def not_position_fields(state: np.ndarray) -> tuple:
     return SCRATCH_FIELDS + TAKING_FIELDS
 
 
-def taking_order(played: list[int]) -> tuple[list[int], int]:
+def taking_order(played: list[int], worth=tuple(range(1, VALUES + 1))) -> tuple[list[int], int]:
     """Trick scoring (CO-6) of the cards ``played[seat]``: every seat in the order of (colour
     value, card value, seat) descending, as the kernel's ``TAKE_ORDER`` holds it, and how many of
-    them take (those above the highest colour value two colours share)."""
+    them take (those above the highest colour value two colours share). ``worth``: each rank's
+    points (they rise with the rank, so rank order is card value order)."""
     colour_value = [0] * MAX_PLAYERS
     for card in played:
-        colour_value[colour_of(card)] += value_of(card)
+        colour_value[colour_of(card)] += worth[card % VALUES]
     order = sorted(range(len(played)), reverse=True,
                    key=lambda seat: (colour_value[colour_of(played[seat])], value_of(played[seat]), seat))
     present = [v for v in colour_value if v > 0]
@@ -214,10 +261,10 @@ def taking_order(played: list[int]) -> tuple[list[int], int]:
     return order, takers
 
 
-def _match_rounds_done(game: int, round_: int) -> int:
+def _match_rounds_done(game: int, round_: int, rounds: int) -> int:
     """Rounds of the match completed when game ``game`` (0-based, capped at the last game) is at
-    round ``round_``."""
-    return game * ROUNDS + round_
+    round ``round_`` (``rounds`` per game)."""
+    return game * rounds + round_
 
 
 def describe_state(state: np.ndarray) -> dict:
@@ -231,7 +278,9 @@ def describe_state(state: np.ndarray) -> dict:
     takers = s[TAKE_ORDER:TAKE_ORDER + s[H_N_TAKERS]] if taking else []
     first_taker = s[H_FIRST_TAKER] if taking and s[H_FIRST_TAKER] >= 0 else None
     game = min(s[H_GAME_NO], match_games - 1)
-    settled = _match_rounds_done(game, s[H_ROUND]) >= TWO_THIRDS_ROUNDS_PER_GAME * match_games
+    setup = Setup.of_state(s)
+    settled = _match_rounds_done(game, s[H_ROUND], setup.hand) >= setup.two_thirds(match_games)
+    colours = setup.colours
 
     def spelled(cards):
         return [_CARD_SPELLINGS[c].copy() for c in cards]
@@ -242,14 +291,16 @@ def describe_state(state: np.ndarray) -> dict:
 
     def taken(seat):
         base = TAKEN_MASK + seat * MAX_PLAYERS
-        return masks_cards(s[base:base + n])
+        return masks_cards(s[base:base + colours])
 
+    changed = COMPONENTS.differing(setup.table())
     return {
-        "players": n, "match_games": match_games, "match_game": s[H_GAME_NO], "round": s[H_ROUND],
+        "players": n, "match_games": match_games, **({COMPONENTS_KEY: changed} if changed else {}),
+        "match_game": s[H_GAME_NO], "round": s[H_ROUND],
         "phase": PHASE_NAMES[phase], "starter": s[H_STARTER], "game_starter": s[H_GAME_STARTER],
         "to_move": s[H_TO_MOVE] if s[H_TO_MOVE] >= 0 else None,
         "hands": [spelled(hand(p)) for p in range(n)],
-        "display": spelled(masks_cards(s[DISPLAY_MASK:DISPLAY_MASK + n])),
+        "display": spelled(masks_cards(s[DISPLAY_MASK:DISPLAY_MASK + colours])),
         "played": [card_json(s[PLAYED + p]) if s[PLAYED + p] >= 0 else None for p in range(n)],
         "still_to_take": takers[s[H_TAKE_POS]:],
         "first_taker": first_taker,
@@ -350,17 +401,19 @@ def load_state(position: dict) -> np.ndarray:
     # ---- the game, the match and whose turn
     n = _integer(position["players"], MIN_PLAYERS, MAX_PLAYERS, "players")
     match_games = _integer(position["match_games"], 1, MAX_MATCH_GAMES, "match_games")
+    setup = _read_setup(position.get(COMPONENTS_KEY, {}), n)
+    rounds = setup.hand
     phase_name = position["phase"]
     if phase_name not in PHASE_NAMES:
         raise PositionError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {_show(phase_name)}")
     phase = PHASE_NAMES.index(phase_name)
     over = phase == PHASE_OVER
     match_game = _integer(position["match_game"], 0, match_games, "match_game")
-    round_ = _integer(position["round"], 0, ROUNDS, "round")
-    if over != (match_game == match_games) or over != (round_ == ROUNDS):
+    round_ = _integer(position["round"], 0, rounds, "round")
+    if over != (match_game == match_games) or over != (round_ == rounds):
         raise PositionError(f"match_game {match_game} and round {round_} in phase {phase_name}: while the "
-                            f"match goes on, match_game is {span(0, match_games - 1)} and round {span(0, ROUNDS - 1)}; "
-                            f"once it is over, match_game is {match_games} and round {ROUNDS}")
+                            f"match goes on, match_game is {span(0, match_games - 1)} and round {span(0, rounds - 1)}; "
+                            f"once it is over, match_game is {match_games} and round {rounds}")
     game = min(match_game, match_games - 1)  # the game whose cards lie on the table
     starter = _seat(position["starter"], n, "starter")
     game_starter = _seat(position["game_starter"], n, "game_starter")
@@ -370,7 +423,7 @@ def load_state(position: dict) -> np.ndarray:
         raise PositionError(f"starter is seat {starter} in round 0, where the game's starter (game_starter, "
                             f"seat {game_starter}) starts")
 
-    hands, display, played, taken = _read_cards(position, n)
+    hands, display, played, taken = _read_cards(position, setup)
 
     # ---- who played this round, and hand sizes
     n_played = sum(c is not None for c in played)
@@ -386,7 +439,7 @@ def load_state(position: dict) -> np.ndarray:
         raise PositionError(f"played: seats {[p for p in range(n) if played[p] is not None]} have played, "
                             f"but the first {n_played} to play from the starter are seats {first_to_play}")
     for p, hand in enumerate(hands):
-        size = HAND_SIZE - round_ - (played[p] is not None)
+        size = rounds - round_ - (played[p] is not None)
         if len(hand) != size:
             raise PositionError(f"hands[{p}] holds {len(hand)} cards; in round {round_} it holds {size}")
 
@@ -396,7 +449,7 @@ def load_state(position: dict) -> np.ndarray:
     first_taker = _seat(position["first_taker"], n, "first_taker", may_be_null=True)
     order, n_takers = [], 0
     if phase == PHASE_TAKE:
-        order, n_takers = taking_order(played)
+        order, n_takers = taking_order(played, setup.worth)
         takers = order[:n_takers]
         decided = n_takers - len(still_to_take)
         if not still_to_take or decided < 0 or takers[decided:] != still_to_take:
@@ -411,19 +464,22 @@ def load_state(position: dict) -> np.ndarray:
         if still_to_take or first_taker is not None:
             raise PositionError(f"still_to_take and first_taker are for the take phase: in phase {phase_name} "
                                 f"they are [] and null")
-        if len(display) < n:
+        if len(display) < setup.shown:
             raise PositionError(f"the display holds {len(display)} cards; outside the take phase it holds at "
-                                f"least {n} (the deal lays {n}, and the cards of each trick join it)")
+                                f"least {setup.shown} (the deal lays {setup.shown}, and the cards of each trick "
+                                f"join it)")
     to_move = None if over else still_to_take[0] if phase == PHASE_TAKE else (starter + n_played) % n
     written_to_move = _seat(position["to_move"], n, "to_move", may_be_null=True)
     if written_to_move != to_move:
         raise PositionError(f"to_move is {_show(written_to_move)}, but the seat to decide is {_show(to_move)}")
 
-    points, cards_taken, first_takes, leader = _read_tallies(position, n, match_games, game, round_, taken)
+    points, cards_taken, first_takes, leader = _read_tallies(position, setup, match_games, game, round_, taken)
 
     # ---- the state (built as a list: quicker than writing an array item by item)
     state = [0] * STATE_SIZE
     state[H_PLAYERS], state[H_MATCH_GAMES], state[H_GAME_NO], state[H_ROUND] = n, match_games, match_game, round_
+    state[H_COLOURS], state[H_HAND_SIZE], state[H_DISPLAY_START] = setup.colours, setup.hand, setup.shown
+    state[CARD_VALUE:CARD_VALUE + VALUES] = setup.worth
     state[H_PHASE], state[H_STARTER], state[H_GAME_STARTER] = phase, starter, game_starter
     state[H_TO_MOVE] = -1 if to_move is None else to_move
     state[H_N_PLAYED] = n_played
@@ -438,10 +494,11 @@ def load_state(position: dict) -> np.ndarray:
     state[FIRST_TAKES:FIRST_TAKES + n] = first_takes
     state[PLAYED:PLAYED + MAX_PLAYERS] = [-1] * MAX_PLAYERS
     state[PLAYED:PLAYED + n] = [-1 if card is None else card for card in played]
-    _write_sums_and_masks(state, PLAYED_SUM, PLAYED_MASK, [card for card in played if card is not None])
-    _write_sums_and_masks(state, DISPLAY_SUM, DISPLAY_MASK, display)
+    _write_sums_and_masks(state, PLAYED_SUM, PLAYED_MASK, [card for card in played if card is not None],
+                          setup.worth)
+    _write_sums_and_masks(state, DISPLAY_SUM, DISPLAY_MASK, display, setup.worth)
     for p, cards in enumerate(taken):
-        _write_sums_and_masks(state, None, TAKEN_MASK + p * MAX_PLAYERS, cards)
+        _write_sums_and_masks(state, None, TAKEN_MASK + p * MAX_PLAYERS, cards, setup.worth)
     for p, hand in enumerate(hands):
         base = PRIVATE + p * PRIVATE_SIZE
         state[base:base + PRIVATE_SIZE] = [len(hand)] + sorted(hand) + [-1] * (HAND_SIZE - len(hand))
@@ -456,47 +513,60 @@ def _check_keys(position: Any) -> None:
     missing = [k for k in POSITION_KEYS if k not in position]
     if missing:
         raise PositionError(f"the position has no {', '.join(missing)} (keys: {', '.join(POSITION_KEYS)})")
-    unknown = [k for k in position if k not in POSITION_KEYS]
+    unknown = [k for k in position if k not in POSITION_KEYS and k != COMPONENTS_KEY]
     if unknown:
         raise PositionError(f"the position has unknown keys {', '.join(map(str, unknown))} "
                             f"(keys: {', '.join(POSITION_KEYS)})")
 
 
-def _read_cards(position: dict, players: int) -> tuple[list, list, list, list]:
+def _read_setup(changes: Any, players: int) -> Setup:
+    """The setup of a position's ``components`` (the entries that differ from the defaults)."""
+    try:
+        table = COMPONENTS.check(changes, COMPONENTS_KEY)
+        COMPONENTS.check_playable(table, players, COMPONENTS_KEY)
+    except RuleError as exc:
+        raise PositionError(str(exc)) from None
+    return Setup.of(players, table)
+
+
+def _read_cards(position: dict, setup: Setup) -> tuple[list, list, list, list]:
     """The card ids of the hands, the display, played (None: not yet) and taken, every card of
-    the game in exactly one of them."""
-    hands = [_cards(h, players, "hands", p) for p, h in enumerate(_list(position["hands"], "hands", players))]
-    display = _cards(position["display"], players, "display")
-    played = [None if c is None else _card(c, players, "played", p)
+    the deal in exactly one of them."""
+    players, colours = setup.players, setup.colours
+    hands = [_cards(h, colours, "hands", p) for p, h in enumerate(_list(position["hands"], "hands", players))]
+    display = _cards(position["display"], colours, "display")
+    played = [None if c is None else _card(c, colours, "played", p)
               for p, c in enumerate(_list(position["played"], "played", players))]
-    taken = [_cards(t, players, "taken", p) for p, t in enumerate(_list(position["taken"], "taken", players))]
+    taken = [_cards(t, colours, "taken", p) for p, t in enumerate(_list(position["taken"], "taken", players))]
     every_card = [c for cards in hands + [display] + taken for c in cards] + [c for c in played if c is not None]
-    if len(every_card) != players * VALUES or len(set(every_card)) != players * VALUES:
-        _refuse_misplaced_cards(players, hands, display, played, taken)
+    if len(every_card) != setup.dealt() or len(set(every_card)) != setup.dealt():
+        _refuse_misplaced_cards(setup, hands, display, played, taken)
     return hands, display, played, taken
 
 
-def _read_tallies(position: dict, players: int, match_games: int, game: int, round_: int,
+def _read_tallies(position: dict, setup: Setup, match_games: int, game: int, round_: int,
                   taken: list[list[int]]) -> tuple[list[int], list[int], list[int], int | None]:
     """points, cards_taken, rounds_first_taker and leader_at_two_thirds, checked against the
     cards taken in this game (game ``game`` of the match, at round ``round_``)."""
-    n = players
-    points = _counts(position["points"], n, COLOUR_POINTS * n * match_games, "points")
-    cards_taken = _counts(position["cards_taken"], n, VALUES * n * match_games, "cards_taken")
-    rounds_done = _match_rounds_done(game, round_)
+    n = setup.players
+    deck_points = sum(setup.worth) * setup.colours  # at most every card in a game
+    deck_cards = VALUES * setup.colours
+    points = _counts(position["points"], n, deck_points * match_games, "points")
+    cards_taken = _counts(position["cards_taken"], n, deck_cards * match_games, "cards_taken")
+    rounds_done = _match_rounds_done(game, round_, setup.hand)
     first_takes = _counts(position["rounds_first_taker"], n, rounds_done, "rounds_first_taker")
     for p in range(n):  # this game's takings, and at most every card in each earlier game
-        this_game_points = points_of(taken[p])
-        if not 0 <= points[p] - this_game_points <= COLOUR_POINTS * n * game:
+        this_game_points = points_of(taken[p], setup.worth)
+        if not 0 <= points[p] - this_game_points <= deck_points * game:
             raise PositionError(f"points[{p}] is {points[p]}, but seat {p} took {this_game_points} points in "
-                                f"this game and {COLOUR_POINTS * n} at most in each of {game} earlier")
-        if not 0 <= cards_taken[p] - len(taken[p]) <= VALUES * n * game:
+                                f"this game and {deck_points} at most in each of {game} earlier")
+        if not 0 <= cards_taken[p] - len(taken[p]) <= deck_cards * game:
             raise PositionError(f"cards_taken[{p}] is {cards_taken[p]}, but seat {p} took {len(taken[p])} cards "
-                                f"in this game and {VALUES * n} at most in each of {game} earlier")
+                                f"in this game and {deck_cards} at most in each of {game} earlier")
     if sum(first_takes) > rounds_done:
         raise PositionError(f"rounds_first_taker adds up to {sum(first_takes)}, more than the {rounds_done} "
                             f"rounds of the match played")
-    two_thirds = TWO_THIRDS_ROUNDS_PER_GAME * match_games
+    two_thirds = setup.two_thirds(match_games)
     leader = position["leader_at_two_thirds"]
     if rounds_done < two_thirds and leader is not None:
         raise PositionError(f"leader_at_two_thirds is null until {two_thirds} rounds of the match are played "
@@ -507,8 +577,8 @@ def _read_tallies(position: dict, players: int, match_games: int, game: int, rou
     return points, cards_taken, first_takes, leader
 
 
-def _refuse_misplaced_cards(players: int, hands: list, display: list, played: list, taken: list) -> None:
-    """Raise the PositionError for a card in two places, or one in none."""
+def _refuse_misplaced_cards(setup: Setup, hands: list, display: list, played: list, taken: list) -> None:
+    """Raise the PositionError for a card in two places, or too few cards placed."""
     places = ([(f"hands[{p}]", hand) for p, hand in enumerate(hands)] + [("display", display)]
               + [(f"played[{p}]", [card]) for p, card in enumerate(played) if card is not None]
               + [(f"taken[{p}]", cards) for p, cards in enumerate(taken)])
@@ -519,16 +589,19 @@ def _refuse_misplaced_cards(players: int, hands: list, display: list, played: li
                 raise PositionError(f"{card_name(card)} is in {place_of[card]} and in {place}: every card lies "
                                     f"in exactly one place")
             place_of[card] = place
-    nowhere = next(c for c in range(players * VALUES) if c not in place_of)
-    raise PositionError(f"{card_name(nowhere)} is missing: every card of the game lies in a hand, the "
-                        f"display, played or taken")
+    if setup.dealt() == setup.colours * VALUES:  # every card is dealt: name one missing
+        nowhere = next(c for c in range(setup.colours * VALUES) if c not in place_of)
+        raise PositionError(f"{card_name(nowhere)} is missing: every card of the game lies in a hand, the "
+                            f"display, played or taken")
+    raise PositionError(f"the position places {len(place_of)} cards; a deal of this game places "
+                        f"{setup.dealt()} (in a hand, the display, played or taken), the rest stay undealt")
 
 
-def _write_sums_and_masks(state: list[int], sums: int | None, masks: int, cards: list[int]) -> None:
-    """Write the per-colour value sums (at ``sums``, unless None) and masks (at ``masks``) of
-    ``cards`` into ``state``."""
+def _write_sums_and_masks(state: list[int], sums: int | None, masks: int, cards: list[int], worth) -> None:
+    """Write the per-colour value sums (at ``sums``, unless None; ``worth[rank - 1]`` a card) and
+    masks (at ``masks``) of ``cards`` into ``state``."""
     for card in cards:
         colour, offset = divmod(card, VALUES)
         if sums is not None:
-            state[sums + colour] += offset + 1
+            state[sums + colour] += worth[offset]
         state[masks + colour] |= 1 << offset

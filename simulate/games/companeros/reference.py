@@ -10,6 +10,10 @@ drawn from the stream exactly as the kernel deals, or taken from a written recor
     {"deal": {"display": [{"colour": "red", "value": 4}, ...],        # n cards
               "hands": [[{"colour": "red", "value": 1}, ...], ...]}}  # n hands of 9 cards
 
+The component table (``params[2:]``: colours, hand size, display size, the ten ranks' values)
+sets the colours in play, the sizes dealt and what each rank is worth; a card's ``value`` in a
+spelling is its rank (1..10), worth ``worth[rank - 1]`` victory points (by default the rank).
+
 Cards are spelled as ``notation.py`` spells them; :meth:`Game.action` spells a move as
 ``notation.move_to_json`` does.
 """
@@ -22,8 +26,6 @@ from tourney_sim.simulate.games.chance import as_chance, Chance
 from tourney_sim.simulate.seeding import PyStream
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
-ROUNDS = 9
-HAND = 9
 TAKE, PASS = 64, 127  # move codes: take colour k = TAKE + k; play card = card number
 
 
@@ -53,14 +55,14 @@ class Card:
         return Card(COLOURS.index(spelled["colour"]), spelled["value"])
 
 
-def card_problem(spelled: Any, players: int) -> str | None:
-    """Why ``spelled`` is not a card of a game of ``players`` (colours 0..players-1, values
+def card_problem(spelled: Any, colours: int) -> str | None:
+    """Why ``spelled`` is not a card of a game of ``colours`` colours (0..colours-1, values
     1..10), or None if it is one."""
     if not isinstance(spelled, dict) or set(spelled) != {"colour", "value"}:
         return f"a card is {{\"colour\": ..., \"value\": ...}}, not {spelled!r}"
     colour, value = spelled["colour"], spelled["value"]
-    if colour not in COLOURS[:players]:
-        return f"unknown card {spelled!r}: the colours of {players} players are {', '.join(COLOURS[:players])}"
+    if colour not in COLOURS[:colours]:
+        return f"unknown card {spelled!r}: the game's colours are {', '.join(COLOURS[:colours])}"
     if type(value) is not int or not 1 <= value <= 10:
         return f"unknown card {spelled!r}: values are the integers 1 to 10"
     return None
@@ -75,30 +77,31 @@ def list_problem(what: str, value: Any, length: int, items: str) -> str | None:
     return None
 
 
-def deal_problem(outcome: Any, players: int) -> str | None:
-    """Why ``outcome`` is not a possible deal of a game of ``players`` (the display of
-    ``players`` cards and ``players`` hands of 9, every card of the game exactly once), or None."""
+def deal_problem(outcome: Any, players: int, colours: int, shown: int, size: int) -> str | None:
+    """Why ``outcome`` is not a possible deal of a game of ``players`` with ``colours`` colours
+    (the display of ``shown`` cards and ``players`` hands of ``size``, no card of the game twice),
+    or None."""
     if not isinstance(outcome, dict) or set(outcome) != {"display", "hands"}:
         return "a deal is {\"display\": [cards], \"hands\": [[cards] per seat]}"
     display, hands = outcome["display"], outcome["hands"]
-    problem = (list_problem("the display", display, players, "cards")
+    problem = (list_problem("the display", display, shown, "cards")
                or list_problem("hands", hands, players, "hands"))
     if problem:
         return problem
     for seat, hand in enumerate(hands):
-        problem = list_problem(f"the hand of seat {seat}", hand, HAND, "cards")
+        problem = list_problem(f"the hand of seat {seat}", hand, size, "cards")
         if problem:
             return problem
     seen: set[Card] = set()
     for spelled in display + [c for hand in hands for c in hand]:
-        problem = card_problem(spelled, players)
+        problem = card_problem(spelled, colours)
         if problem:
             return problem
         card = Card.from_json(spelled)
         if card in seen:
             return f"{card} is dealt twice"
         seen.add(card)
-    return None  # players * 10 distinct cards of the game: every card exactly once
+    return None  # shown + players * size distinct cards of the game (by default every card once)
 
 
 @dataclass
@@ -123,6 +126,9 @@ class Game:
 
     def __init__(self, params, chance: Chance | PyStream):
         self.players, self.match_games = int(params[0]), int(params[1])
+        # the component table: colours in play, hand size (= rounds), opening display, rank values
+        self.colours, self.hand_size, self.shown = int(params[2]), int(params[3]), int(params[4])
+        self.worth = [int(v) for v in params[5:15]]
         self.chance = as_chance(chance)
         self.points = [0] * self.players
         self.cards_taken = [0] * self.players
@@ -136,17 +142,18 @@ class Game:
     # -- setup
     def _deal(self) -> None:
         """Deal a game of the match: the chance event ``deal`` (see the module docstring)."""
-        n = self.players
+        n, d, h = self.players, self.shown, self.hand_size
 
         def shuffle_and_deal(stream: PyStream) -> dict:
-            deck = list(range(n * 10))
+            deck = list(range(self.colours * 10))
             stream.shuffle(deck)
-            display = sorted(Card.of(c) for c in deck[:n])
-            hands = [sorted(Card.of(c) for c in deck[n + HAND * p:n + HAND * (p + 1)]) for p in range(n)]
+            display = sorted(Card.of(c) for c in deck[:d])
+            hands = [sorted(Card.of(c) for c in deck[d + h * p:d + h * (p + 1)]) for p in range(n)]
             return {"display": [card.to_json() for card in display],
                     "hands": [[card.to_json() for card in hand] for hand in hands]}
 
-        deal = self.chance.event("deal", shuffle_and_deal, lambda outcome: deal_problem(outcome, n))
+        deal = self.chance.event("deal", shuffle_and_deal,
+                                 lambda outcome: deal_problem(outcome, n, self.colours, d, h))
         self.display = sorted(Card.from_json(c) for c in deal["display"])
         self.hands = [sorted(Card.from_json(c) for c in hand) for hand in deal["hands"]]
         self.played = {}
@@ -199,7 +206,7 @@ class Game:
         """Seats allowed to take, in order: by colour value, then card value, stopping at a tie."""
         colour_value: dict[int, int] = {}
         for card in self.played.values():
-            colour_value[card.colour] = colour_value.get(card.colour, 0) + card.value
+            colour_value[card.colour] = colour_value.get(card.colour, 0) + self.points_of([card])
         order = sorted(self.played, key=lambda s: (colour_value[self.played[s].colour],
                                                     self.played[s].value), reverse=True)
         takers = []
@@ -216,7 +223,7 @@ class Game:
         colour = move - TAKE
         taken = [card for card in self.display if card.colour == colour]
         self.display = [card for card in self.display if card.colour != colour]
-        self.points[seat] += sum(card.value for card in taken)
+        self.points[seat] += self.points_of(taken)
         self.cards_taken[seat] += len(taken)
         if self.first_taker is None:
             self.first_taker = seat
@@ -229,12 +236,13 @@ class Game:
             self.first_takes[self.first_taker] += 1
         self.first_taker = None
         self.round += 1
-        rounds_played = self.games_done * ROUNDS + self.round
-        if rounds_played == (2 * ROUNDS * self.match_games) // 3:
+        rounds = self.hand_size  # a round plays one card of each hand
+        rounds_played = self.games_done * rounds + self.round
+        if rounds_played == (2 * rounds * self.match_games) // 3:
             best = max(self.points)
             leaders = [p for p in range(self.players) if self.points[p] == best]
             self.leader_at_two_thirds = leaders[0] if len(leaders) == 1 else -1
-        if self.round < ROUNDS:
+        if self.round < rounds:
             return
         self.games_done += 1
         if self.games_done == self.match_games:
@@ -245,6 +253,10 @@ class Game:
         best = max(self.points)
         self.starter = next(p for p in order if self.points[p] == best)
         self._deal()
+
+    def points_of(self, cards: list[Card]) -> int:
+        """The victory points ``cards`` are worth (each its rank's value in the component table)."""
+        return sum(self.worth[card.value - 1] for card in cards)
 
     # -- the end
     def result(self):
@@ -265,7 +277,7 @@ class Game:
             colour = move - TAKE
             taken = sorted(card for card in self.display if card.colour == colour)
             return {"action": "take", "colour": COLOURS[colour], "cards": [card.to_json() for card in taken],
-                    "points": sum(card.value for card in taken)}
+                    "points": self.points_of(taken)}
         if 0 <= move < len(COLOURS) * 10:
             return {"action": "play", "card": Card.of(move).to_json()}
         raise ValueError(f"{move} is not a Compañeros move code")
@@ -276,5 +288,5 @@ class Game:
         if move >= TAKE:
             colour = move - TAKE
             cards = [c for c in self.display if c.colour == colour]
-            return f"takes {COLOURS[colour]} ({sum(c.value for c in cards)} points)"
+            return f"takes {COLOURS[colour]} ({self.points_of(cards)} points)"
         return f"plays {Card.of(move)}"

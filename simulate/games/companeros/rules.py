@@ -3,9 +3,16 @@
 Rules: ``shared/rules/companeros.md`` (decisions CO-1..CO-6) over the rulebook. Choices made
 here where both are silent:
 
-- Cards are numbered ``card = colour * 10 + (value - 1)``: colours 0..n-1, values 1..10.
-- The deal: the 10n card ids are shuffled with the chance stream (``seeding.shuffle``); the first
-  n form the display, then seat p receives the next 9 (``deck[n + 9p : n + 9p + 9]``).
+- Cards are numbered ``card = colour * 10 + (rank - 1)``: colours 0..n-1, ranks 1..10; a card's
+  victory points are its rank's value in the component table (``CARD_VALUE``; by default the rank).
+- The components (``components.toml`` beside this file, declared by ``COMPONENTS``; the rule option
+  ``components``): colours = n + ``deck.extra_colours``, the values of the ranks (``deck.values``,
+  rising, so rank order is value order), the opening display d = n + ``deal.extra_display`` and
+  the hand size h = ``deal.hand`` (rounds per game). The rules file's game: n colours, values
+  1..10, d = n, h = 9. ``make_params`` refuses a table that cannot be dealt (one line).
+- The deal: the 10 x colours card ids are shuffled with the chance stream (``seeding.shuffle``);
+  the first d form the display, then seat p receives the next h (``deck[d + hp : d + hp + h]``);
+  the rest (none by default) stay undealt, unseen by anyone.
 - A decision is either *play a card* (move code = card id) or, during trick scoring, *take a
   colour* (``MOVE_TAKE + colour``, for each colour present in the display) or *pass*
   (``MOVE_PASS``). Taking is a decision of the taker's strategy (CO-2), so a player whose turn in
@@ -23,11 +30,13 @@ Determinization (for the search player, issue 12): :func:`determinize` fills a c
 from the views of the seat to move (``public[H_TO_MOVE]``). The only hidden information in
 Compañeros is the other seats' hands: every card not in a hand lies face up (the display masks,
 ``PLAYED``, the taken masks), so the cards still in the other hands are exactly the cards of the
-game in none of those places and not in the seat's own hand. Their sizes are public: seat p holds
-``HAND_SIZE - H_ROUND - (PLAYED[p] >= 0)`` cards. The function draws a uniformly random split of
-those cards over the other hands with those sizes (a partial Fisher-Yates shuffle over
-``seeding.below``, the seats filled in seat order), which is what the seat knows under a uniform
-deal: a card a seat played earlier tells nothing about which of the unseen cards it still holds.
+game in none of those places and not in the seat's own hand (with a component table that leaves
+cards undealt, those too: ``H_COLOURS * VALUES - H_DISPLAY_START - n * H_HAND_SIZE`` of them).
+Their sizes are public: seat p holds ``H_HAND_SIZE - H_ROUND - (PLAYED[p] >= 0)`` cards. The
+function draws a uniformly random split of those cards over the other hands with those sizes (a
+partial Fisher-Yates shuffle over ``seeding.below``, the seats filled in seat order), which is
+what the seat knows under a uniform deal: a card a seat played earlier tells nothing about which
+of the unseen cards it still holds.
 Nothing else is hidden: later games of a CO-5 match are dealt from the chance stream that
 ``apply_move`` is given. The public part and the seat's own hand are copied as they are; the
 private parts of unused seats and the scratch area are zeroed, so the sampled state depends on
@@ -47,6 +56,8 @@ loaded::
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -55,6 +66,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from ... import kernel
 from ...kernel import popcount, rank_descending
 from ...seeding import below, shuffle
+from ..components import Components, Value
 from ..layout import Layout
 
 NAME = "companeros"
@@ -62,10 +74,13 @@ NAME = "companeros"
 RULES_VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 VALUES = 10
-HAND_SIZE = 9
-ROUNDS = 9
+HAND_SIZE = 9  # most cards a hand holds (the component table's deal.hand: 1..9)
+ROUNDS = 9  # most rounds of a game (one per card of a hand)
 MAX_CARDS = MAX_PLAYERS * VALUES
 MAX_MATCH_GAMES = 100
+#: most victory points the cards one colour gets in one round may be worth: trick scoring keeps
+#: colour values as bits of an int64 (a component table whose cards could exceed it is refused)
+MAX_COLOUR_VALUE = 62
 
 PHASE_PLAY, PHASE_TAKE, PHASE_OVER = 0, 1, 2
 MOVE_TAKE = 64  # MOVE_TAKE + colour: take every display card of that colour
@@ -89,7 +104,8 @@ LAYOUT = Layout(
         ("H_DISPLAY_CARDS", 1, "number of cards in the display"),
         ("H_LEADER_2_3", 1, "seat alone in the lead on match points after two thirds of the "
                             "match's rounds (-1: shared lead), for the decisiveness analysis"),
-        (None, 2, "unused"),
+        ("H_COLOURS", 1, "colours in play (the component table: players + deck.extra_colours)"),
+        ("H_HAND_SIZE", 1, "cards dealt to each hand, so rounds per game (deal.hand)"),
         ("PLAYED", MAX_PLAYERS, "card played this round by each seat, -1 if none yet"),
         ("TAKE_ORDER", MAX_PLAYERS, "eligible takers, in order of trick scoring"),
         ("SCORE", MAX_PLAYERS, "match points per seat"),
@@ -101,6 +117,11 @@ LAYOUT = Layout(
         ("PLAYED_MASK", MAX_PLAYERS, "this round's played cards per colour (mask)"),
         ("TAKEN_MASK", (MAX_PLAYERS, MAX_PLAYERS), "cards taken in this game, per seat then colour "
                                                    "(mask)"),
+        "The component table in force (components.toml), appended:",
+        ("H_DISPLAY_START", 1, "cards laid out as the display at each deal (players + "
+                               "deal.extra_display)"),
+        ("CARD_VALUE", VALUES, "the victory points of the card of each rank 1..VALUES of a colour, "
+                               "rising (deck.values): CARD_VALUE + card % VALUES"),
     ],
     private=[
         ("PV_SIZE", 1, "hand size h"),
@@ -114,11 +135,12 @@ LAYOUT = Layout(
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
-VIEWS_VERSION = 1
+VIEWS_VERSION = 2  # 2: H_COLOURS, H_HAND_SIZE, H_DISPLAY_START, CARD_VALUE (the component table)
 STRATEGY_CONSTANTS = {
     "MAX_PLAYERS": "seats the views have room for (per-seat pieces hold this many entries)",
-    "VALUES": "cards per colour: card id = colour * VALUES + value - 1 (value 1..10)",
-    "HAND_SIZE": "cards dealt to each hand",
+    "VALUES": "cards per colour: card id = colour * VALUES + rank - 1 (rank 1..10; its victory points "
+              "are CARD_VALUE[rank - 1], by default the rank)",
+    "HAND_SIZE": "most cards a hand holds (the cards dealt are H_HAND_SIZE)",
     "PHASE_PLAY": "H_PHASE: the seat to move plays a card (move = the card id)",
     "PHASE_TAKE": "H_PHASE: the seat to move takes a colour of the display or passes",
     "PHASE_OVER": "H_PHASE: the game is over",
@@ -131,8 +153,8 @@ MAX_MOVES = max(HAND_SIZE, MAX_PLAYERS + 1)
 #: most decisions in one game of a match: per round n plays and at most n take decisions
 MAX_DECISIONS_PER_GAME = ROUNDS * 2 * MAX_PLAYERS
 
-# params: [n_players, match_games]
-P_PLAYERS, P_MATCH_GAMES = 0, 1
+# params: [n_players, match_games, colours, hand size, display size, the VALUES card values]
+P_PLAYERS, P_MATCH_GAMES, P_COLOURS, P_HAND_SIZE, P_DISPLAY, P_VALUES = 0, 1, 2, 3, 4, 5
 
 
 def colour_of(card):
@@ -150,9 +172,12 @@ value_of_nb = njit(cache=True, inline="always")(value_of)
 # ----------------------------------------------------------------------------- kernel
 @njit(cache=True, inline="always")
 def _deal(state, chance):
-    """Deal a fresh game of the match: shuffle, lay the display, deal 9 cards a seat."""
+    """Deal a fresh game of the match: shuffle, lay the display, deal the hands (the component
+    table's sizes; cards beyond them stay undealt, unseen)."""
     n = state[H_PLAYERS]
-    n_cards = n * VALUES
+    n_cards = state[H_COLOURS] * VALUES
+    shown = state[H_DISPLAY_START]
+    size = state[H_HAND_SIZE]
     for c in range(n_cards):
         state[SCRATCH + c] = c
     shuffle(chance, state, SCRATCH, n_cards)
@@ -164,20 +189,22 @@ def _deal(state, chance):
         state[PLAYED + k] = -1
     for k in range(MAX_PLAYERS * MAX_PLAYERS):
         state[TAKEN_MASK + k] = 0
-    for i in range(n):
+    for i in range(shown):
         c = state[SCRATCH + i]
-        state[DISPLAY_SUM + c // VALUES] += c % VALUES + 1
+        state[DISPLAY_SUM + c // VALUES] += state[CARD_VALUE + c % VALUES]
         state[DISPLAY_MASK + c // VALUES] |= 1 << (c % VALUES)
-    state[H_DISPLAY_CARDS] = n
+    state[H_DISPLAY_CARDS] = shown
     for p in range(n):
         base = PRIVATE + p * PRIVATE_SIZE
-        state[base] = HAND_SIZE
+        state[base] = size
         cards = np.int64(0)  # the hand as a set of card ids, listed ascending below
-        for j in range(n + HAND_SIZE * p, n + HAND_SIZE * (p + 1)):
+        for j in range(shown + size * p, shown + size * (p + 1)):
             cards |= np.int64(1) << state[SCRATCH + j]
-        for i in range(HAND_SIZE):
+        for i in range(size):
             state[base + 1 + i] = trailing_zeros(cards)
             cards &= cards - 1
+        for i in range(size, HAND_SIZE):  # -1 beyond a hand smaller than HAND_SIZE
+            state[base + 1 + i] = -1
     state[H_ROUND] = 0
     state[H_PHASE] = PHASE_PLAY
     state[H_N_PLAYED] = 0
@@ -191,6 +218,11 @@ def init(state, params, chance):
         state[i] = 0
     state[H_PLAYERS] = params[P_PLAYERS]
     state[H_MATCH_GAMES] = params[P_MATCH_GAMES]
+    state[H_COLOURS] = params[P_COLOURS]
+    state[H_HAND_SIZE] = params[P_HAND_SIZE]
+    state[H_DISPLAY_START] = params[P_DISPLAY]
+    for r in range(VALUES):
+        state[CARD_VALUE + r] = params[P_VALUES + r]
     state[H_STARTER] = 0  # CO-1: seat 0 is the oldest player
     _deal(state, chance)
 
@@ -228,8 +260,8 @@ def _score_trick(state):
     highest shared one. Branch-free: each seat's place is the number of seats ahead of it.
     """
     n = state[H_PLAYERS]
-    for p in range(n):  # sort keys (colour value, card value, seat), kept in the scratch area
-        c = state[PLAYED + p]
+    for p in range(n):  # sort keys (colour value, card rank, seat), kept in the scratch area (the
+        c = state[PLAYED + p]  # ranks of a colour rise with its values: rank order is value order)
         state[SCRATCH + p] = ((state[PLAYED_SUM + c // VALUES] * 16) + c % VALUES + 1) * 8 + p
     for p in range(n):
         key = state[SCRATCH + p]
@@ -239,7 +271,7 @@ def _score_trick(state):
         state[TAKE_ORDER + place] = p
     seen = np.int64(0)  # bit v: some colour has colour value v (v <= 45)
     shared = np.int64(1)  # bit v: two colours have colour value v; bit 0 stands for "none"
-    for colour in range(n):
+    for colour in range(state[H_COLOURS]):
         bit = np.int64(state[PLAYED_SUM + colour] > 0) << state[PLAYED_SUM + colour]
         shared |= seen & bit
         seen |= bit
@@ -257,22 +289,22 @@ def taker_position(public, seat, card):
     off (CO-6). The same answer as :func:`_score_trick` would give once the others have
     played no more cards, without a work array (strategies ask it for every card of a hand).
     """
-    n = public[H_PLAYERS]
     my_colour = card // VALUES
-    my_value = card % VALUES + 1
+    my_rank = card % VALUES + 1
+    my_value = public[CARD_VALUE + my_rank - 1]
     mine = public[PLAYED_SUM + my_colour] + my_value
     # one branch-free pass over the colours (a strategy asks this for every card of a hand)
     seen = np.int64(0)  # bit v: a colour of value v >= mine (v <= 45)
     shared = np.int64(0)  # bit v: two such colours
     position = 0  # cards ahead of mine: of richer colours, and higher ones of my colour
-    for colour in range(n):
+    for colour in range(public[H_COLOURS]):
         other = colour != my_colour
         v = public[PLAYED_SUM + colour] + (0 if other else my_value)
         bit = np.int64(v >= mine) << v
         shared |= seen & bit
         seen |= bit
         position += (other & (v > mine)) * popcount(public[PLAYED_MASK + colour])
-    position += popcount(public[PLAYED_MASK + my_colour] >> my_value)  # values above mine
+    position += popcount(public[PLAYED_MASK + my_colour] >> my_rank)  # ranks above mine
     return position if shared == 0 else -1  # shared: the walk stops before reaching me
 
 
@@ -295,7 +327,10 @@ def _end_round(state, chance):
     state[H_ROUND] += 1
     state[H_PHASE] = PHASE_PLAY
     state[H_TO_MOVE] = state[H_STARTER]
-    if state[H_GAME_NO] * ROUNDS + state[H_ROUND] == (2 * ROUNDS * state[H_MATCH_GAMES]) // 3:
+    rounds = state[H_HAND_SIZE]  # one card of each hand a round
+    # the match's rounds done == (2 * rounds * games) // 3, two thirds (without a division)
+    gap = 2 * rounds * state[H_MATCH_GAMES] - 3 * (state[H_GAME_NO] * rounds + state[H_ROUND])
+    if 0 <= gap <= 2:
         leader = 0
         for p in range(1, n):
             if state[SCORE + p] > state[SCORE + leader]:
@@ -305,7 +340,7 @@ def _end_round(state, chance):
                 leader = -1
                 break
         state[H_LEADER_2_3] = leader
-    if state[H_ROUND] < ROUNDS:
+    if state[H_ROUND] < rounds:
         return
     state[H_GAME_NO] += 1
     if state[H_GAME_NO] >= state[H_MATCH_GAMES]:
@@ -346,7 +381,7 @@ def apply_move(state, move, chance):
         state[base + HAND_SIZE - 1] = -1
         state[base - 1] -= 1
         state[PLAYED + seat] = move
-        state[PLAYED_SUM + move // VALUES] += move % VALUES + 1
+        state[PLAYED_SUM + move // VALUES] += state[CARD_VALUE + move % VALUES]
         state[PLAYED_MASK + move // VALUES] |= 1 << (move % VALUES)
         state[H_N_PLAYED] += 1
         if state[H_N_PLAYED] < n:
@@ -409,7 +444,7 @@ def determinize(public, private, state, rng):
     # the unseen cards, ascending, into the scratch area
     k = 0
     full = (1 << VALUES) - 1
-    for colour in range(n):
+    for colour in range(public[H_COLOURS]):
         gone = public[DISPLAY_MASK + colour] | public[PLAYED_MASK + colour]
         for p in range(n):
             gone |= public[TAKEN_MASK + p * MAX_PLAYERS + colour]
@@ -421,16 +456,19 @@ def determinize(public, private, state, rng):
     # public hand sizes of the other seats; the last of them is the one left undrawn
     needed = 0
     last = 0
-    base_size = HAND_SIZE - public[H_ROUND]
+    base_size = public[H_HAND_SIZE] - public[H_ROUND]
     for p in range(n):
         if p != seat:
             size = base_size - (public[PLAYED + p] >= 0)
             needed += size
             last = size
-    if needed != k:
+    undealt = public[H_COLOURS] * VALUES - public[H_DISPLAY_START] - n * public[H_HAND_SIZE]
+    if needed + undealt != k:
         return -1
-    # partial Fisher-Yates: positions [0, k - last) get a uniform draw without replacement
-    for i in range(k - last):
+    # partial Fisher-Yates: positions [0, draws) get a uniform draw without replacement (the
+    # last hand takes the rest when every card is dealt; else the undealt cards are the rest)
+    draws = k - last if undealt == 0 else needed
+    for i in range(draws):
         j = i + below(rng, k - i)
         tmp = state[SCRATCH + i]
         state[SCRATCH + i] = state[SCRATCH + j]
@@ -471,5 +509,43 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 
 
 # ----------------------------------------------------------------------------- rule parameters
+def _playable(table: dict, n_players: int) -> str | None:
+    """Why a component table cannot make a playable game of ``n_players``, or None."""
+    colours = n_players + table["deck"]["extra_colours"]
+    if not 1 <= colours <= MAX_PLAYERS:
+        return (f"deck.extra_colours: {n_players} players with {table['deck']['extra_colours']:+d} make "
+                f"{colours} colours; there are 1 to {MAX_PLAYERS}")
+    values = table["deck"]["values"]
+    if any(a >= b for a, b in zip(values, values[1:])):
+        return f"deck.values must rise strictly (CO-3: the ranks of a colour never tie), got {values}"
+    richest = sum(sorted(values)[-n_players:])
+    if richest > MAX_COLOUR_VALUE:
+        return (f"deck.values: {n_players} cards of one colour can be worth {richest} in one round; "
+                f"at most {MAX_COLOUR_VALUE}")
+    display = n_players + table["deal"]["extra_display"]
+    hand = table["deal"]["hand"]
+    if display < 0:
+        return f"deal.extra_display: {n_players} players with {table['deal']['extra_display']} make a display of {display} cards"
+    if display + n_players * hand > colours * VALUES:
+        return (f"the deck of {colours} colours ({colours * VALUES} cards) is too small to deal a display "
+                f"of {display} and {n_players} hands of {hand}")
+    return None
+
+
+COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
+    Value("deck.extra_colours", -2, MAX_PLAYERS - MIN_PLAYERS,
+          "colours in play beyond one per player (CO setup: 0)"),
+    Value("deck.values", 1, MAX_COLOUR_VALUE, "victory points of the card of each rank of a colour, rising",
+          length=VALUES),
+    Value("deal.extra_display", -MIN_PLAYERS, 2 * VALUES,
+          "cards of the opening display beyond one per player (the rules: 0)"),
+    Value("deal.hand", 1, HAND_SIZE, "cards dealt to each hand, so rounds per game"),
+], playable=_playable)
+
+
 def make_params(n_players: int, options: dict) -> np.ndarray:
-    return np.array([n_players, options["match_games"]], dtype=np.int32)
+    table = options.get("components", COMPONENTS.defaults)
+    COMPONENTS.check_playable(table, n_players)
+    return np.array([n_players, options["match_games"], n_players + table["deck"]["extra_colours"],
+                     table["deal"]["hand"], n_players + table["deal"]["extra_display"]]
+                    + list(table["deck"]["values"]), dtype=np.int32)

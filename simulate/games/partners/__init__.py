@@ -45,4 +45,5 @@ SPEC = GameSpec(
     module_name=rules.__name__,
     make_params=make_params,
     search_scale=0.5,
+    components=rules.COMPONENTS,
 )

@@ -155,12 +155,12 @@ import numpy as np
 from ..spec import PositionError
 from .rules import (
     back_dest, BOARD_HOUSE, BOARD_SECTION, CARD_KIND, CARD_PUB, CP_DISCARDED, CP_NONE, CP_PLAYED, CP_UNSEEN, DECK,
-    DEALS_PER_DEALER, DECK_COUNTS, E_BACK, E_FWD, E_FWD2, E_SPLIT, E_START, E_SWAP, fwd_dest,
+    DEALS_PER_DEALER, DECK_COUNTS, E_BACK, EFFECT_KEYS, E_SPLIT, E_SWAP, fwd_dest, kind_problem,
     H_DEALER, H_DEALER_DEALS, H_DEALS, H_DEALS_PER_DEALER, H_EXCHANGED, H_HOUSE, H_MAX_DEALS,
     H_N_CARDS, H_OVERSHOOT, H_PHASE, H_PILE, H_PLAYERS, H_RING, H_SECTION, H_TO_MOVE, H_TRUNCATED,
     H_WINNER, HAND_COUNT, HAND_SIZE, HIST_WORDS, HOME, HOUSE_MASK, KIND_EFFECTS, KIND_NAMES,
     KIND_SHIFT, KIND_TABLE, KO_GIVEN, KO_SUFFERED, LEAD_HIST, LEADS_PER_WORD, MAX_CARDS, MAX_DEALS,
-    MAX_HOUSE, MAX_RING, MAX_SECTION, MAX_SPLIT, MOVE_DISCARD, MOVE_GIVE, N_EFFECTS, N_KINDS, OUT,
+    MAX_HOUSE, MAX_RING, MAX_SECTION, MOVE_DISCARD, MOVE_GIVE, N_EFFECTS, N_KINDS, OUT,
     OUTSIDE, OVERSHOOT_CHOICES, PHASE_EXCHANGE, PHASE_OVER, PHASE_PLAY, PIECE, PIECES, PRIVATE,
     PRIVATE_SIZE, PUBLIC_SIZE, PV_GIVEN, PV_HAND, PV_RECEIVED, PV_SIZE, RING_CNT, RING_COL,
     S_DECK_POS, S_STAMP, START_CNT, STATE_SIZE, SWAPS, W_T, _move_to, abs_space,
@@ -171,7 +171,7 @@ COLOUR_NAMES = ("yellow", "red", "blue", "green")  # seats 0..3: yellow+blue, re
 TEAMS = [[0, 2], [1, 3]]
 PHASE_NAMES = ("exchange", "play", "over")
 #: the columns of a kind's row of the effect table (``rules.KIND_EFFECTS``), as positions name them
-EFFECT_NAMES = ("forward", "forward_alt", "start", "back", "split", "swap")
+EFFECT_NAMES = EFFECT_KEYS  # as components.toml names them
 #: the largest steps a move code can hold (its 6-bit steps field)
 MAX_STEPS = 63
 FIRST_DEALER = 3  # PA-10
@@ -581,13 +581,9 @@ def _deck_tables(position: dict) -> tuple[list[int], list[list[int]]]:
             _fail(f"card_effects {name} must be an object of effects ({', '.join(EFFECT_NAMES)}), "
                   f"got {_show(given)}")
         row = [_integer(given.get(e, 0), f"card_effects {name} {e}", 0, MAX_STEPS) for e in EFFECT_NAMES]
-        families = (row[E_FWD] > 0 or row[E_FWD2] > 0 or row[E_START] > 0) + (row[E_BACK] > 0) \
-            + (row[E_SPLIT] > 0) + (row[E_SWAP] > 0)
-        if families > 1:
-            _fail(f"card_effects {name} mixes effect families; a kind moves/starts, goes back, "
-                  f"splits or swaps")
-        if row[E_SPLIT] > MAX_SPLIT:
-            _fail(f"card_effects {name} split must be at most {MAX_SPLIT}, got {row[E_SPLIT]}")
+        why = kind_problem(name, row)
+        if why:
+            _fail(f"card_effects: {why}")
         rows.append(row)
     return counts, rows
 

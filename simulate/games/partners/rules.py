@@ -1,10 +1,11 @@
 """Partners (4 players, teams {0,2} and {1,3}): the rules kernel.
 
 Rules: ``shared/rules/partners.md`` (decisions PA-1..PA-12) over the rulebook
-``shared/seeds/partners.txt``. The board (PA-1) and the deck (PA-2) are data: the module-level
-tables ``BOARD_SECTION``/``BOARD_HOUSE`` and ``KIND_EFFECTS``/``DECK_COUNTS`` are packed into
-``params`` by :func:`make_params` and copied into the public state by ``init``; the kernel reads
-them from there, so a variant board or deck is a change of tables.
+``shared/seeds/partners.txt``. The board (PA-1) and the deck (PA-2) are data: the component
+table (``components.toml`` beside this file, declared by ``COMPONENTS``; the rule option
+``components``) is packed into ``params`` by :func:`make_params` and copied into the public state
+by ``init``; the kernel reads it from there, so a variant board or deck is a change of table.
+``BOARD_SECTION``/``BOARD_HOUSE`` and ``KIND_EFFECTS``/``DECK_COUNTS`` are the defaults' tables.
 
 Geometry. Seat p plays colour p. Every piece of colour c is described by its *track code* ``t``
 relative to its colour: ``0`` its own start space, ``1 .. RING`` the numbered spaces counted from
@@ -112,12 +113,14 @@ rules.py``), and this table is generated from it when the module is loaded::
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ... import kernel
 from ...seeding import below, shuffle
+from ..components import Components, Value
 from ..layout import Layout
 
 NAME = "partners"
@@ -128,8 +131,6 @@ PIECES = 4
 HAND_SIZE = 4
 
 # ----------------------------------------------------------------------------- PA-1: the board
-BOARD_SECTION = 14  # numbered spaces per colour section (after its start space)
-BOARD_HOUSE = 4  # house spaces per colour
 MAX_SECTION = 20
 MAX_HOUSE = 8
 MAX_RING = 4 * MAX_SECTION
@@ -141,25 +142,7 @@ KIND_NAMES = ("Start", "Ace", "2", "3", "-4", "5", "6", "7", "8", "9", "10", "Sw
 N_KINDS = 14
 E_FWD, E_FWD2, E_START, E_BACK, E_SPLIT, E_SWAP = range(6)
 N_EFFECTS = 6
-#: per kind: forward steps, alternative forward steps, starts a piece, backward steps,
-#: split steps (the 7), swap
-KIND_EFFECTS = np.array([
-    [0, 0, 1, 0, 0, 0],    # Start
-    [1, 14, 0, 0, 0, 0],   # Ace: 1 or 14
-    [2, 0, 0, 0, 0, 0],
-    [3, 0, 0, 0, 0, 0],
-    [0, 0, 0, 4, 0, 0],    # -4
-    [5, 0, 0, 0, 0, 0],
-    [6, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 7, 0],    # 7: split
-    [8, 0, 1, 0, 0, 0],    # 8: start or 8
-    [9, 0, 0, 0, 0, 0],
-    [10, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 1],    # Swap
-    [12, 0, 0, 0, 0, 0],
-    [13, 0, 1, 0, 0, 0],   # 13: start or 13
-], dtype=np.int32)
-DECK_COUNTS = np.full(N_KINDS, 4, dtype=np.int32)  # PA-12: 56 cards
+EFFECT_KEYS = ("forward", "forward_alt", "start", "back", "split", "swap")  # components.toml [effects]
 DEALS_PER_DEALER = 3
 MAX_DEALS = 500  # PA-7
 #: the deal history (LEAD_HIST): 2 bits per deal, 15 deals per int32 word (the sign bit unused)
@@ -167,6 +150,71 @@ LEADS_PER_WORD = 15
 HIST_WORDS = (MAX_DEALS + LEADS_PER_WORD - 1) // LEADS_PER_WORD
 MAX_CARDS = 64
 MAX_SPLIT = 7  # the split kind's steps must fit the 6-bit comp field
+MAX_STEPS = 63  # forward / back steps must fit the move code's 6-bit steps field
+
+
+# ----------------------------------------------------------------------------- components (PA-1, PA-2)
+def kind_problem(name: str, row) -> str | None:
+    """Why a kind's effect row (E_FWD .. E_SWAP) is not one the kernel plays, or None: a kind
+    belongs to one family (forward and/or start, back, split, swap), and its forward_alt, when
+    given, differs from its forward steps."""
+    families = ((row[E_FWD] > 0 or row[E_FWD2] > 0 or row[E_START] > 0) + (row[E_BACK] > 0)
+                + (row[E_SPLIT] > 0) + (row[E_SWAP] > 0))
+    if families > 1:
+        return (f"the {name} card mixes effects of {families} families; a kind either moves forward "
+                f"and/or starts a piece, or moves back, or splits, or swaps")
+    if row[E_FWD2] > 0 and row[E_FWD2] == row[E_FWD]:
+        return f"the {name} card's forward_alt repeats its forward steps ({row[E_FWD]}); set it to 0"
+    if row[E_SPLIT] > MAX_SPLIT:
+        return f"the {name} card's split must be at most {MAX_SPLIT}, got {row[E_SPLIT]}"
+    return None
+
+
+def _playable(table: dict, n_players: int) -> str | None:
+    """Why a component table cannot make a playable game, or None."""
+    counts = table["deck"]["counts"]
+    n_cards = sum(counts)
+    least = N_PLAYERS * HAND_SIZE * DEALS_PER_DEALER
+    if not least <= n_cards <= MAX_CARDS:
+        return (f"deck.counts: the deck holds {n_cards} cards; it must hold from {least} (a dealer's "
+                f"{DEALS_PER_DEALER} deals of {HAND_SIZE} cards to {N_PLAYERS} seats) to {MAX_CARDS}")
+    effects = table["effects"]
+    for k, name in enumerate(KIND_NAMES):
+        why = kind_problem(name, [effects[key][k] for key in EFFECT_KEYS])
+        if why:
+            return f"effects: {why}"
+    return None
+
+
+COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
+    Value("deck.counts", 0, 16, "copies of each card kind in the deck", length=N_KINDS, names=KIND_NAMES),
+    Value("effects.forward", 0, MAX_STEPS, "steps one piece moves forward", length=N_KINDS,
+          names=KIND_NAMES),
+    Value("effects.forward_alt", 0, MAX_STEPS, "the other number of forward steps the card offers",
+          length=N_KINDS, names=KIND_NAMES),
+    Value("effects.start", 0, 1, "1: the card may start a piece", length=N_KINDS, names=KIND_NAMES,
+          designable=False),
+    Value("effects.back", 0, MAX_STEPS, "steps one piece moves backward", length=N_KINDS,
+          names=KIND_NAMES),
+    Value("effects.split", 0, MAX_SPLIT, "steps shared out over the mover's pieces", length=N_KINDS,
+          names=KIND_NAMES),
+    Value("effects.swap", 0, 1, "1: the card swaps two pieces", length=N_KINDS, names=KIND_NAMES,
+          designable=False),
+    Value("board.section", 4, MAX_SECTION, "numbered spaces in each colour's section"),
+    Value("board.house", PIECES, MAX_HOUSE, "house spaces of each colour"),
+], playable=_playable)
+#: the defaults as the kernel's tables (components.toml is their one source)
+BOARD_SECTION = COMPONENTS.defaults["board"]["section"]
+BOARD_HOUSE = COMPONENTS.defaults["board"]["house"]
+DECK_COUNTS = np.array(COMPONENTS.defaults["deck"]["counts"], dtype=np.int32)
+
+
+def kind_effects(table: dict) -> np.ndarray:
+    """The [N_KINDS, N_EFFECTS] effect table of a component table (columns E_FWD .. E_SWAP)."""
+    return np.array([table["effects"][key] for key in EFFECT_KEYS], dtype=np.int32).T.copy()
+
+
+KIND_EFFECTS = kind_effects(COMPONENTS.defaults)
 
 PHASE_EXCHANGE, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 CP_UNSEEN, CP_PLAYED, CP_DISCARDED, CP_NONE = 0, 1, 2, -1
@@ -1331,27 +1379,21 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 # ----------------------------------------------------------------------------- rule parameters
 OVERSHOOT_CHOICES = ("illegal", "bounce")
 
-def make_params(n_players: int, options: dict, *, section: int = BOARD_SECTION,
-                house: int = BOARD_HOUSE, kind_effects=None, deck_counts=None,
-                max_deals: int = MAX_DEALS, deals_per_dealer: int = DEALS_PER_DEALER) -> np.ndarray:
-    """Pack the player count, the options and the board and deck tables (PA-1, PA-2).
-
-    The keyword arguments replace the module's tables (variant boards and decks, tests)."""
-    effects = KIND_EFFECTS if kind_effects is None else np.asarray(kind_effects, np.int32)
-    counts = DECK_COUNTS if deck_counts is None else np.asarray(deck_counts, np.int32)
+def make_params(n_players: int, options: dict, *, max_deals: int = MAX_DEALS,
+                deals_per_dealer: int = DEALS_PER_DEALER) -> np.ndarray:
+    """Pack the player count, the options and the component table in force (option
+    ``components``: the board, the deck and what each kind does; PA-1, PA-2)."""
+    table = options.get("components", COMPONENTS.defaults)
+    COMPONENTS.check_playable(table, n_players)
+    effects = kind_effects(table)
+    counts = np.array(table["deck"]["counts"], dtype=np.int32)
+    section, house = table["board"]["section"], table["board"]["house"]
     n_cards = int(counts.sum())
-    if not (4 <= section <= MAX_SECTION and PIECES <= house <= MAX_HOUSE):
-        raise ValueError("board tables out of range")
     if not 1 <= max_deals <= MAX_DEALS:
         raise ValueError(f"max_deals must be 1..{MAX_DEALS} (the deal history LEAD_HIST holds "
                          f"{MAX_DEALS} deals)")
-    if n_cards > MAX_CARDS or n_cards < 4 * HAND_SIZE * deals_per_dealer:
-        raise ValueError("deck too large, or too small for the deals of one dealer")
-    for row in effects:
-        kinds = (row[E_FWD] > 0 or row[E_START] > 0) + (row[E_BACK] > 0) + (row[E_SPLIT] > 0) \
-            + (row[E_SWAP] > 0)
-        if kinds > 1 or row[E_SPLIT] > MAX_SPLIT or max(row[E_FWD], row[E_FWD2]) > 63:
-            raise ValueError("a card kind has one effect family: move/start, back, split or swap")
+    if n_cards < 4 * HAND_SIZE * deals_per_dealer:
+        raise ValueError("deck too small for the deals of one dealer")
     params = np.zeros(PARAMS_SIZE, np.int32)
     params[P_PLAYERS] = n_players
     params[P_OVERSHOOT] = OVERSHOOT_CHOICES.index(options.get("house_overshoot", "illegal"))
