@@ -85,6 +85,7 @@ def make_manifest(m: Matchup, games: int, chunk_size: int, command: str | None) 
                        for s in m.strategies],
         "extra_seats": list(m.spec.extra_seats(m.n_players)),
         "columns": {name: text for name, text in m.spec.columns},
+        **({"dealt_kinds": list(m.dealt_kinds)} if m.dealt_kinds else {}),
         "better": m.spec.better,
         "team_game": m.spec.team_game,
         "chunk_size": chunk_size,

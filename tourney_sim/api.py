@@ -176,12 +176,14 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
         seed: int = 0, rules: Sequence[str] = (), out: str | Path | None = None,
         workers: int | None = None, chunk_size: int | None = None, rotate: bool = True,
         overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
-        progress: bool = False, command: str | None = None, echo: Echo | None = None) -> Result:
+        progress: bool = False, command: str | None = None, echo: Echo | None = None,
+        record: Sequence[str] = ()) -> Result:
     """Play ``games`` seeded games (as ``tourney run``); returns the dataset's path and summary.
 
     ``strategies`` are seated in order and repeated to fill the table (default: the game's
     built-ins); ``rules`` are ``"key=value"`` strings; ``out`` defaults to ``runs/GAME-Np-seedS``;
-    ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume.
+    ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume;
+    ``record=["dealt"]`` adds the ``dealt`` column (what each seat was dealt).
     """
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.matchup import make_matchup
@@ -189,7 +191,7 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     from tourney_sim.strategies import heuristics
     _check_play(games, workers, chunk_size)
     names = list(strategies) or heuristics(game)[:_players(game, players)]
-    m = make_matchup(game, players, names, rules=list(rules), seed=seed, rotate=rotate)
+    m = make_matchup(game, players, names, rules=list(rules), seed=seed, rotate=rotate, record=tuple(record))
     path = _out(out, "run", game=game, players=m.n_players, seed=seed)
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                        progress=progress, command=command, scheduler=scheduler, resume=resume)
@@ -207,15 +209,17 @@ def tournament(game: str, strategies: Sequence[str], *, players: int | None = No
                chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
                until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
                scheduler: str | None = None, progress: bool = False, seatings: str = "all",
-               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None) -> Result:
+               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None,
+               record: Sequence[str] = ()) -> Result:
     """A duplicate tournament (as ``tourney tournament``): every matchup, every seating (or with
     ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
-    Returns the tournament directory and its summary (``result.report(out)`` writes its report)."""
+    Returns the tournament directory and its summary (``result.report(out)`` writes its report).
+    ``record`` as for :func:`run`."""
     return _tournament("tournament", game, strategies, players=players, games=games, seed=seed,
                        rules=list(rules), out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       first_batch=first_batch, command=command, echo=echo)
+                       first_batch=first_batch, command=command, echo=echo, record=tuple(record))
 
 
 def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players: int | None = None,
@@ -223,16 +227,17 @@ def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, players:
           workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
           resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
           margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
-          seatings: str = "all", command: str | None = None, echo: Echo | None = None) -> Result:
+          seatings: str = "all", command: str | None = None, echo: Echo | None = None,
+          record: Sequence[str] = ()) -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
-    ``"key=v1,v2"`` strings (the variants are every combination); ``seatings`` as for
-    :func:`tournament`."""
+    ``"key=v1,v2"`` strings (the variants are every combination); ``seatings`` and ``record`` as
+    for :func:`tournament`."""
     _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2")
     return _tournament("sweep", game, strategies, players=players, games=games, seed=seed, rules=[],
                        sweep=list(vary), out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       command=command, echo=echo)
+                       command=command, echo=echo, record=tuple(record))
 
 
 def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int | None, games: int,

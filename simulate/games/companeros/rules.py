@@ -109,6 +109,8 @@ LAYOUT = Layout(
     seats=MAX_PLAYERS,
     scratch=[
         (None, MAX_CARDS, "the deck while dealing, sort keys while scoring a trick"),
+        ("S_DEALT", (MAX_PLAYERS, MAX_CARDS), "cards dealt to each seat over the match, per card id "
+                                              "(DEALT_KINDS)"),
     ],
 )
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
@@ -133,6 +135,10 @@ MAX_DECISIONS_PER_GAME = ROUNDS * 2 * MAX_PLAYERS
 
 # params: [n_players, match_games]
 P_PLAYERS, P_MATCH_GAMES = 0, 1
+
+#: what S_DEALT counts (kernel.py): each card, by id, named as the notation names it
+COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple", "orange")
+DEALT_KINDS = tuple(f"{colour} {value}" for colour in COLOUR_NAMES for value in range(1, VALUES + 1))
 
 
 def colour_of(card):
@@ -175,6 +181,7 @@ def _deal(state, chance):
         cards = np.int64(0)  # the hand as a set of card ids, listed ascending below
         for j in range(n + HAND_SIZE * p, n + HAND_SIZE * (p + 1)):
             cards |= np.int64(1) << state[SCRATCH + j]
+            state[S_DEALT + p * MAX_CARDS + state[SCRATCH + j]] += 1
         for i in range(HAND_SIZE):
             state[base + 1 + i] = trailing_zeros(cards)
             cards &= cards - 1
