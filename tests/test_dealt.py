@@ -22,6 +22,8 @@ from tourney_sim.simulate.matchup import make_matchup, play_block
 from tourney_sim.simulate.results import read_manifest, read_table
 from tourney_sim.simulate.runner import run
 
+from .support.cli import invoke
+
 
 def test_the_kinds_are_named_as_the_notation_names_them():
     for game in ("companeros", "cardavia"):
@@ -141,3 +143,43 @@ def test_the_manifest_kinds_say_what_each_count_is(tmp_path):
     for counts in table.column("dealt").to_pylist():
         totals.update(dict(zip(manifest["dealt_kinds"], counts)))
     assert set(totals) == set(get_game("partners").module.KIND_NAMES) and sum(totals.values()) > 0
+
+
+# ------------------------------------------------------------------ the command line
+def test_run_record_dealt_replays_and_verifies(tmp_path):
+    out = tmp_path / "d"
+    r = invoke("run", "partners", "--games", 6, "--seed", 3, "--record", "dealt", "--out", out, "--workers", 1,
+               "--quiet")
+    assert r.exit_code == 0, r.output
+    assert read_manifest(out)["dealt_kinds"] == list(get_game("partners").dealt_kinds)
+    assert invoke("verify", out).exit_code == 0
+    r = invoke("replay", out, "--game", 4, "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.output)["matches_dataset"] is True
+    # a count changed in the stored rows: the replay no longer matches them
+    part = sorted(out.glob("part-*.parquet"))[0]
+    table = pq.read_table(part)
+    lists = table.column("dealt").to_pylist()
+    row = table.column("game").to_pylist().index(4)
+    lists[row] = [c + (k == 0) for k, c in enumerate(lists[row])]
+    changed = table.set_column(table.schema.get_field_index("dealt"), "dealt",
+                               pa.array(lists, pa.list_(pa.uint16())))
+    pq.write_table(changed.replace_schema_metadata(table.schema.metadata), part)
+    assert json.loads(invoke("replay", out, "--game", 4, "--format", "json").output)["matches_dataset"] is False
+
+
+def test_a_tournament_records_dealt_in_every_seating(tmp_path):
+    out = tmp_path / "t"
+    r = invoke("tournament", "companeros", "--players", 3, "--strategy", "greedy", "--strategy", "random",
+               "--games", 20, "--record", "dealt", "--out", out, "--workers", 1, "--quiet")
+    assert r.exit_code == 0, r.output
+    manifests = list(out.glob("**/_manifest.json"))
+    assert len(manifests) >= 2
+    for path in manifests:
+        assert "dealt" in read_table(path.parent).column_names
+    assert json.loads((out / "_tournament.json").read_text())["record"] == ["dealt"]
+
+
+def test_an_unknown_record_on_the_command_line_is_one_line(tmp_path):
+    r = invoke("run", "companeros", "--games", 5, "--record", "hands", "--out", tmp_path / "x")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "give one of dealt" in r.output
+    assert not (tmp_path / "x").exists()
