@@ -1126,6 +1126,8 @@ def determinize(public, private, state, rng):
     state[S_DISCARD_N] = dn
     for i in range(dn, N_COMMIT):
         state[S_DISCARD + i] = -1
+    for i in range(SEATS * DEALT_ROW):  # what was dealt so far: the dataset's record, not the game's
+        state[S_DEALT + i] = 0
     # ---- tokens: the hidden pool (counts per kind, in S_ROOM) is the whole mix less what the
     # seat knows the kind of: its own tokens (held, on its cards, spent on peeks), tokens on
     # face-up cards, and the MEETING paid for each face-down card
