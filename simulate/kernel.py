@@ -18,6 +18,12 @@ state, one flat ``int32`` array whose layout the module draws where it declares 
                                        the game's own columns ``extra[seat, column]``
 =====================================  ========================================================
 
+and declare ``DEALT_KINDS`` (the names of the card and token kinds it counts) with a scratch piece
+``S_DEALT`` of shape (result seats, ``len(DEALT_KINDS)``): what each result seat has been dealt
+or has drawn so far, counted by the rules where they deal and draw (zeroed by ``init``). Scratch
+is no part of a position; :func:`play_games` copies the counts out after ``result`` when the
+chunk asks for them (``out_dealt``).
+
 Compiling them: a helper is either ``inline="always"`` or, when it is compiled on its own (a
 large or rarely taken path: a deal, a resolution, Partners' 7 enumeration, a determinization),
 ``_nrt=False``, which it can be because it allocates nothing. With numba's runtime on, every call
@@ -164,7 +170,7 @@ def rules_module(name: str):
 #: what a chunk of games is, the ``chunk`` tuple handed to a game's ``play_chunk`` (and so to
 #: :func:`play_games`), in this order
 CHUNK = ("n_players", "seed", "first_game", "n_games", "lineup", "rotate", "strategies", "strategy_params",
-         "out_strategy", "out_score", "out_rank", "out_extra", "out_start", "out_decisions", "error")
+         "out_strategy", "out_score", "out_rank", "out_extra", "out_dealt", "out_start", "out_decisions", "error")
 
 
 @njit(inline="always")
@@ -175,11 +181,13 @@ def play_games(rules, max_decisions, params, chunk):
     ``lineup[k]`` is the index (into ``strategies``) of the strategy at seat k before rotation
     (see :func:`lineup_seat`); ``strategy_params[k]`` holds the parameter values handed to
     ``strategies[k]``. A game longer than ``max_decisions`` decisions is a rules bug.
-    Outputs are indexed [game - first_game, seat]. Returns the number of games completed; on an
-    error it stops and fills ``error``.
+    Outputs are indexed [game - first_game, seat]. ``out_dealt`` (uint16 [game, seat, kind]) gets
+    each result seat's ``S_DEALT`` row after ``result``: its kind axis is ``len(DEALT_KINDS)``
+    long, or 0 when the run does not record what was dealt (nothing is copied then). Returns the
+    number of games completed; on an error it stops and fills ``error``.
     """
     (n_players, seed, first_game, n_games, lineup, rotate, strategies, strategy_params,
-     out_strategy, out_score, out_rank, out_extra, out_start, out_decisions, error) = chunk
+     out_strategy, out_score, out_rank, out_extra, out_dealt, out_start, out_decisions, error) = chunk
     # the rules' functions are called as ``rules.NAME``: numba inlines those declared
     # inline="always" only when it can see the module they come from
     state_owner = np.zeros(rules.STATE_SIZE, np.int32)
@@ -202,6 +210,8 @@ def play_games(rules, max_decisions, params, chunk):
     out_score = borrow(out_score)
     out_rank = borrow(out_rank)
     out_extra = borrow(out_extra)
+    out_dealt = borrow(out_dealt)
+    dealt_seats, n_kinds = out_dealt.shape[1], out_dealt.shape[2]  # n_kinds 0: not recorded
     out_start = borrow(out_start)
     out_decisions = borrow(out_decisions)
     error = borrow(error)
@@ -245,6 +255,9 @@ def play_games(rules, max_decisions, params, chunk):
             decisions += 1
             seat = rules.to_move(state)
         rules.result(state, out_score[g], out_rank[g], out_extra[g])
+        for s in range(dealt_seats):
+            for k in range(n_kinds):
+                out_dealt[g, s, k] = state[rules.S_DEALT + s * n_kinds + k]
         out_decisions[g] = decisions
     keep_alive(state_owner)
     keep_alive(moves_owner)

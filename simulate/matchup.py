@@ -20,6 +20,9 @@ from .kernel import (
 from .params import MAX_PARAMS
 
 MAX_SEED = 2**64 - 1
+#: what a run can record besides the rows every dataset has (``--record``): ``dealt``, what each
+#: result seat was dealt (the ``dealt`` column)
+RECORDS = ("dealt",)
 
 
 class RunError(TourneyFailure):
@@ -38,6 +41,13 @@ class Matchup:
     lineup: np.ndarray = None  # seat -> index into strategies
     params: np.ndarray = None
     settings: dict = field(default_factory=dict)  # short name -> setting text (strategies.short_names)
+    record: tuple[str, ...] = ()  # what the run records besides the base rows (RECORDS)
+
+    @property
+    def dealt_kinds(self) -> tuple[str, ...]:
+        """The kinds of the ``dealt`` column (the game's ``dealt_kinds``), or () when the run does
+        not record what was dealt."""
+        return self.spec.dealt_kinds if "dealt" in self.record else ()
 
     @property
     def strategy_names(self) -> list[str]:
@@ -67,17 +77,19 @@ class Matchup:
     def describe(self) -> dict:
         return {"game": self.spec.name, "players": self.n_players, "options": self.options,
                 "seats": self.seat_names, "seed": self.seed, "rotate": self.rotate,
-                **({"settings": self.settings} if self.settings else {})}
+                **({"settings": self.settings} if self.settings else {}),
+                **({"record": list(self.record)} if self.record else {})}
 
 
 def make_matchup(game: str, n_players: int | None, strategy_names: list[str], rules=(),
                  seed: int = 0, rotate: bool = True, options: dict | None = None,
-                 settings: dict | None = None) -> Matchup:
+                 settings: dict | None = None, record=()) -> Matchup:
     """Validate and build a matchup; RuleError / StrategyError carry a one-line message.
 
     ``rules`` are ``key=value`` strings; ``options`` (already parsed values) override them, as
     when rebuilding a recorded run. ``settings``: the setting texts of strategies named by their
-    short names (``guard@best``), as :meth:`Matchup.describe` records them.
+    short names (``guard@best``), as :meth:`Matchup.describe` records them. ``record``: what to
+    record besides the base rows (names from :data:`RECORDS`).
     """
     spec = get_game(game)
     if n_players is None:
@@ -93,6 +105,10 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
                             f"give at most one strategy per seat")
     if not (0 <= seed <= MAX_SEED):
         raise RuleError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed}")
+    unknown = [r for r in record if r not in RECORDS]
+    if unknown:
+        raise RuleError(f"--record {unknown[0]!r} is not something a run records: give one of "
+                        f"{', '.join(RECORDS)}")
     resolved = resolve(game, list(strategy_names), settings)
     settings = short_names(resolved)  # with these, a setting's label rebuilds it (no file needed)
     distinct: list[Strategy] = []
@@ -104,12 +120,13 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     lineup = np.array([[d.label for d in distinct].index(name) for name in seat_names], np.int64)
     return Matchup(spec=spec, n_players=n_players, options=values, seat_names=seat_names,
                    seed=int(seed), rotate=rotate, strategies=distinct, lineup=lineup,
-                   params=spec.make_params(n_players, values), settings=settings)
+                   params=spec.make_params(n_players, values), settings=settings,
+                   record=tuple(r for r in RECORDS if r in record))
 
 
 def from_description(d: dict) -> Matchup:
     return make_matchup(d["game"], d["players"], d["seats"], seed=d["seed"], rotate=d["rotate"],
-                        options=d["options"], settings=d.get("settings"))
+                        options=d["options"], settings=d.get("settings"), record=d.get("record", ()))
 
 
 def recorded_settings(manifest: dict) -> dict:
@@ -126,6 +143,7 @@ class Block:
     score: np.ndarray  # int32
     rank: np.ndarray  # int8
     extra: np.ndarray  # int32 [game, seat, column]
+    dealt: np.ndarray  # uint16 [game, seat, kind]: no kinds when the run does not record them
     start_seat: np.ndarray  # int8 [game]
     decisions: np.ndarray  # int32 [game]
 
@@ -142,12 +160,13 @@ def play_block(m: Matchup, first_game: int, n_games: int) -> Block:
     block = Block(first_game, out_strategy, np.zeros((n_games, seats), np.int32),
                   np.zeros((n_games, seats), np.int8),
                   np.zeros((n_games, seats, len(m.spec.columns)), np.int32),
+                  np.zeros((n_games, seats, len(m.dealt_kinds)), np.uint16),
                   np.zeros(n_games, np.int8), np.zeros(n_games, np.int32))
     error = np.zeros(4, np.int64)
     done = m.spec.module.play_chunk(m.params, (  # kernel.CHUNK
         m.n_players, np.uint64(m.seed), first_game, n_games, m.lineup, m.rotate,
         m.strategy_tuple(), m.strategy_params(), block.strategy, block.score, block.rank, block.extra,
-        block.start_seat, block.decisions, error))
+        block.dealt, block.start_seat, block.decisions, error))
     if done != n_games:
         kind, game, seat, value = (int(x) for x in error)
         who = m.seating(game)[seat]

@@ -87,6 +87,11 @@ def record_game(spec: GameSpec, params, seed: int, game_index: int,
 
 def trace_game(m: Matchup, game_index: int, legal: bool = False) -> dict:
     """The complete trace of game ``game_index`` of a matchup, played by its strategies."""
+    return _traced(m, game_index, legal)[0]
+
+
+def _traced(m: Matchup, game_index: int, legal: bool) -> tuple[dict, KernelGame]:
+    """The trace of game ``game_index`` (:func:`trace_game`) and the finished kernel game."""
     spec = m.spec
     seating = m.seating(game_index)
     by_label = {s.label: s for s in m.strategies}
@@ -112,7 +117,7 @@ def trace_game(m: Matchup, game_index: int, legal: bool = False) -> dict:
                    "team": spec.team_of(s, m.n_players) if s < m.n_players else s}
                   for s in range(len(names))],
         "initial_state": initial, "history": history, "result": result,
-    }
+    }, k
 
 
 def trace(directory: Path, game_index: int, legal: bool = False) -> dict:
@@ -132,13 +137,15 @@ def trace(directory: Path, game_index: int, legal: bool = False) -> dict:
                           "options": manifest["options"], "seats": manifest["seats"],
                           "seed": manifest["seed"], "rotate": manifest["rotate"],
                           "settings": recorded_settings(manifest)})
-    t = trace_game(m, game_index, legal=legal)
+    t, k = _traced(m, game_index, legal)
     stored = read_table(directory, filter=pc.field("game") == game_index).to_pylist()
     stored.sort(key=lambda r: r["seat"])
     result = t["result"]
+    dealt = k.dealt()
     matches = bool(stored) and all(
         r["score"] == x["score"] and r["rank"] == x["rank"] and r["strategy"] == x["strategy"]
-        for r, x in zip(stored, result)) and len(stored) == len(result)
+        and r.get("dealt", dealt[i]) == dealt[i]
+        for i, (r, x) in enumerate(zip(stored, result))) and len(stored) == len(result)
     t["matches_dataset"] = matches if stored else None
     return t
 

@@ -12,6 +12,9 @@ One row per (game, seat)::
     start_seat  int8     the seat that made the game's first decision
     decisions   int32    number of decisions in the game (its length)
     <game columns>  int32  the game's own columns (``GameSpec.columns``)
+    dealt       list<uint16>  only in a run that records it (``--record dealt``): what the seat was
+                dealt or drew over the game, counts per kind in the order of the manifest's
+                ``dealt_kinds`` (``GameSpec.dealt_kinds``); every result seat has its list
 
 ``_manifest.json`` records how the dataset was made (tool version, game, rules version, options,
 seed, seating, strategies, command line, chunking) and which parts are complete; every part also
@@ -51,7 +54,7 @@ MANIFEST = "_manifest.json"
 #: what must be equal for a run to be resumed (the parts hold exactly these games and rows)
 RESUME_KEYS = ("format", "tool_version", "sources", "game", "rules_version", "players", "options",
                "seed", "games", "first_game", "seats", "rotate", "chunk_size", "columns", "extra_seats", "team_game",
-               "better")
+               "better", "dealt_kinds")
 #: a dataset as a job directory (:mod:`tourney_sim.simulate.jobdir`)
 DATASET = JobKind("dataset", MANIFEST, FORMAT, RESUME_KEYS, indent=2)
 #: Parquet writing options. Only ``strategy`` is dictionary-encoded (the other columns are small
@@ -70,6 +73,8 @@ BASE_SCHEMA = (("game", pa.int64()), ("seat", pa.int8()),
                ("strategy", pa.dictionary(pa.int8(), pa.string())), ("team", pa.int8()),
                ("score", pa.int32()), ("rank", pa.int8()), ("win", pa.bool_()),
                ("start_seat", pa.int8()), ("decisions", pa.int32()))
+#: the column of what each seat was dealt (after the game's own columns), when a run records it
+DEALT_COLUMN = ("dealt", pa.list_(pa.uint16()))
 
 
 #: the most parts a dataset holds: their names have six digits (part-000000 to part-999999) and
@@ -151,6 +156,10 @@ def block_table(m: Matchup, block: Block, metadata: dict | None = None) -> pa.Ta
     }
     for k, (name, _) in enumerate(m.spec.columns):
         columns[name] = arrow_array(block.extra[:, :, k].reshape(-1))
+    if m.dealt_kinds:
+        kinds = block.dealt.shape[2]
+        offsets = arrow_array(np.arange(0, n_games * seats * kinds + 1, kinds, dtype=np.int32))
+        columns[DEALT_COLUMN[0]] = pa.ListArray.from_arrays(offsets, arrow_array(block.dealt.reshape(-1)))
     table = pa.table(columns)
     if metadata is not None:
         table = table.replace_schema_metadata({"tourney": json.dumps(metadata)})
@@ -219,8 +228,10 @@ def metadata_of(manifest: dict) -> dict:
 
 
 def expected_schema(manifest: dict) -> list[tuple[str, pa.DataType]]:
-    """Column names and types of every part of a dataset, from its manifest."""
-    return list(BASE_SCHEMA) + [(name, pa.int32()) for name in manifest.get("columns", {})]
+    """Column names and types of every part of a dataset, from its manifest (``dealt`` when it
+    records ``dealt_kinds``)."""
+    return (list(BASE_SCHEMA) + [(name, pa.int32()) for name in manifest.get("columns", {})]
+            + ([DEALT_COLUMN] if manifest.get("dealt_kinds") else []))
 
 
 class PartError(TourneyError):
@@ -368,17 +379,23 @@ def _unreadable_part(directory: Path, f: Path, exc: Exception) -> DatasetError:
                         f"whole dataset")
 
 
-def rows_digest(directory: Path) -> str:
-    """SHA-256 of a dataset's rows (every column, in the schema's order, rows by game and seat):
-    the same for the same games whatever the chunking, the number of workers or the pyarrow
-    version (file bytes are not: Parquet records its writer's version). Strategies are hashed
-    by name."""
+def rows_digest(directory: Path, columns: list[str] | None = None) -> str:
+    """SHA-256 of a dataset's rows (``columns``, default every column, in the schema's order, rows
+    by game and seat): the same for the same games whatever the chunking, the number of workers
+    or the pyarrow version (file bytes are not: Parquet records its writer's version).
+    Strategies are hashed by name; a list column (``dealt``) by its counts and row lengths."""
     table = read_table(Path(directory)).sort_by([("game", "ascending"), ("seat", "ascending")])
     h = hashlib.sha256()
     for name, column in zip(table.column_names, table.columns):
+        if columns is not None and name not in columns:
+            continue
         h.update(f"{name}:{column.type}\n".encode())
         if pa.types.is_dictionary(column.type):
             h.update("\0".join(str(x) for x in column.to_pylist()).encode())
+        elif pa.types.is_list(column.type):
+            lists = column.combine_chunks()
+            h.update(np.ascontiguousarray(numpy_array(lists.value_lengths())).tobytes())
+            h.update(np.ascontiguousarray(numpy_array(lists.flatten())).tobytes())
         else:
             h.update(np.ascontiguousarray(numpy_array(column)).tobytes())
     return h.hexdigest()

@@ -91,3 +91,11 @@ class KernelGame:
         extra = np.zeros((seats, len(self.spec.columns)), np.int32)
         self.m.result(self.state, score, rank, extra)
         return score.tolist(), rank.tolist(), extra.tolist()
+
+    def dealt(self) -> list[list[int]]:
+        """What each result seat was dealt or drew so far (the rules' ``S_DEALT``), counts per
+        kind in ``spec.dealt_kinds`` order: the ``dealt`` column of the game's rows once it is
+        over. A game started from a position counts from there (scratch is no part of one)."""
+        seats, kinds = self.spec.result_seats(self.n_players), len(self.spec.dealt_kinds)
+        start = self.m.S_DEALT
+        return self.state[start:start + seats * kinds].reshape(seats, kinds).tolist()

@@ -72,6 +72,10 @@ STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
 LEVELS = ("random", "heuristic", "search")
 SEARCH = "ismcts"
+#: what every stage records besides its base rows: what each seat was dealt (the ``dealt`` column
+#: the study's component effects read), and those options in the stage's command
+RECORD = ("dealt",)
+RECORD_OPTIONS = "".join(f" --record {r}" for r in RECORD)
 
 
 class StudyError(TourneyError):
@@ -141,11 +145,11 @@ class Stage:
             chunk = f" --chunk-size {self.chunk_size}" if self.chunk_size else ""
             first = f" --first-game {self.first_game}" if self.first_game else ""
             return (f"tourney run {game} --players {self.players} {strategies} --games {self.deals} "
-                    f"--seed {seed}{first}{rules}{chunk} --out {where}")
+                    f"--seed {seed}{first}{rules}{chunk}{RECORD_OPTIONS} --out {where}")
         seq = (f" --until-decided --alpha {self.alpha:.6g} --first-batch {self.first_batch}"
                if self.sequential else "")
         return (f"tourney tournament {game} --players {self.players} {strategies} --seatings field "
-                f"--games {self.deals} --seed {seed}{rules}{seq} --out {where}")
+                f"--games {self.deals} --seed {seed}{rules}{seq}{RECORD_OPTIONS} --out {where}")
 
     def to_dict(self, game: str, seed: int, out: Path) -> dict:
         return {"id": self.id, "section": self.section, "kind": self.kind, "players": self.players,
@@ -419,14 +423,15 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
         t0 = time.perf_counter()
         where = out / s.id  # made (and checked) by the stage's own job directory
         if s.kind == "run":
-            m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
+            m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True,
+                             record=RECORD)
             rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
                             command=cmd, scheduler=scheduler, resume=where.exists(), first_game=s.first_game)
         else:
             stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
             rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
                                  workers=workers, progress=progress, command=cmd, stop=stop,
-                                 scheduler=scheduler, resume=where.exists(), design="field",
+                                 scheduler=scheduler, resume=where.exists(), design="field", record=RECORD,
                                  **({"first_batch": s.first_batch} if s.sequential else {}))
         s.seconds += time.perf_counter() - t0
         s.status = "interrupted" if rep.interrupted else "complete"

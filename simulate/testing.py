@@ -1,6 +1,6 @@
 """What the tests and the maintenance scripts both compare against recorded files: the seeded runs
-whose rows are recorded in ``tests/data/digests.json`` (checked by ``tests/test_digests.py``,
-recorded by ``scripts/digests.py``) and the golden games of ``tests/golden/`` (checked by
+whose rows are recorded in ``tests/data/digests.json`` and ``tests/data/dealt_digests.json``
+(checked by ``tests/test_digests.py``, recorded by ``scripts/digests.py``) and the golden games of ``tests/golden/`` (checked by
 ``tests/contract/test_golden.py``, written by ``scripts/golden.py``). One definition each, so a
 test and the script that records what it checks cannot drift apart (and no script imports a
 test module).
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .matchup import Matchup, make_matchup
 from .replay import trace_game
-from .results import rows_digest
+from .results import BASE_SCHEMA, DEALT_COLUMN, rows_digest
 
 # ------------------------------------------------------------------ digests of seeded runs
 DIGEST_SEED = 20261202
@@ -55,12 +55,16 @@ def digest_cases() -> list[tuple[str, str, int, list[str], int, list[str]]]:
             + [(f"{g}-{p}p-search", g, p, DIGEST_SEARCH, n, []) for (g, p), n in DIGEST_SEARCH_GAMES.items()])
 
 
-def case_digest(game: str, players: int, seats: list[str], games: int, rules: list[str], out: Path) -> str:
-    """The digest of the rows of one seeded run (written to ``out``)."""
+def case_digest(game: str, players: int, seats: list[str], games: int, rules: list[str],
+                out: Path) -> tuple[str, str]:
+    """The digests of one seeded run (written to ``out``, recording what was dealt): of the rows'
+    columns every dataset has (``tests/data/digests.json``, recorded before the ``dealt`` column
+    was), and of its ``dealt`` column (``tests/data/dealt_digests.json``)."""
     from .runner import run  # what the api's run calls
-    m = make_matchup(game, players, seats, rules=rules, seed=DIGEST_SEED)
+    m = make_matchup(game, players, seats, rules=rules, seed=DIGEST_SEED, record=("dealt",))
     run(m, games, out, workers=1, chunk_size=max(1, games // 3), progress=False)
-    return rows_digest(out)
+    base = [name for name, _ in BASE_SCHEMA] + [name for name, _ in m.spec.columns]
+    return rows_digest(out, base), rows_digest(out, [DEALT_COLUMN[0]])
 
 
 # ------------------------------------------------------------------ golden games

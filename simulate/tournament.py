@@ -60,7 +60,7 @@ TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = "tourney-tournament/1"
 #: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
 RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
-               "rules", "sweep", "sequential", "design")
+               "rules", "sweep", "sequential", "design", "record")
 #: a tournament or sweep as a job directory (its seatings are datasets)
 TOURNAMENT = JobKind("tournament", TOURNAMENT_FILE, TOURNAMENT_FORMAT, RESUME_KEYS)
 MAX_SEATINGS = 2000
@@ -195,8 +195,10 @@ def _seating_dir(seats: tuple[str, ...], index: int) -> str:
 
 
 def build(game: str, n_players: int | None, strategies: list[str], seed: int,
-          variants: list[tuple[str | None, list[str]]], design: str = "all") -> tuple[object, int, list[Seating]]:
-    """Validate everything and build every seating's matchup (nothing is written)."""
+          variants: list[tuple[str | None, list[str]]], design: str = "all",
+          record=()) -> tuple[object, int, list[Seating]]:
+    """Validate everything and build every seating's matchup (nothing is written); ``record`` as
+    for :func:`~tourney_sim.simulate.matchup.make_matchup`."""
     spec = get_game(game)
     if n_players is None:
         n_players = spec.default_players
@@ -215,7 +217,7 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
                 sub = _seating_dir(seats, i)
                 d = sub if len(variants) == 1 else f"v{v}/{sub}"
                 m = make_matchup(game, n_players, list(seats), rules=rules, seed=seed, rotate=False,
-                                 settings=settings)
+                                 settings=settings, record=record)
                 seatings.append(Seating(matchup, seats, d, label, list(rules), m))
                 i += 1
     return spec, n_players, seatings
@@ -342,7 +344,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, stop: StoppingRule | None = None,
                    scheduler: str | None = None, resume: bool = False,
-                   design: str = "all", first_batch: int = FIRST_BATCH) -> TournamentReport:
+                   design: str = "all", first_batch: int = FIRST_BATCH, record=()) -> TournamentReport:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
@@ -358,6 +360,8 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     names: the seatings are played in batches and it may stop after any.
     ``first_batch``: with ``stop``, the deals of the first batch (later batches grow by half
     of what is done); a small first batch lets a clear question stop early.
+    ``record``: what every seating records besides its base rows (``("dealt",)``: the ``dealt``
+    column), as :func:`~tourney_sim.simulate.matchup.make_matchup` takes it.
     """
     if games < 1:
         raise TournamentError(f"--games must be a positive number, got {games}")
@@ -377,7 +381,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         variants = [(label, fixed + a) for label, a in variants]
     else:
         variants = [(None, list(rules))]
-    spec, n_players, seatings = build(game, n_players, strategies, seed, variants, design)
+    spec, n_players, seatings = build(game, n_players, strategies, seed, variants, design, record)
     if chunk_size is None and old is not None:
         chunk_size = old.get("chunk_size")
     if any(setting_name(s) in SEARCH_STRATEGIES for s in strategies):
@@ -413,6 +417,7 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         "sequential": ({"alpha": stop.alpha, "margin": stop.margin, "first_batch": first_batch}
                        if stop is not None else None),
         "status": "running", "until_decided": None,
+        **({"record": list(seatings[0].m.record)} if seatings[0].m.record else {}),
     }
     manifests = []
     for s in seatings:

@@ -1,8 +1,10 @@
 """Results stay identical (issue 15): seeded runs of every game, every built-in heuristic and the
 search give exactly the rows recorded in ``tests/data/digests.json`` (SHA-256 of the rows, see
 :func:`rows_digest`), so an optimisation of a kernel or a strategy cannot change a game unnoticed.
-A deliberate change (a rules version bump, a strategy's new default) regenerates them in the same
-commit: ``python scripts/digests.py --update``."""
+The runs record what each seat was dealt (issue 31): the columns every dataset has keep the
+digests recorded before that column was, and the ``dealt`` column has its own,
+``tests/data/dealt_digests.json``. A deliberate change (a rules version bump, a strategy's new
+default) regenerates them in the same commit: ``python scripts/digests.py --update``."""
 import json
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from tourney_sim.simulate.results import rows_digest
 from tourney_sim.simulate.testing import case_digest, digest_cases
 
 DIGESTS = Path(__file__).parent / "data" / "digests.json"
+DEALT_DIGESTS = Path(__file__).parent / "data" / "dealt_digests.json"
 #: every built-in heuristic of each game (rotating seats), with the default rules and with every
 #: rule option changed, and both roots of the search at a small budget (the cases are data of
 #: tourney_sim.simulate.testing, shared with scripts/digests.py, which records them)
@@ -22,11 +25,13 @@ CASES = digest_cases()
 @pytest.mark.slow
 @pytest.mark.parametrize("name, game, players, seats, games, rules", CASES, ids=[c[0] for c in CASES])
 def test_seeded_runs_give_the_recorded_rows(name, game, players, seats, games, rules, tmp_path):
-    recorded = json.loads(DIGESTS.read_text())
-    assert name in recorded, f"no digest for {name}: run python scripts/digests.py --update"
-    assert case_digest(game, players, seats, games, rules, tmp_path / "d") == recorded[name], (
+    recorded, recorded_dealt = json.loads(DIGESTS.read_text()), json.loads(DEALT_DIGESTS.read_text())
+    assert name in recorded and name in recorded_dealt, f"no digest for {name}: run python scripts/digests.py --update"
+    rows, dealt = case_digest(game, players, seats, games, rules, tmp_path / "d")
+    assert rows == recorded[name], (
         f"{name}: the rows differ from the recorded ones; if the change is deliberate, bump the rules "
         f"version or note the strategy change and run python scripts/digests.py --update")
+    assert dealt == recorded_dealt[name], f"{name}: what the seats were dealt differs from the recorded counts"
 
 
 def test_the_digest_sees_every_column_and_ignores_chunking(tmp_path):

@@ -201,7 +201,7 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
     rules = ModuleType("move_limit_rules")
     vars(rules).update(init=init, to_move=to_move, legal_moves=legal_moves, apply_move=apply_move, result=result,
                        public_view=co.public_view, private_view=co.private_view, STATE_SIZE=co.STATE_SIZE,
-                       MAX_MOVES=co.MAX_MOVES)
+                       MAX_MOVES=co.MAX_MOVES, S_DEALT=co.S_DEALT)
 
     @njit
     def chunk(params, chunk):
@@ -211,7 +211,8 @@ def test_a_move_list_too_long_for_the_buffer_stops_the_kernel_with_its_own_error
     error = np.zeros(4, np.int64)
     done = chunk(m.params, (3, np.uint64(1), 0, 2, m.lineup, False, m.strategy_tuple(), m.strategy_params(),
                             np.zeros((2, 3), np.int8), np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8),
-                            np.zeros((2, 3, 3), np.int32), np.zeros(2, np.int8), np.zeros(2, np.int32), error))
+                            np.zeros((2, 3, 3), np.int32), np.zeros((2, 3, 0), np.uint16), np.zeros(2, np.int8),
+                            np.zeros(2, np.int32), error))
     assert done == 0 and list(error[:3]) == [kernel.ERR_MOVE_LIMIT, 0, 0]
 
 

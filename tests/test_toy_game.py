@@ -101,6 +101,9 @@ def test_quick_study_ends_with_its_report(tmp_path):
     r = tourney("study", "duel", "--budget", "quick", "--workers", 1, "--quiet", "--out", out)
     assert "Duel:" in r.stdout and "findings" in r.stdout, r.stdout
     assert (out / "report.md").is_file() and (out / "report.html").is_file() and (out / "findings.json").is_file()
+    # every stage records what each seat was dealt (the study's component effects read it)
+    manifests = [json.loads(m.read_text()) for m in out.glob("**/_manifest.json")]
+    assert manifests and all(m["dealt_kinds"] == [str(v) for v in range(1, 10)] for m in manifests)
 
 
 @pytest.mark.slow

@@ -180,14 +180,15 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
         workers: int | None = None, chunk_size: int | None = None, rotate: bool = True,
         overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
         progress: bool = False, command: str | None = None, echo: Echo | None = None,
-        first_game: int = 0) -> Result:
+        first_game: int = 0, record: Sequence[str] = ()) -> Result:
     """Play ``games`` seeded games (as ``tourney run``), games ``first_game ..`` of the seed;
     returns the dataset's path and summary.
 
     ``strategies`` are seated in order and repeated to fill the table (default: the game's
     built-ins); ``rules`` are ``"key=value"`` strings, ``components`` ``"KEY=VALUE"`` component
     values set over the table in force (``--component``); ``out`` defaults to ``runs/GAME-Np-seedS``;
-    ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume.
+    ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume;
+    ``record=["dealt"]`` adds the ``dealt`` column (what each seat was dealt).
     """
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.matchup import make_matchup
@@ -195,7 +196,8 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     from tourney_sim.strategies import heuristics
     _check_play(games, workers, chunk_size)
     names = list(strategies) or heuristics(game)[:_players(game, players)]
-    m = make_matchup(game, players, names, rules=_rules(rules, components), seed=seed, rotate=rotate)
+    m = make_matchup(game, players, names, rules=_rules(rules, components), seed=seed, rotate=rotate,
+                     record=tuple(record))
     path = _out(out, "run", game=game, players=m.n_players, seed=seed)
     _require(first_game >= 0, "--first-game must be 0 or more")
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
@@ -215,15 +217,17 @@ def tournament(game: str, strategies: Sequence[str], *, players: int | None = No
                chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
                until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
                scheduler: str | None = None, progress: bool = False, seatings: str = "all",
-               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None) -> Result:
+               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None,
+               record: Sequence[str] = ()) -> Result:
     """A duplicate tournament (as ``tourney tournament``): every matchup, every seating (or with
     ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
-    Returns the tournament directory and its summary (``result.report(out)`` writes its report)."""
+    Returns the tournament directory and its summary (``result.report(out)`` writes its report).
+    ``record`` as for :func:`run`."""
     return _tournament("tournament", game, strategies, players=players, games=games, seed=seed,
                        rules=_rules(rules, components), out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       first_batch=first_batch, command=command, echo=echo)
+                       first_batch=first_batch, command=command, echo=echo, record=tuple(record))
 
 
 def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, components: Sequence[str] = (),
@@ -231,17 +235,18 @@ def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, componen
           workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
           resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
           margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
-          seatings: str = "all", command: str | None = None, echo: Echo | None = None) -> Result:
+          seatings: str = "all", command: str | None = None, echo: Echo | None = None,
+          record: Sequence[str] = ()) -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
     ``"key=v1,v2"`` strings and ``components`` ``"KEY=v1,v2"`` component values (the variants
-    are every combination); ``seatings`` as for :func:`tournament`."""
+    are every combination); ``seatings`` and ``record`` as for :func:`tournament`."""
     vary = _rules(vary, components)
     _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2 (or a component, --component KEY=v1,v2)")
     return _tournament("sweep", game, strategies, players=players, games=games, seed=seed, rules=[],
                        sweep=vary, out=out, workers=workers, chunk_size=chunk_size,
                        overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
                        margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       command=command, echo=echo)
+                       command=command, echo=echo, record=tuple(record))
 
 
 def _rules(rules: Sequence[str], components: Sequence[str]) -> list[str]:

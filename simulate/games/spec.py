@@ -176,6 +176,12 @@ class GameSpec:
         """The game's compiled rules (``games/<game>/rules.py``; imported already)."""
         return importlib.import_module(self.module_name)
 
+    @property
+    def dealt_kinds(self) -> tuple[str, ...]:
+        """The names of what the game counts as dealt to a seat (card identities, card kinds,
+        token kinds), in the order of the ``dealt`` column's counts: the rules' ``DEALT_KINDS``."""
+        return tuple(self.module.DEALT_KINDS)
+
     def _part(self, name: str):
         return importlib.import_module(self.module_name.rpartition(".")[0] + "." + name)
 

@@ -3,13 +3,15 @@
 asks of it) and the
 CLI runner (``cli.py``).
 
-Every game's support module offers the contract (``tests/contract/``) the same three functions:
+Every game's support module offers the contract (``tests/contract/``) the same four functions:
 two compiled, each returning 0 or an error code, ``invariant(state)`` (the kernel state is
 consistent: every card in exactly one place, the public records agreeing with the private ones,
 ...) and ``sample_check(real, sample, seat)`` (what a determinization for ``seat`` must keep of
 the real state beyond the two views: hand sizes, the seat's own hand, cards it gave away, ...);
 and ``not_position(state)``, a boolean mask of the indices that are not part of the position
-(the kernel's work space), where a state loaded from its notation may differ. A game
+(the kernel's work space), where a state loaded from its notation may differ; and
+``dealt_by_chance(kind, outcome)``, the ``(seat, kind name)`` of everything one of the game's
+chance events gives a result seat (what the ``dealt`` column counts). A game
 outside the package (``TOURNEY_GAME_PATH``) keeps its support module beside its folder of games,
 as ``support/<game>.py`` (e.g. ``tests/toy/support/duel.py``), as it keeps its golden games."""
 from __future__ import annotations
@@ -19,7 +21,7 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-UNIFORM = ("invariant", "sample_check", "not_position")  # what the contract reads from every game's support module
+UNIFORM = ("invariant", "sample_check", "not_position", "dealt_by_chance")  # what the contract reads from every game's support module
 
 
 def for_game(game: str) -> ModuleType:

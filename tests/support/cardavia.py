@@ -297,3 +297,11 @@ def not_position(state):
     for _name, start, stop in ca_text.SCRATCH_FIELDS:
         mask[start:stop] = True
     return mask
+
+
+def dealt_by_chance(kind, outcome):
+    """(seat, DEALT_KINDS name) of every card a chance event deals a seat: each deal's hands (the
+    four table cards are dealt to nobody)."""
+    if kind != "deal":
+        return []
+    return [(s, f"{c['rank']} of {c['suit']}") for s, hand in enumerate(outcome["hands"]) for c in hand]

@@ -268,3 +268,17 @@ def not_position(state):
     """True at the indices of ``state`` that are not part of its position (the kernel's work space,
     ``notation.scratch_mask``)."""
     return cl_text.scratch_mask(state)
+
+
+def dealt_by_chance(kind, outcome):
+    """(seat, DEALT_KINDS name) of everything a chance event gives a seat: the week's hands and
+    the Grey Entity's cards (seat 2), a mulligan's cards, drawn tokens (the Work and Reprimand
+    piles' shuffle gives nobody anything)."""
+    if kind == "deal":
+        grey = [(2, f"Commitment {n}") for n in outcome.get("grey_entity", ())]
+        return [(s, f"Commitment {n}") for s, hand in enumerate(outcome["hands"]) for n in hand] + grey
+    if kind == "draw":
+        return [(outcome["seat"], f"Commitment {n}") for n in outcome["cards"]]
+    if kind == "token":
+        return [(outcome["seat"], f"token {cl.KIND_KEYS[cl.KIND_NAMES.index(t)]}") for t in outcome["tokens"]]
+    return []

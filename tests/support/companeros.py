@@ -171,3 +171,11 @@ def not_position(state):
     for _name, start, end in co_text.not_position_fields(state):
         mask[start:end] = True
     return mask
+
+
+def dealt_by_chance(kind, outcome):
+    """(seat, DEALT_KINDS name) of every card a chance event deals a seat: each game's hands (the
+    display is dealt to nobody)."""
+    if kind != "deal":
+        return []
+    return [(s, f"{c['colour']} {c['value']}") for s, hand in enumerate(outcome["hands"]) for c in hand]

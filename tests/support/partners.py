@@ -120,3 +120,11 @@ def not_position(state):
     """True at the indices of ``state`` that are not part of its position (the dealt part of the
     deck and the work tables, ``notation.scratch_mask``)."""
     return pa_text.scratch_mask(state)
+
+
+def dealt_by_chance(kind, outcome):
+    """(seat, DEALT_KINDS name) of every card a chance event deals a seat: each deal's hands, a
+    card by its kind (``"Swap#3"`` is a Swap)."""
+    if kind != "deal":
+        return []
+    return [(s, card.partition("#")[0]) for s, hand in enumerate(outcome["hands"]) for card in hand]

@@ -50,6 +50,10 @@ Scheduler = _option(Optional[str], "--scheduler")
 SchedulerOpt = Scheduler("Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). "
                          "Default: the built-in local runner.")
 TextOrJson = _option(str, "--format", "-f")
+RecordOpt = Annotated[Optional[List[str]], typer.Option(
+    "--record", help="Record more per row: dealt (the column `dealt`: what each seat was dealt or drew, "
+                     "counts per kind in the order of the manifest's dealt_kinds; about 3x the bytes "
+                     "of a dataset without it). Studies record it.")]
 
 # ----------------------------------------------------------------------------- help in the command's words
 Games = _option(int, "--games", "-n")

@@ -11,7 +11,7 @@ from tourney_sim import api
 
 from ._errors import TourneyGroup, fail
 from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, ComponentOpt, Components, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
-                       Players, PlayersOpt, Quiet, QuietOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
+                       Players, PlayersOpt, Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
                        SchedulerOpt, SeatingsOpt, Seed, Strategies, TextOrJson, UntilDecided, WorkersOpt,
                        recorded_command)
 
@@ -91,6 +91,7 @@ def run(
     scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local (start one here with --workers processes). Default: the built-in local runner.") = None,
     resume: Resume("run") = False,
     first_game: int = typer.Option(0, "--first-game", help="Index of the first game: the run plays games FIRST_GAME .. FIRST_GAME + GAMES - 1 of the seed, the deals after a run of FIRST_GAME games (how a study plays more deals on the same seed)."),
+    record: RecordOpt = None,
 ) -> None:
     """Play GAMES seeded games and write one Parquet row per game and seat, then print a summary.
 
@@ -101,7 +102,8 @@ def run(
                      components=component or (), out=out,
                      workers=workers, chunk_size=chunk_size, rotate=rotate, overwrite=overwrite, resume=resume,
                      scheduler=scheduler, progress=not quiet, command=recorded_command(),
-                     echo=None if quiet else _notes, first_game=first_game)
+                     echo=None if quiet else _notes, first_game=first_game,
+                     record=record or ())
     if not quiet:
         typer.echo(result.summary.text)
         played, seconds = result.games_played, result.seconds
@@ -261,6 +263,7 @@ def tournament(
     seatings: SeatingsOpt = "all",
     scheduler: SchedulerOpt = None,
     first_batch: Optional[int] = typer.Option(None, "--first-batch", help="--until-decided: deals in the first batch (default 1,000); later batches add half of what is done. Smaller lets a clear answer stop sooner."),
+    record: RecordOpt = None,
 ) -> None:
     """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
     in every seating of it on the same seeds, then a summary (see `tourney report`).
@@ -277,7 +280,7 @@ def tournament(
                             components=component or (), out=out, workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
                             until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
                             progress=not quiet, seatings=seatings, first_batch=first_batch,
-                            command=recorded_command(), echo=_notes)
+                            command=recorded_command(), echo=_notes, record=record or ())
     _show_tournament(result, quiet, report)
 
 
@@ -303,6 +306,7 @@ def sweep(
     report: ReportOpt = None,
     seatings: SeatingsOpt = "all",
     scheduler: SchedulerOpt = None,
+    record: RecordOpt = None,
 ) -> None:
     """The same deals and matchups under each rule variant, then the variants' balance side by side.
 
@@ -317,7 +321,8 @@ def sweep(
     result = api.sweep(game, rule or (), strategy or (), components=component or (), players=players, games=games, seed=seed, out=out,
                        workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
                        until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
-                       progress=not quiet, seatings=seatings, command=recorded_command(), echo=_notes)
+                       progress=not quiet, seatings=seatings, command=recorded_command(), echo=_notes,
+                       record=record or ())
     _show_tournament(result, quiet, report)
 
 

@@ -146,10 +146,7 @@ from .rules import (
 TEAM_NAMES = ("{0,2}", "{1,3}")
 
 
-SUIT_NAMES = ("swords", "cups", "coins", "clubs")
-
-
-RANK_NAMES = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
+from .rules import RANK_NAMES, SUIT_NAMES  # noqa: E402  (declared with the rules' DEALT_KINDS)
 
 #: the capture bonuses (rule 4) in the order the state counts them (STAT_SCUA onwards)
 BONUS_NAMES = ("scua", "picada", "simili", "quadriglia")

@@ -153,6 +153,11 @@ POINT_KEYS = ("bonuses.scua", "bonuses.picada", "bonuses.simili", "bonuses.quadr
 PT_NAPULA_PER_CARD, PT_NAPULA_RUN = 9, 10
 N_POINTS = len(POINT_KEYS)
 
+#: what S_DEALT counts (kernel.py): each card, by id (rank-major), named as the notation names it
+SUIT_NAMES = ("swords", "cups", "coins", "clubs")
+RANK_NAMES = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
+DEALT_KINDS = tuple(f"{RANK_NAMES[rank]} of {suit}" for rank in range(1, 14) for suit in SUIT_NAMES)
+
 # ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
 LAYOUT = Layout(
     public=[
@@ -207,6 +212,8 @@ LAYOUT = Layout(
                                "hidden cards"),
         ("SCR_OWNER", N_CARDS, "init: where each card is dealt (index into DEST); determinize: the "
                                "seat labels"),
+        ("S_DEALT", (PLAYERS, N_CARDS), "cards dealt to each seat over the match's deals, per card id "
+                                        "(DEALT_KINDS)"),
     ],
 )
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
@@ -357,6 +364,9 @@ def _deal(state, chance):
         o = state[SCR_OWNER + c]
         state[state[fill + o]] = c
         state[fill + o] += 1
+    for p in range(PLAYERS):
+        for i in range(HAND_SIZE):
+            state[S_DEALT + p * N_CARDS + state[PRIVATE + p * PRIVATE_SIZE + 1 + i]] += 1
     state[H_TABLE_LO] = 0
     state[H_TABLE_HI] = 0
     numerals = 0

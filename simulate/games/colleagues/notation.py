@@ -168,6 +168,11 @@ SCRATCH_FIELDS = (
     ("S_DECK after the H_DECK_LEFT cards of the deck", S_DECK, N_COMMIT, H_DECK_LEFT),
     ("S_DISCARD after the S_DISCARD_N Monday discards", S_DISCARD, N_COMMIT, S_DISCARD_N),
 )
+from .rules import DEALT_ROW, S_DEALT  # noqa: E402  (the dealt column's counts)
+#: what each result seat was dealt so far (``(start, size)`` of ``S_DEALT``, the ``dealt``
+#: column's counts): no part of a position either; ``load_state`` leaves it zero, so a game
+#: loaded from a position counts from there
+DEALT_FIELD = (S_DEALT, SEATS * DEALT_ROW)
 
 _REQUIRED_KEYS = ("players", "week", "phase", "first_player", "to_move", "decision", "hands",
                   "tokens", "coffee_room", "rows", "monday_discards", "work_cards",
@@ -184,6 +189,8 @@ def scratch_mask(state: np.ndarray) -> np.ndarray:
     mask = np.zeros(len(state), bool)
     for _name, start, size, count in SCRATCH_FIELDS:
         mask[start + int(state[count]):start + size] = True
+    start, size = DEALT_FIELD
+    mask[start:start + size] = True
     return mask
 
 

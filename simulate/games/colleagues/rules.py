@@ -152,6 +152,12 @@ MOVE_PLAY = 200  # + 16 * card + 2 * day + face
 MOVE_TOKEN_NONE = 2000
 MOVE_TOKEN = 2004  # + 4 * column + kind
 
+#: what S_DEALT counts (kernel.py): Commitment cards by id (number = id + 1), then token kinds
+DEALT_KINDS = (tuple(f"Commitment {c + 1}" for c in range(N_COMMIT))
+               + tuple(f"token {key}" for key in KIND_KEYS))
+DEALT_ROW = len(DEALT_KINDS)  # S_DEALT entries per seat
+DEALT_TOKEN = N_COMMIT  # S_DEALT column of token kind 0
+
 # ---- state layout: declared once (see simulate/games/layout.py); the table ends the docstring
 #: ``leader_at_two_thirds`` is taken when this many weeks are over (two thirds of WEEKS)
 LEADER_WEEKS = 2
@@ -242,6 +248,10 @@ LAYOUT = Layout(
         ("S_ROOM", N_KINDS, "tokens in the Coffee Room per kind"),
         ("S_SPENT", N_KINDS, "tokens spent on peeks this week, per kind (back at clean-up)"),
         ("S_GREY_TOK", N_KINDS, "the Grey Entity's tokens per kind"),
+        ("S_DEALT", (SEATS, DEALT_ROW), "what each result seat was dealt (DEALT_KINDS): "
+                                                 "Commitment cards by id (the weeks' hands, mulligan "
+                                                 "draws, the Grey Entity's cards), then tokens drawn "
+                                                 "by kind"),
     ],
 )
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
@@ -331,6 +341,7 @@ def _draw(state, chance, seat, count):
         else:
             state[PRIVATE + seat * PRIVATE_SIZE + P_TOK + kind] += 1
         state[TOKENS_HELD + seat] += 1
+        state[S_DEALT + seat * DEALT_ROW + DEALT_TOKEN + kind] += 1
 
 
 @njit(cache=True, inline="always")
@@ -396,13 +407,15 @@ def derive_views(state):
 
 
 @njit(cache=True, inline="always")
-def _deal_card(state, chance):
-    """Draw a uniformly random card from the deck (see the module docstring)."""
+def _deal_card(state, chance, seat):
+    """Draw a uniformly random card from the deck (see the module docstring) for ``seat`` (a
+    player or the Grey Entity)."""
     left = state[H_DECK_LEFT]
     i = S_DECK + below(chance, left)
     card = state[i]
     state[i] = state[S_DECK + left - 1]
     state[H_DECK_LEFT] = left - 1
+    state[S_DEALT + seat * DEALT_ROW + card] += 1
     return card
 
 
@@ -419,11 +432,12 @@ def _gather_deck(state):
 def _start_week(state, chance):
     n = state[H_PLAYERS]
     for pos in range(n):
-        base = PRIVATE + seat_at(state, pos) * PRIVATE_SIZE
+        seat = seat_at(state, pos)
+        base = PRIVATE + seat * PRIVATE_SIZE
         state[base + P_HAND_N] = HAND
         bits = np.int64(0)
         for j in range(HAND):
-            card = _deal_card(state, chance)
+            card = _deal_card(state, chance, seat)
             state[base + P_HAND + j] = card
             bits |= np.int64(1) << card
         sort_range(state, base + P_HAND, HAND)
@@ -431,7 +445,7 @@ def _start_week(state, chance):
     grey = state[H_GREY]
     if grey >= 0:
         for d in range(DAYS):
-            state[S_GREY + d] = _deal_card(state, chance)
+            state[S_GREY + d] = _deal_card(state, chance, grey)
             state[ROW_CARD + grey * COLS + d] = FACE_DOWN
         state[H_GREY_HIDDEN] = DAYS
     week = state[H_WEEK]
@@ -820,7 +834,7 @@ def apply_move(state_, move, chance_):
                 state[S_DISCARD + dn] = card
                 state[base + P_DISC + dn - dn0] = card
                 dn += 1
-                state[base + P_HAND + j] = _deal_card(state, chance)
+                state[base + P_HAND + j] = _deal_card(state, chance, seat)
             state[S_DISCARD_N] = dn
             state[DISC_N + seat] = dn - dn0
             sort_range(state, base + P_HAND, HAND)
@@ -1112,6 +1126,8 @@ def determinize(public, private, state, rng):
     state[S_DISCARD_N] = dn
     for i in range(dn, N_COMMIT):
         state[S_DISCARD + i] = -1
+    for i in range(SEATS * DEALT_ROW):  # what was dealt so far: the dataset's record, not the game's
+        state[S_DEALT + i] = 0
     # ---- tokens: the hidden pool (counts per kind, in S_ROOM) is the whole mix less what the
     # seat knows the kind of: its own tokens (held, on its cards, spent on peeks), tokens on
     # face-up cards, and the MEETING paid for each face-down card

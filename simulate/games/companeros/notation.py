@@ -105,7 +105,7 @@ from .rules import (
 )
 
 
-COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple", "orange")
+from .rules import COLOUR_NAMES  # noqa: E402  (declared with the rules' DEALT_KINDS)
 #: ``phase`` of a position, indexed by the kernel's PHASE_PLAY, PHASE_TAKE, PHASE_OVER
 PHASE_NAMES = ("play", "take", "over")
 #: the keys of a position, in the order ``describe_state`` writes them

@@ -130,6 +130,8 @@ LAYOUT = Layout(
     seats=MAX_PLAYERS,
     scratch=[
         (None, MAX_CARDS, "the deck while dealing, sort keys while scoring a trick"),
+        ("S_DEALT", (MAX_PLAYERS, MAX_CARDS), "cards dealt to each seat over the match, per card id "
+                                              "(DEALT_KINDS)"),
     ],
 )
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
@@ -155,6 +157,10 @@ MAX_DECISIONS_PER_GAME = ROUNDS * 2 * MAX_PLAYERS
 
 # params: [n_players, match_games, colours, hand size, display size, the VALUES card values]
 P_PLAYERS, P_MATCH_GAMES, P_COLOURS, P_HAND_SIZE, P_DISPLAY, P_VALUES = 0, 1, 2, 3, 4, 5
+
+#: what S_DEALT counts (kernel.py): each card, by id, named as the notation names it
+COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple", "orange")
+DEALT_KINDS = tuple(f"{colour} {value}" for colour in COLOUR_NAMES for value in range(1, VALUES + 1))
 
 
 def colour_of(card):
@@ -200,6 +206,7 @@ def _deal(state, chance):
         cards = np.int64(0)  # the hand as a set of card ids, listed ascending below
         for j in range(shown + size * p, shown + size * (p + 1)):
             cards |= np.int64(1) << state[SCRATCH + j]
+            state[S_DEALT + p * MAX_CARDS + state[SCRATCH + j]] += 1
         for i in range(size):
             state[base + 1 + i] = trailing_zeros(cards)
             cards &= cards - 1

@@ -179,6 +179,7 @@ MAX_TALLY = 2 ** 31 - 1  # an int32 count
 #: the place value of each deal's 2-bit code in its LEAD_HIST word
 LEAD_PLACES = [4 ** d for d in range(LEADS_PER_WORD)]
 
+from .rules import N_PLAYERS, S_DEALT  # noqa: E402  (the dealt column's counts)
 #: The kernel's scratch: regions of the state that are work space, not part of the position,
 #: as (name, first index, end index). ``load_state`` leaves them as a fresh state has them
 #: (zero); the kernel writes them before it reads them. The deck region ``DECK[0, MAX_CARDS)``
@@ -188,6 +189,8 @@ LEAD_PLACES = [4 ** d for d in range(LEADS_PER_WORD)]
 #: :func:`scratch_mask`.
 SCRATCH_FIELDS = (
     ("dealt part of the deck (DECK[0, S_DECK_POS))", DECK, DECK + MAX_CARDS),
+    ("what each seat was dealt so far (S_DEALT, the dealt column's counts; a game loaded from a "
+     "position counts from there)", S_DEALT, S_DEALT + N_PLAYERS * N_KINDS),
     ("work tables of the 7 enumeration and the Swap candidates", W_T, LEAD_HIST),
     ("hash table of the 7 enumeration", S_STAMP, STATE_SIZE),
 )

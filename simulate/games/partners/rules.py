@@ -140,6 +140,8 @@ OUTSIDE = 127
 K_START, K_ACE, K_2, K_3, K_MINUS4, K_5, K_6, K_7, K_8, K_9, K_10, K_SWAP, K_12, K_13 = range(14)
 KIND_NAMES = ("Start", "Ace", "2", "3", "-4", "5", "6", "7", "8", "9", "10", "Swap", "12", "13")
 N_KINDS = 14
+#: what S_DEALT counts (kernel.py): cards by kind
+DEALT_KINDS = KIND_NAMES
 E_FWD, E_FWD2, E_START, E_BACK, E_SPLIT, E_SWAP = range(6)
 N_EFFECTS = 6
 EFFECT_KEYS = ("forward", "forward_alt", "start", "back", "split", "swap")  # components.toml [effects]
@@ -273,6 +275,8 @@ LAYOUT = Layout(
     scratch=[
         ("S_DECK_POS", 1, "cards of DECK dealt"),
         ("DECK", MAX_CARDS, "the shuffled deck"),
+        ("S_DEALT", (N_PLAYERS, N_KINDS), "cards dealt to each seat over the game's deals, per kind "
+                                          "(DEALT_KINDS)"),
         "the 7-split work area:",
         ("W_T", PIECES, "track code per piece slot"),
         ("W_LIM", PIECES, "most steps statically possible"),
@@ -930,6 +934,7 @@ def _deal(st, chance):
         base = PRIVATE + p * PRIVATE_SIZE
         for x in range(HAND_SIZE):
             st[base + PV_HAND + x] = st[DECK + pos + HAND_SIZE * j + x]
+            st[S_DEALT + p * N_KINDS + st[CARD_KIND + st[base + PV_HAND + x]]] += 1
         for i in range(base + PV_HAND + 1, base + PV_HAND + HAND_SIZE):
             v = st[i]
             y = i - 1

@@ -57,3 +57,8 @@ def not_position(state):
     mask = np.zeros(len(state), bool)
     mask[du.SCRATCH:] = True
     return mask
+
+
+def dealt_by_chance(kind, outcome):
+    """(seat, DEALT_KINDS name) of every card the deal gives a seat (the hidden three: nobody)."""
+    return [(s, str(v)) for s, hand in enumerate(outcome["hands"]) for v in hand] if kind == "deal" else []

@@ -27,6 +27,8 @@ MIN_PLAYERS = MAX_PLAYERS = 2
 CARDS = 9
 HAND_SIZE = 3
 TRICKS = 3
+#: what S_DEALT counts (simulate/kernel.py): each card, by value (a card is its value)
+DEALT_KINDS = tuple(str(v) for v in range(1, CARDS + 1))
 
 LAYOUT = Layout(
     public=[
@@ -46,6 +48,7 @@ LAYOUT = Layout(
     seats=MAX_PLAYERS,
     scratch=[
         ("S_DECK", CARDS, "the deck while dealing; the unseen cards while determinizing"),
+        ("S_DEALT", (MAX_PLAYERS, CARDS), "cards dealt to each seat, per card (DEALT_KINDS)"),
     ],
 )
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
@@ -71,6 +74,7 @@ def init(state, params, chance):
         state[base + PV_SIZE] = HAND_SIZE
         for i in range(HAND_SIZE):
             state[base + PV_HAND + i] = state[S_DECK + p * HAND_SIZE + i]
+            state[S_DEALT + p * CARDS + state[base + PV_HAND + i] - 1] += 1
         kernel.sort_range(state, base + PV_HAND, HAND_SIZE)
     state[H_TO_MOVE] = 0
 
