@@ -35,7 +35,7 @@ that mixes its effect with what comes with it.
 
 Memory is bounded: the counts are read part by part in blocks of deals (every seating of a deal
 in the same block), twice (the fit, then the clustered variance), never as one matrix; a run of
-1,000,000 games needs a few tens of MB here.
+1,000,000 games of 40 kinds needs under 200 MB here (scripts/bench_components.py).
 """
 from __future__ import annotations
 
@@ -174,8 +174,7 @@ class _Fit:
         d = self.design(x, unit)
         score = d * (y - d @ beta)[:, None]
         _, dense = np.unique(cluster, return_inverse=True)
-        per = np.zeros((int(dense.max()) + 1, score.shape[1]))
-        np.add.at(per, dense, score)
+        per = np.stack([np.bincount(dense, weights=score[:, j]) for j in range(score.shape[1])], axis=1)
         self.meat += per.T @ per
 
 
@@ -207,8 +206,7 @@ def _solve(fit: _Fit, status: list[str]):
     return used, cols, beta, inv, contrasts, estimable
 
 
-def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: float = ALPHA,
-             games: int | None = None) -> ComponentEffects:
+def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: float = ALPHA) -> ComponentEffects:
     """The effects from ``blocks``, a callable returning a fresh iterator of blocks
     ``(x [rows, kinds], win [rows], unit [rows], cluster [rows])`` (every row of a cluster in one
     block); it is iterated twice."""
@@ -253,7 +251,7 @@ def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: floa
             k.p_holm = float(p)
             k.adj_low, k.adj_high = k.effect - zf * k.se, k.effect + zf * k.se
             k.outcome = outcome(k, alpha)
-    return ComponentEffects(out, unit_word, n, games if games is not None else n // max(n_units, 1), g, m)
+    return ComponentEffects(out, unit_word, n, n // n_units, g, m)
 
 
 def outcome(k: KindEffect, alpha: float = ALPHA) -> str:
@@ -332,7 +330,7 @@ def _blocks(cfg: Config, kinds: list[str], rows_per_block: int = BLOCK_ROWS):
     import pyarrow.parquet as pq
 
     _, n_units, members = units_of(cfg)
-    seats = cfg.seats
+    seats = cfg.players + len(cfg.extra_seats)
     seeds = sorted({int(s.manifest["seed"]) for s in cfg.sources})
     parts = sorted(_part_ranges(cfg), key=lambda t: (t[2], t[3]))
     groups, current, reach, rows = [], [], -1, 0
@@ -377,12 +375,13 @@ def _blocks(cfg: Config, kinds: list[str], rows_per_block: int = BLOCK_ROWS):
 
 def component_effects(cfg: Config, rows_per_block: int = BLOCK_ROWS) -> ComponentEffects | None:
     """The configuration's component effects, or None when its datasets do not record what was
-    dealt."""
+    dealt. Reads its datasets' files itself (only ``sources``, ``players``, ``extra_seats`` and
+    ``team_game`` of ``cfg`` are used: the loaded rows are not needed)."""
     kinds = dealt_kinds(cfg)
     if kinds is None:
         return None
     unit_word, n_units, _ = units_of(cfg)
-    return estimate(_blocks(cfg, kinds, rows_per_block), kinds, n_units, unit_word, games=cfg.tables)
+    return estimate(_blocks(cfg, kinds, rows_per_block), kinds, n_units, unit_word)
 
 
 def arrays_blocks(x: np.ndarray, win: np.ndarray, cluster: np.ndarray | None = None, block_games: int = 50_000):
@@ -402,3 +401,24 @@ def arrays_blocks(x: np.ndarray, win: np.ndarray, cluster: np.ndarray | None = N
             a = b
 
     return iterate
+
+
+def dataset_effects(path) -> ComponentEffects | None:
+    """The component effects of one dataset directory, straight from its files (no rows loaded
+    beyond the blocks)."""
+    from .load import discover
+
+    sources = discover([path])
+    m = sources[0].manifest
+    cfg = Config(game=m["game"], players=int(m["players"]), rules_version=int(m["rules_version"]),
+                 options=m["options"], team_game=bool(m["team_game"]), better=m["better"],
+                 extra_seats=list(m["extra_seats"]), columns=dict(m["columns"]), sources=sources, names=[],
+                 is_player=None)
+    return component_effects(cfg)
+
+
+def largest_kinds(path, n: int = 3) -> list[str]:
+    """The ``n`` kinds with the largest effects (either sign) in a dataset, largest first; [] when
+    it does not record what was dealt (the study's paired checks)."""
+    e = dataset_effects(path)
+    return [] if e is None else [k.kind for k in e.largest(n)]

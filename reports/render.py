@@ -447,7 +447,8 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
     b.append(_h(level, "Components: what being dealt each kind is worth" + (f" ({where})" if where else "")))
     found = e.found()
     if found:
-        b.append(_p("; ".join(e.sentence(k) for k in found[:5]) + ".", "key"))
+        b.append(_p(" ".join(e.sentence(k) + "." for k in found[:5])
+                    + (f" ({len(found) - 5} more findings below.)" if len(found) > 5 else ""), "key"))
     elif e.estimated():
         b.append(_p(f"No kind is shown to change a {unit}'s win rate (one Holm family over "
                     f"{e.family_size} kinds).", "key"))

@@ -33,6 +33,7 @@ class StudyData:
     rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
     anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
+    components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -58,6 +59,8 @@ def load_study(out: Path, manifest: dict) -> StudyData:
             data.levels[(p, st["level"])] = load([where])[0]
         elif st["section"] == "rules":
             data.rules[(p, st["level"], st["option"])] = load([where])[0]
+        elif st["section"] == "components":
+            data.components[(p, st["level"], st["option"])] = load([where])[0]
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
@@ -385,6 +388,8 @@ def build(data: StudyData, family: Family) -> Report:
     if rows:
         _layout_rules(r, data, rows)
     _layout_landscape(r, data, family)
+    from .study_components import layout_components  # it builds on this module's rule rows
+    layout_components(r, data)
     if len(data.players) > 1:
         _layout_players(r, data, family, seats)
     _layout_stages(r, data)

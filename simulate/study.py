@@ -17,6 +17,13 @@ same seed, so every stage plays the same deals and comparisons between them are 
    ``landscape/<P>p-search-v-<h>``: the search player against each heuristic, the same way, with
    ``--until-decided`` (small first batch): a pair whose answer is already clear stops early.
 4. The player counts side by side (the same measures, from stages 1 to 3).
+5. ``components/<P>p-heuristic-<address>=<value>``: when the game's spec names the nearest change
+   of a component kind (``GameSpec.nearest_change``: one fewer copy, a value minus one, ...),
+   the three kinds with the largest effects on winning at the heuristic level (measured on the
+   levels stage's ``dealt`` column, by the caller's ``largest_components``) each get a stage on
+   the same deals with that one change (``--component ADDRESS=VALUE``): its effect on balance,
+   paired against the default. These stages are planned once the heuristic levels stage is
+   played (they depend on its data), after every other stage.
 
 Budgets fix the deals of every stage and the search budget (:data:`BUDGETS`; a game whose search
 is slow plays fewer search deals, the game's spec's ``search_scale``). This module plays the
@@ -100,7 +107,7 @@ BUDGETS = {
 @dataclass
 class Stage:
     id: str  # also its directory under the study
-    section: str  # levels | rules | landscape
+    section: str  # levels | rules | landscape | components
     kind: str  # run | tournament
     players: int
     strategies: list
@@ -110,6 +117,8 @@ class Stage:
     option: str | None = None  # rules: "key=value"
     sequential: bool = False
     first_batch: int | None = None
+    components: list = field(default_factory=list)  # ["address=value"]: --component
+    dealt_kind: str | None = None  # components: the dealt kind whose nearest change this is
     alpha: float = ALPHA  # a sequential tournament's error rate over its pairs (see plan)
     status: str = "planned"
     seconds: float = 0.0
@@ -125,6 +134,7 @@ class Stage:
         where = shlex.quote(str(Path(out) / self.id))
         strategies = " ".join(f"--strategy {shlex.quote(s)}" for s in self.strategies)
         rules = "".join(f" --rule {shlex.quote(r)}" for r in self.rules)
+        rules += "".join(f" --component {shlex.quote(c)}" for c in self.components)
         if self.kind == "run":
             chunk = f" --chunk-size {self.chunk_size}" if self.chunk_size else ""
             return (f"tourney run {game} --players {self.players} {strategies} --games {self.deals} "
@@ -138,7 +148,8 @@ class Stage:
         return {"id": self.id, "section": self.section, "kind": self.kind, "players": self.players,
                 "level": self.level, "strategies": list(self.strategies), "deals": self.deals,
                 "rules": list(self.rules), "option": self.option, "sequential": self.sequential,
-                "first_batch": self.first_batch, "alpha": self.alpha, "dir": self.id, "command": self.command(game, seed, out),
+                "first_batch": self.first_batch, "alpha": self.alpha, "components": list(self.components),
+                "dealt_kind": self.dealt_kind, "dir": self.id, "command": self.command(game, seed, out),
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
 
@@ -230,6 +241,41 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
     return stages
 
 
+COMPONENT_CHECKS = 3  # the kinds with the largest effects that get a paired check
+
+
+def component_stages(game: str, budget: Budget, players: int, kinds: list[str]) -> list[Stage]:
+    """The paired checks at ``players``: for each of ``kinds`` (largest effect first) that the
+    game's ``nearest_change`` gives a change for, a heuristic-level run with that one change, as
+    many deals as a rule option's stage. None when the game names no nearest changes."""
+    spec = get_game(game)
+    if spec.nearest_change is None:
+        return []
+    comps = getattr(spec, "components", None)
+    table = comps.defaults if comps is not None else {}
+    heuristic = level_strategies(game, budget)["heuristic"]
+    out = []
+    for kind in kinds:
+        change = spec.nearest_change(kind, table)
+        if change is None:
+            continue
+        setting = f"{change[0]}={change[1]}"
+        sid = f"components/{players}p-heuristic-{setting}"
+        if sid not in {s.id for s in out}:
+            out.append(Stage(sid, "components", "run", players, [heuristic], budget.rule_deals["heuristic"],
+                             "heuristic", option=setting, components=[setting], dealt_kind=kind))
+    return out
+
+
+def component_options(game: str, changes: list[str]) -> dict:
+    """The rule options of a run with ``changes`` (``address=value``) to the game's default
+    components (what ``--component`` does)."""
+    comps = getattr(get_game(game), "components", None)
+    if comps is None:
+        raise StudyError(f"{game} declares no components: --component {changes[0]} cannot be played")
+    return {"components": comps.set(comps.defaults, list(changes))}
+
+
 def _spend_alpha(stages: list[Stage]) -> None:
     """Give each sequential tournament the error rate its pairs have in the report's landscape
     family, so that a pair "decided" by its tournament is also settled in the report: the family
@@ -279,7 +325,9 @@ class _StudyKind(JobKind):
     def identity_of(self, manifest: dict) -> dict:
         """The stages are compared by their ids (their status and seconds change as it runs)."""
         ids = super().identity_of(manifest)
-        ids["stages"] = [st.get("id") for st in ids.get("stages") or []]
+        # the paired component checks depend on the data: planned again from it on resume
+        ids["stages"] = [st.get("id") for st in ids.get("stages") or []
+                         if st.get("section") != "components"]
         return ids
 
 
@@ -291,11 +339,15 @@ STUDY = _StudyKind("study", STUDY_FILE, STUDY_FORMAT,
 def run_study(game: str, out: Path, budget: str = "standard", players=None, levels=None, seed: int = 0,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = True, command: str | None = None,
-              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str]) -> StudyResult:
+              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str],
+              largest_components: Callable[[Path], list[str]] | None = None) -> StudyResult:
     """Play every stage of the study into ``out`` (skipping finished ones with ``resume``), then
     ``write_report(out, manifest)`` (findings.json, report.html, report.md) and return its
     findings summary. ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each
-    ``--until-decided`` stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`)."""
+    ``--until-decided`` stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`);
+    ``largest_components(dataset)`` names the component kinds with the largest effects on
+    winning in a levels stage's dataset (largest first; [] when it records none), for the paired
+    checks (stage 5)."""
     if echo is None:
         def echo(text):
             print(text, file=sys.stderr, flush=True)
@@ -306,6 +358,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     for s in stages:  # every strategy and rule is valid before anything is written
         make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
     old = job.previous(resume, overwrite)
+    done: dict = {}  # resumed: the old manifest's stages by id
     manifest = {
         "format": STUDY_FORMAT, "tool": "tourney", "tool_version": __version__, "game": game,
         "rules_version": get_game(game).rules_version, "budget": b.name,
@@ -333,8 +386,27 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     start = time.perf_counter()
     interrupted = False
     todo = [s for s in stages if s.status != "complete"]
+    checks = largest_components is None or "heuristic" not in levels  # planned (or none to plan)
+    i = -1
     try:  # Ctrl-C between two stages stops as cleanly as inside one
-        for i, s in enumerate(stages):
+        while True:
+            i += 1
+            if i == len(stages) and not checks:  # every planned stage played: the paired checks
+                checks = True
+                extra = [c for p in counts for c in component_stages(
+                    game, b, p, largest_components(out / f"levels/{p}p-heuristic"))]
+                for c in extra:
+                    if done.get(c.id, {}).get("status") == "complete":
+                        c.status, c.seconds = "complete", float(done[c.id].get("seconds") or 0)
+                    else:
+                        component_options(game, c.components)  # playable, before anything is written
+                        todo.append(c)
+                stages += extra
+                manifest["stages"] += [c.to_dict(game, seed, out) for c in extra]
+                job.write(manifest)
+            if i >= len(stages):
+                break
+            s = stages[i]
             if s.status == "complete":
                 continue
             cmd = s.command(game, seed, out)
@@ -343,7 +415,8 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
             t0 = time.perf_counter()
             where = out / s.id  # made (and checked) by the stage's own job directory
             if s.kind == "run":
-                m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True)
+                m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True,
+                                 options=component_options(game, s.components) if s.components else None)
                 rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
                                 command=cmd, scheduler=scheduler, resume=where.exists())
             else:

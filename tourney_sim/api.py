@@ -280,9 +280,11 @@ def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
 def _run_study(game: str, out: Path, **options):
     """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
     from tourney_sim.reports.sequential import Sequential
+    from tourney_sim.reports.components import largest_kinds
     from tourney_sim.reports.study_report import write_report
-    from tourney_sim.simulate.study import run_study
-    return run_study(game, out, stopping_rule=Sequential, write_report=write_report, **options)
+    from tourney_sim.simulate.study import COMPONENT_CHECKS, run_study
+    return run_study(game, out, stopping_rule=Sequential, write_report=write_report,
+                     largest_components=lambda where: largest_kinds(where, COMPONENT_CHECKS), **options)
 
 
 def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,

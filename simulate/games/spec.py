@@ -125,6 +125,10 @@ class GameSpec:
     points: tuple[str, ...] = ()
     #: the heading of the report's table of ``points``
     points_title: str = "points by source"
+    #: ``tourney study``: the nearest change of a component kind (one of ``DEALT_KINDS``) for the
+    #: study's paired check, ``(address, value)`` under the components table given (one fewer
+    #: copy, value minus one, ...), or None when the kind has none; None: no paired checks
+    nearest_change: Callable[[str, dict], tuple[str, int] | None] | None = field(default=None, hash=False)
 
     def __post_init__(self):
         if self.default_players is None:
