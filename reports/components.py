@@ -53,8 +53,8 @@ from .load import Config
 
 DEALT_COLUMN = "dealt"
 KINDS_FIELD = "dealt_kinds"
-#: rows (units x games) of one block: about 100 bytes per kind and row, so ~40 MB at 50 kinds
-BLOCK_ROWS = 100_000
+#: rows (units x games) of one block: a few copies of 8 bytes per kind and row (~60 MB at 40 kinds)
+BLOCK_ROWS = 50_000
 #: a kind's status when it gets no effect
 NEVER_DEALT = "never dealt"
 NO_VARIATION = "no variation"  # every unit always holds the same number (within each seat)
@@ -327,6 +327,7 @@ def _blocks(cfg: Config, kinds: list[str], rows_per_block: int = BLOCK_ROWS):
     """A callable yielding (x, win, unit, cluster) blocks of whole deals: the parts sorted by
     their first game and cut where no part spans the cut, so every seating's copy of a deal
     (same seed and game index, another dataset of the configuration) falls in one block."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     _, n_units, members = units_of(cfg)
@@ -349,7 +350,11 @@ def _blocks(cfg: Config, kinds: list[str], rows_per_block: int = BLOCK_ROWS):
             xs, ys, us, cs = [], [], [], []
             for i, f, _, _ in group:
                 src = cfg.sources[i]
-                t = pq.read_table(f, columns=["game", "seat", "win", DEALT_COLUMN])
+                try:
+                    t = pq.read_table(f, columns=["game", "seat", "win", DEALT_COLUMN])
+                except (pa.ArrowException, OSError, KeyError) as exc:
+                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise DatasetError(f"{f}: cannot read its {DEALT_COLUMN} column: {first}") from None
                 game = t.column("game").to_numpy()
                 seat = t.column("seat").to_numpy()
                 order = np.lexsort((seat, game))

@@ -417,8 +417,9 @@ def write_dealt_dataset(out: Path, game: Game, deck: Deck, n_games: int, *, seed
 
 def dealt_effects_coverage(game: Game, deck: Deck, deals: int, reps: int, seed: int = 0) -> Coverage:
     """Each kind's 95% interval (:mod:`components`) against the truth, over ``reps`` datasets:
-    the share of (replicate, kind) intervals that hold it; the note gives the replicates with any
-    finding among kinds whose truth is 0 (none when nothing is planted: the family's error rate)."""
+    the share of (replicate, kind) intervals that hold it; the note gives the replicates with a
+    false finding: a kind whose truth is 0 called an effect, or one called an effect of the wrong
+    sign (with nothing planted: the family's error rate)."""
     from . import components
 
     truth = dealt_truth(game, deck)
@@ -435,7 +436,8 @@ def dealt_effects_coverage(game: Game, deck: Deck, deals: int, reps: int, seed: 
             covered += k.low <= truth[k.kind] <= k.high
             total += 1
             widths.append(k.high - k.low)
-            false |= k.outcome == "finding" and abs(truth[k.kind]) < 1e-12
+            false |= k.outcome == "finding" and (abs(truth[k.kind]) < 1e-12
+                                                 or (k.effect > 0) != (truth[k.kind] > 0))
         false_any += false
     planted = ", ".join(f"{k} {100 * v:+.1f} pp" for k, v in deck.effects.items()) or "nothing planted"
     return Coverage("component effect", f"{len(deck.kinds)} kinds, {planted}", deals, reps,

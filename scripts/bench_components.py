@@ -4,8 +4,9 @@
 1. Coverage: over many synthetic datasets with a known truth (``reports/synthetic.py``: a deck
    dealt out whole, a win chance linear in what a seat or team holds), how often each kind's 95%
    interval holds its truth, and in how many datasets the family (one Holm over the kinds) made
-   a false finding (a kind whose truth is 0 called an effect): a valid method covers 95% or more
-   and keeps the false findings at 5% or fewer, within the binomial noise of the replicates.
+   a false finding (a kind whose truth is 0 called an effect, or an effect of the wrong sign): a
+   valid method covers 95% or more and keeps the false findings at 5% or fewer, within the
+   binomial noise of the replicates.
 2. Cost: a synthetic dataset of ``--games`` games (default 1,000,000) with ``--kinds`` kinds
    (default 40) in parts of 10,000 games, analysed in a fresh process: seconds and the peak RSS
    (``ru_maxrss``) above the interpreter's own after imports.
