@@ -386,7 +386,8 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     start = time.perf_counter()
     interrupted = False
     todo = [s for s in stages if s.status != "complete"]
-    checks = largest_components is None or "heuristic" not in levels  # planned (or none to plan)
+    checks = (largest_components is None or "heuristic" not in levels  # planned (or none to plan)
+              or get_game(game).nearest_change is None)
     i = -1
     try:  # Ctrl-C between two stages stops as cleanly as inside one
         while True:

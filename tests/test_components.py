@@ -180,3 +180,26 @@ def test_tourney_report_shows_components_in_html_and_markdown(tmp_path):
     rows = [line for line in section.splitlines() if line.startswith("| ")][1:]
     assert rows[0].startswith("| **Swap** |") and len(rows) == 40  # ranked, largest first
 
+
+
+def test_the_estimates_and_clustered_errors_are_statsmodels():
+    """The same contrasts and CR1 cluster-robust errors as statsmodels' OLS (a full-rank
+    parametrisation: the last kind is the reference, which leaves every contrast unchanged)."""
+    import statsmodels.api as sm  # a test dependency (pyproject's "test" extra)
+
+    deck = sy.Deck(["a", "b", "c", "d"], [2, 3, 4, 3], {"a": 0.05})
+    r = sy.play_dealt(SEATS4, deck, 800, seed=3)
+    e = components.estimate(components.arrays_blocks(r["dealt"], r["win"], block_games=100), deck.kinds, 4, "seat")
+    x = r["dealt"].reshape(-1, 4).astype(float)
+    design = np.hstack([x[:, :3], np.eye(4)[np.tile(np.arange(4), 800)]])
+    fit = sm.OLS(r["win"].reshape(-1).astype(float), design).fit(
+        cov_type="cluster", cov_kwds={"groups": np.repeat(np.arange(800), 4)})
+    share = x.sum(axis=0) / x.sum()
+    for j, k in enumerate(e.kinds):
+        c = np.zeros(7)
+        c[:3] = -share[:3]
+        if j < 3:
+            c[j] += 1
+        t = fit.t_test(c)
+        assert k.effect == pytest.approx(float(np.squeeze(t.effect)), abs=1e-12)
+        assert k.se == pytest.approx(float(np.squeeze(t.sd)), rel=1e-9)
