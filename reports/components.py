@@ -55,7 +55,8 @@ DEALT_COLUMN = "dealt"
 KINDS_FIELD = "dealt_kinds"
 #: rows (units x games) of one block: a few copies of 8 bytes per kind and row (~60 MB at 40 kinds)
 BLOCK_ROWS = 50_000
-#: a kind's status when it gets no effect
+#: a kind's status: estimated, or why it gets no effect
+ESTIMATED = "estimated"
 NEVER_DEALT = "never dealt"
 NO_VARIATION = "no variation"  # every unit always holds the same number (within each seat)
 NOT_SEPARABLE = "not separable"  # always dealt together with other kinds: their effects cannot be told apart
@@ -69,7 +70,7 @@ class KindEffect:
     kind: str
     held: float  # mean count per unit and game
     dealt_share: float  # share of unit-games holding at least one
-    status: str = "estimated"  # or NEVER_DEALT, NO_VARIATION, NOT_SEPARABLE
+    status: str = ESTIMATED  # or NEVER_DEALT, NO_VARIATION, NOT_SEPARABLE
     effect: float = math.nan  # theta_k (a probability difference: 0.061 is 6.1 pp)
     se: float = math.nan
     low: float = math.nan  # 95%
@@ -85,7 +86,7 @@ class KindEffect:
 
     @property
     def estimated(self) -> bool:
-        return self.status == "estimated"
+        return self.status == ESTIMATED
 
 
 @dataclass
@@ -181,14 +182,16 @@ class _Fit:
 def _status(fit: _Fit) -> list[str]:
     total = fit.sx_unit.sum(axis=0)
     within = (fit.sxx_unit - fit.sx_unit ** 2 / np.maximum(fit.units_n, 1)[:, None]).sum(axis=0)
-    return [NEVER_DEALT if t == 0 else NO_VARIATION if w <= 1e-9 * max(1.0, t) else "estimated"
+    return [NEVER_DEALT if t == 0 else NO_VARIATION if w <= 1e-9 * max(1.0, t) else ESTIMATED
             for t, w in zip(total, within)]
 
 
 def _solve(fit: _Fit, status: list[str]):
-    """(columns used, beta over all columns, the pseudo-inverse, contrasts [k, p] per kind used,
-    which contrasts are estimable, the kinds' shares)."""
-    used = [j for j, s in enumerate(status) if s == "estimated"]
+    """The least-squares fit on the kinds with variation and the unit effects: (the kinds used,
+    the design's columns used, beta over every column, the pseudo-inverse of X'X on the columns
+    used, each used kind's contrast (one more of it in place of the average card) over those
+    columns, and whether each contrast is estimable)."""
+    used = [j for j, s in enumerate(status) if s == ESTIMATED]
     cols = used + [fit.k + u for u in range(fit.u)]
     a = fit.xtx[np.ix_(cols, cols)]
     inv = np.linalg.pinv(a, rcond=1e-10, hermitian=True)
