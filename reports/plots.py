@@ -151,3 +151,20 @@ def before_after(labels, before, after, title: str, xlabel: str, lows=None, high
     _finish(ax, y, labels, title, xlabel)
     ax.legend(fontsize=8, loc="best")
     return _png(fig)
+
+
+def forest(labels, values, lows, highs, outcomes, title: str, xlabel: str) -> bytes:
+    """A forest plot: one row per estimate with its interval, coloured by its outcome (a finding
+    red or green by its sign, everything else grey), a line at 0. Values in pp."""
+    plt = _plt()
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(6.4, 0.32 * n + 1.2))
+    y = np.arange(n)[::-1]
+    v = np.asarray(values, float)
+    colors = [(_COLORS[2] if x > 0 else _COLORS[1]) if o == "finding" else "#888" for x, o in zip(v, outcomes)]
+    err = _xerr(v, lows, highs)
+    for i in range(n):
+        ax.errorbar(v[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colors[i], ecolor=colors[i], capsize=3)
+    ax.axvline(0, color="#999", linestyle="--", linewidth=1)
+    _finish(ax, y, [fit(x) for x in labels], title, xlabel)
+    return _png(fig)

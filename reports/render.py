@@ -18,7 +18,7 @@ import numpy as np
 
 from tourney_sim.simulate import __version__
 
-from . import analysis, labels, plots
+from . import analysis, components, labels, plots
 from tourney_sim.simulate.results import part_files
 
 from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
@@ -357,6 +357,9 @@ def _layout_config(r: Report, rep) -> None:
                                "game length distribution"))
     b.append(_figs(*shape_figs))
     _layout_columns(r, rep)
+    effects = components.component_effects(cfg)
+    if effects is not None:
+        layout_components(r, effects, 3)
 
 
 def _layout_columns(r: Report, rep) -> None:
@@ -431,6 +434,61 @@ def _layout_columns(r: Report, rep) -> None:
             b.append(_p("Together these columns make up the whole score." if c["whole_score"] else
                         "These columns do not add up to the whole score in every game."))
             t.append("  points: " + ", ".join(f"{k} {pct(v['share'])}" for k, v in c["points"].items()))
+
+
+FOREST_ROWS = 30  # the forest plot's largest effects (the table has every kind)
+
+
+def layout_components(r: Report, e: components.ComponentEffects, level: int, where: str = "") -> None:
+    """The "Components" section: each kind's effect on winning (:mod:`components`), ranked, in
+    sentences, a table (with 17lands' familiar figures beside it) and a forest plot."""
+    b, t = r.blocks, r.terminal
+    unit = e.unit
+    b.append(_h(level, "Components: what being dealt each kind is worth" + (f" ({where})" if where else "")))
+    found = e.found()
+    if found:
+        b.append(_p(" ".join(e.sentence(k) + "." for k in found[:5])
+                    + (f" ({len(found) - 5} more findings below.)" if len(found) > 5 else ""), "key"))
+    elif e.estimated():
+        b.append(_p(f"No kind is shown to change a {unit}'s win rate (one Holm family over "
+                    f"{e.family_size} kinds).", "key"))
+    t.append(f"  components ({where or unit}): " + ("; ".join(e.sentence(k) for k in found[:3]) if found
+                                                    else "no kind shown to matter"))
+    rows, marks = [], []
+    for k in e.ranked():
+        rows.append([k.kind, f"{pp(k.effect)} {interval_pp(k.low, k.high)}", interval_pp(k.adj_low, k.adj_high),
+                     pval(k.p_holm), k.outcome, num(k.held), pct(k.dealt_share), pct(k.win_dealt), pp(k.iwd)])
+        marks.append(k.outcome == "finding")
+    if rows:
+        b.append(Table(["kind", "effect (pp) [95%]", f"interval at the family's level ({e.family_size} kinds)",
+                        "Holm p", "outcome", f"held per {unit}-game", f"{unit}-games dealt it",
+                        "win rate when dealt", "IWD (pp)"], rows, marks, details=len(rows) > 20))
+    missing = e.not_estimated()
+    if missing:
+        why = {}
+        for k in missing:
+            why.setdefault(k.status, []).append(k.kind)
+        text = {components.NEVER_DEALT: "never dealt", components.NO_VARIATION:
+                f"dealt the same to every {unit} (no variation to learn from)",
+                components.NOT_SEPARABLE: "always dealt together with other kinds (their effects cannot "
+                                          "be told apart)"}
+        b.append(_ul([f"{text[s]}: {', '.join(names)}" for s, names in why.items()]))
+    b.append(_p(f"Effect: how much holding one more copy of the kind, in place of an average card, changes a "
+                f"{unit}'s win rate, in pp: a linear probability regression of each {unit}'s win on its dealt "
+                f"counts with {unit} fixed effects, over {count(e.rows)} {unit}-games on {count(e.deals)} deals, "
+                f"standard errors clustered by deal. The shuffle deals at random, so this is a causal effect. "
+                f"Outcome: a finding when its Holm-adjusted p is below 0.05 (one family over the kinds) and "
+                f"not negligible; negligible when its interval at the family's level lies inside ±1 pp; else "
+                f"not settled. Beside it, 17lands' figures: the win rate of the {unit}-games dealt at least "
+                f"one (GIH WR) and its improvement over those dealt none (IWD): plain comparisons, not "
+                f"adjusted."))
+    top = e.ranked()[:FOREST_ROWS]
+    if top:
+        more = f", the {FOREST_ROWS} largest" if len(e.ranked()) > FOREST_ROWS else ""
+        b.append(_fig(plots.forest([k.kind for k in top], [100 * k.effect for k in top],
+                                   [100 * k.low for k in top], [100 * k.high for k in top],
+                                   [k.outcome for k in top], f"effect of holding one more (95%{more})",
+                                   f"change in a {unit}'s win rate (pp)"), "component effects forest plot"))
 
 
 def _layout_variants(r: Report) -> None:

@@ -34,6 +34,7 @@ class StudyData:
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
     anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
     streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
+    components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -67,6 +68,8 @@ def load_study(out: Path, manifest: dict, sections=("levels", "rules", "landscap
             search_dirs.setdefault(p, []).append(where)
         elif st["section"] == "rules":
             data.rules[(p, st["level"], st["option"])] = load([where])[0]
+        elif st["section"] == "components":
+            data.components[(p, st["level"], st["option"])] = load([where])[0]
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
@@ -490,6 +493,8 @@ def build(data: StudyData, family: Family) -> Report:
     if rows:
         _layout_rules(r, data, rows)
     _layout_landscape(r, data, family)
+    from .study_components import layout_components  # it builds on this module's rule rows
+    layout_components(r, data)
     if len(data.players) > 1:
         _layout_players(r, data, family, seats)
     _layout_stages(r, data)

@@ -14,6 +14,7 @@ is given the winner's score (a shared first place).
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -374,3 +375,127 @@ def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: in
         (f", draws {shared[0]:g} → {shared[1]:g}" if any(shared) else "") + \
         f", same deal {same:g} (gain {truth:+.3g})"
     return Coverage("balance gained", scenario, deals, reps, covered / reps, float(np.mean(widths)), note)
+
+
+# ----------------------------------------------------------------------------- dealt components
+# What each seat was dealt (the ``dealt`` column) with a planted effect of each kind on winning,
+# for the component effects (:mod:`tourney_sim.reports.components`): a deck of kinds is shuffled
+# and dealt out whole, and a unit (seat, or team) wins with chance
+# ``1/U + sum_k effect[k] * (x[u, k] - mean over units of x[., k])``: linear in what it holds, so
+# the regression's contrast has a known value (:func:`dealt_truth`).
+@dataclass
+class Deck:
+    kinds: list[str]
+    counts: list[int]  # copies of each kind; the whole deck is dealt, the same number to every seat
+    effects: dict = field(default_factory=dict)  # kind -> planted effect of one more copy (0.06: 6 pp)
+
+    @property
+    def size(self) -> int:
+        return int(sum(self.counts))
+
+
+def deal(deck: Deck, seats: int, n_games: int, rng) -> np.ndarray:
+    """[games, seats, kinds] counts: each game's shuffled deck split evenly among the seats."""
+    cards = np.repeat(np.arange(len(deck.kinds)), deck.counts)
+    if len(cards) % seats:
+        raise ValueError(f"a deck of {len(cards)} cards does not split evenly among {seats} seats")
+    order = rng.permuted(np.tile(cards, (n_games, 1)), axis=1).reshape(n_games, seats, -1)
+    out = np.zeros((n_games, seats, len(deck.kinds)), np.uint16)
+    for k in range(len(deck.kinds)):
+        out[..., k] = (order == k).sum(axis=2)
+    return out
+
+
+def unit_members(game: Game) -> list[list[int]]:
+    return ([[s for s in range(game.players) if s % 2 == t] for t in (0, 1)] if game.team_game
+            else [[s] for s in range(game.players)])
+
+
+def play_dealt(game: Game, deck: Deck, n_games: int, *, seed: int = 0, first_game: int = 0) -> dict:
+    """Results of games ``first_game ..`` (as :func:`play`: one strategy, ``synthetic``) with a
+    ``dealt`` matrix [games, seats, kinds] and the win model above; deal i depends on (seed, i)
+    alone."""
+    if game.extra_seats:
+        raise ValueError("the dealt model deals to player seats only")
+    rng = np.random.default_rng([seed, 13, first_game])
+    dealt = deal(deck, game.players, n_games, rng)
+    members = unit_members(game)
+    x = np.stack([dealt[:, m, :].sum(axis=1) for m in members], axis=1).astype(float)
+    effect = np.array([deck.effects.get(k, 0.0) for k in deck.kinds])
+    p = 1 / len(members) + ((x - x.mean(axis=1, keepdims=True)) * effect).sum(axis=2)
+    if (p < 0).any() or (p > 1).any():
+        raise ValueError("the planted effects make a win chance leave [0, 1]: plant smaller ones")
+    u = rng.random(n_games)[:, None]
+    winner = (u > np.cumsum(p, axis=1)).sum(axis=1).clip(0, len(members) - 1)
+    unit_win = winner[:, None] == np.arange(len(members))
+    seat_unit = np.array([next(i for i, m in enumerate(members) if s in m) for s in range(game.players)])
+    win = unit_win[:, seat_unit]
+    rank = np.where(win, 1, 2).astype(np.int8)
+    idx = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    return {"names": ["synthetic"], "strat": np.zeros((n_games, game.players), np.int16),
+            "score": win.astype(np.int32), "rank": rank, "win": win,
+            "start": np.zeros(n_games, np.int8), "decisions": np.full(n_games, 40, np.int32),
+            "game_index": idx, "extra": {}, "dealt": dealt}
+
+
+def dealt_truth(game: Game, deck: Deck) -> dict:
+    """The estimand of each kind under the model: its planted effect minus the share-weighted
+    mean effect (holding one more copy in place of the average card)."""
+    effect = np.array([deck.effects.get(k, 0.0) for k in deck.kinds])
+    share = np.asarray(deck.counts, float) / deck.size
+    return dict(zip(deck.kinds, effect - share @ effect))
+
+
+def dealt_column(dealt: np.ndarray) -> pa.Array:
+    """[games, seats, kinds] counts as the ``list<uint16>`` column (one list per row)."""
+    g, s, k = dealt.shape
+    offsets = pa.array(np.arange(0, g * s * k + 1, k, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(dealt.reshape(-1).astype(np.uint16)))
+
+
+def write_dealt_dataset(out: Path, game: Game, deck: Deck, n_games: int, *, seed: int = 0,
+                        parts: int = 1) -> Path:
+    """A dataset directory (one seating of ``synthetic``) with the ``dealt`` column and the
+    manifest's ``dealt_kinds``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    seating = ["synthetic"] * game.players
+    m = manifest(game, seating, seed, n_games, dealt_kinds=list(deck.kinds))
+    bounds = np.linspace(0, n_games, parts + 1).astype(int)
+    for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        r = play_dealt(game, deck, int(b - a), seed=seed, first_game=int(a))
+        table = to_table(game, r).append_column("dealt", dealt_column(r["dealt"]))
+        pq.write_table(table, out / f"part-{i:06d}.parquet")
+        m["parts"].append({"file": f"part-{i:06d}.parquet", "first_game": int(a), "games": int(b - a)})
+    write_manifest(out, m)
+    return out
+
+
+def dealt_effects_coverage(game: Game, deck: Deck, deals: int, reps: int, seed: int = 0) -> Coverage:
+    """Each kind's 95% interval (:mod:`components`) against the truth, over ``reps`` datasets:
+    the share of (replicate, kind) intervals that hold it; the note gives the replicates with a
+    false finding: a kind whose truth is 0 called an effect, or one called an effect of the wrong
+    sign (with nothing planted: the family's error rate)."""
+    from . import components
+
+    truth = dealt_truth(game, deck)
+    covered, total, widths, false_any = 0, 0, [], 0
+    for r in range(reps):
+        res = play_dealt(game, deck, deals, seed=seed * 100_003 + r)
+        members = unit_members(game)
+        x = np.stack([res["dealt"][:, m, :].sum(axis=1) for m in members], axis=1)
+        w = res["win"][:, [m[0] for m in members]]
+        eff = components.estimate(components.arrays_blocks(x, w), deck.kinds, len(members),
+                                  "team" if game.team_game else "seat")
+        false = False
+        for k in eff.estimated():
+            covered += k.low <= truth[k.kind] <= k.high
+            total += 1
+            widths.append(k.high - k.low)
+            false |= k.outcome == "finding" and (abs(truth[k.kind]) < 1e-12
+                                                 or (k.effect > 0) != (truth[k.kind] > 0))
+        false_any += false
+    planted = ", ".join(f"{k} {100 * v:+.1f} pp" for k, v in deck.effects.items()) or "nothing planted"
+    return Coverage("component effect", f"{len(deck.kinds)} kinds, {planted}", deals, reps,
+                    covered / max(total, 1), float(np.mean(widths)) if widths else math.nan,
+                    f"replicates with a false finding: {false_any}/{reps}")

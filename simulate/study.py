@@ -25,6 +25,13 @@ same seed, so every stage plays the same deals and comparisons between them are 
    the budget's cap (:attr:`Budget.adaptive_deals`). After each batch the caller's
    ``adaptive_rule`` names the questions still open (its statistics, valid at every look:
    :mod:`tourney_sim.reports.adaptive`); the stage stops when none is, or at the cap.
+6. ``components/<P>p-heuristic-<address>=<value>``: when the game's spec names the nearest change
+   of a component kind (``GameSpec.nearest_change``: one fewer copy, a value minus one, ...),
+   the three kinds with the largest effects on winning at the heuristic level (measured on the
+   levels stage's ``dealt`` column, by the caller's ``largest_components``) each get a stage on
+   the same deals with that one change (``--component ADDRESS=VALUE``): its effect on balance,
+   paired against the default. These stages are planned once the heuristic levels stage is
+   played (they depend on its data), after every other stage.
 
 Budgets fix the deals of every stage and the search budget (:data:`BUDGETS`; a game whose search
 is slow plays fewer search deals, the game's spec's ``search_scale``). This module plays the
@@ -61,6 +68,7 @@ from tourney_sim.strategies import RANDOM, available, heuristics
 
 from . import __version__
 from .games import get_game
+from .games.spec import component_rules
 from .jobdir import JobDir, JobKind, now
 from .matchup import make_matchup
 from .runner import run as run_games
@@ -115,7 +123,7 @@ BUDGETS = {
 @dataclass
 class Stage:
     id: str  # also its directory under the study
-    section: str  # levels | rules | landscape
+    section: str  # levels | rules | landscape | components
     kind: str  # run | tournament
     players: int
     strategies: list
@@ -125,6 +133,8 @@ class Stage:
     option: str | None = None  # rules: "key=value"
     sequential: bool = False
     first_batch: int | None = None
+    components: list = field(default_factory=list)  # ["address=value"]: --component
+    dealt_kind: str | None = None  # components: the dealt kind whose nearest change this is
     alpha: float = ALPHA  # a sequential tournament's error rate over its pairs (see plan)
     first_game: int = 0  # a run: the index of its first game (the adaptive stage's new deals)
     status: str = "planned"
@@ -141,6 +151,7 @@ class Stage:
         where = shlex.quote(str(Path(out) / self.id))
         strategies = " ".join(f"--strategy {shlex.quote(s)}" for s in self.strategies)
         rules = "".join(f" --rule {shlex.quote(r)}" for r in self.rules)
+        rules += "".join(f" --component {shlex.quote(c)}" for c in self.components)
         if self.kind == "run":
             chunk = f" --chunk-size {self.chunk_size}" if self.chunk_size else ""
             first = f" --first-game {self.first_game}" if self.first_game else ""
@@ -155,7 +166,8 @@ class Stage:
         return {"id": self.id, "section": self.section, "kind": self.kind, "players": self.players,
                 "level": self.level, "strategies": list(self.strategies), "deals": self.deals,
                 "rules": list(self.rules), "option": self.option, "sequential": self.sequential,
-                "first_batch": self.first_batch, "alpha": self.alpha, "first_game": self.first_game, "dir": self.id,
+                "first_batch": self.first_batch, "alpha": self.alpha, "first_game": self.first_game,
+                "components": list(self.components), "dealt_kind": self.dealt_kind, "dir": self.id,
                 "command": self.command(game, seed, out),
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
@@ -276,6 +288,32 @@ def adaptive_stage(design: dict, players: int, strategy: str, played: int, look:
                  first_game=design["first_pass"] + played)
 
 
+COMPONENT_CHECKS = 3  # the kinds with the largest effects that get a paired check
+
+
+def component_stages(game: str, budget: Budget, players: int, kinds: list[str]) -> list[Stage]:
+    """The paired checks at ``players``: for each of ``kinds`` (largest effect first) that the
+    game's ``nearest_change`` gives a change for, a heuristic-level run with that one change, as
+    many deals as a rule option's stage. None when the game names no nearest changes."""
+    spec = get_game(game)
+    if spec.nearest_change is None:
+        return []
+    comps = getattr(spec, "components", None)
+    table = comps.defaults if comps is not None else {}
+    heuristic = level_strategies(game, budget)["heuristic"]
+    out = []
+    for kind in kinds:
+        change = spec.nearest_change(kind, table)
+        if change is None:
+            continue
+        setting = f"{change[0]}={change[1]}"
+        sid = f"components/{players}p-heuristic-{setting}"
+        if sid not in {s.id for s in out}:
+            out.append(Stage(sid, "components", "run", players, [heuristic], budget.rule_deals["heuristic"],
+                             "heuristic", option=setting, components=[setting], dealt_kind=kind))
+    return out
+
+
 def _spend_alpha(stages: list[Stage]) -> None:
     """Give each sequential tournament the error rate its pairs have in the report's landscape
     family, so that a pair "decided" by its tournament is also settled in the report: the family
@@ -319,6 +357,28 @@ def _adaptive_stage(design: dict, counts: list[int], strategy: str, stages: list
             look += 1
     return True
 
+def _component_checks(game: str, b: Budget, counts: list[int], seed: int, stages: list[Stage], manifest: dict,
+                      out: Path, done: dict, play: Callable, largest_components: Callable[[Path], list[str]],
+                      todo: list, job) -> bool:
+    """The paired checks of the kinds with the largest effects (stage 6), planned from the heuristic
+    levels stages' data once every other stage is played (a check an interrupted study finished
+    is kept); each change is checked playable before any is played. False if interrupted."""
+    if get_game(game).nearest_change is None:
+        return True
+    extra = [c for p in counts for c in component_stages(game, b, p, largest_components(out / f"levels/{p}p-heuristic"))]
+    for c in extra:
+        if done.get(c.id, {}).get("status") == "complete":
+            c.status, c.seconds = "complete", float(done[c.id].get("seconds") or 0)
+        else:
+            make_matchup(game, c.players, c.strategies[:1], rules=component_rules(c.components), seed=seed)
+            todo.append(c)
+    first = len(stages)
+    stages += extra
+    manifest["stages"] += [c.to_dict(game, seed, out) for c in extra]
+    job.write(manifest)
+    return all(c.status == "complete" or play(first + k, c) for k, c in enumerate(extra))
+
+
 @dataclass
 class StudyResult:
     manifest: dict
@@ -353,7 +413,10 @@ class _StudyKind(JobKind):
         runs; the adaptive stage's batches follow from the data, so a resumed study decides them
         again, the same way)."""
         ids = super().identity_of(manifest)
-        ids["stages"] = [st.get("id") for st in ids.get("stages") or [] if st.get("section") != "adaptive"]
+        # the adaptive stage's batches and the paired component checks follow from the data: a
+        # resumed study decides them again, the same way
+        ids["stages"] = [st.get("id") for st in ids.get("stages") or []
+                         if st.get("section") not in ("adaptive", "components")]
         return ids
 
 
@@ -366,14 +429,17 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = True, command: str | None = None,
               echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str],
-              adaptive_rule: Callable[[Path, dict, int], list] | None = None) -> StudyResult:
+              adaptive_rule: Callable[[Path, dict, int], list] | None = None,
+              largest_components: Callable[[Path], list[str]] | None = None) -> StudyResult:
     """Play every stage of the study into ``out`` (skipping finished ones with ``resume``), then
-    the adaptive stage, then ``write_report(out, manifest)`` (findings.json, report.html,
-    report.md) and return its findings summary. ``stopping_rule(question, alpha, margin)`` makes
-    the stopping rule of each ``--until-decided`` stage
-    (:class:`~tourney_sim.simulate.tournament.StoppingRule`); ``adaptive_rule(out, manifest,
+    the adaptive stage and the paired component checks, then ``write_report(out, manifest)``
+    (findings.json, report.html, report.md) and return its findings summary.
+    ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each ``--until-decided``
+    stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`); ``adaptive_rule(out, manifest,
     players)`` names the primary search-level questions at that player count still open on the
-    deals played so far (None: no adaptive stage)."""
+    deals played so far (None: no adaptive stage); ``largest_components(dataset)`` names the
+    component kinds with the largest effects on winning in a levels stage's dataset (largest
+    first; [] when it records none), for the paired checks (stage 6)."""
     if echo is None:
         def echo(text):
             print(text, file=sys.stderr, flush=True)
@@ -423,8 +489,8 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
         t0 = time.perf_counter()
         where = out / s.id  # made (and checked) by the stage's own job directory
         if s.kind == "run":
-            m = make_matchup(game, s.players, s.strategies, rules=s.rules, seed=seed, rotate=True,
-                             record=RECORD)
+            m = make_matchup(game, s.players, s.strategies, rules=s.rules + component_rules(s.components), seed=seed,
+                             rotate=True, record=RECORD)
             rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
                             command=cmd, scheduler=scheduler, resume=where.exists(), first_game=s.first_game)
         else:
@@ -448,6 +514,9 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
         if not interrupted and design is not None:
             interrupted = not _adaptive_stage(design, counts, level_strategies(game, b)["search"], stages, manifest,
                                               out, done, play, lambda p: adaptive_rule(out, manifest, p), echo, progress)
+        if not interrupted and largest_components is not None and "heuristic" in levels:
+            interrupted = not _component_checks(game, b, counts, seed, stages, manifest, out, done, play,
+                                                largest_components, todo, job)
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - start

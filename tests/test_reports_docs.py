@@ -25,14 +25,17 @@ def test_analysis_guide_recomputes_the_report(tmp_path, capsys):
     tuned = tmp_path / "tune"  # for the "Tuning a strategy" recipe
     tune("companeros", "greedy", ["high"], tuned, n_players=3, trials=3, deals=30, seed=2, workers=1,
          progress=False)
+    r1 = sy.write_dealt_dataset(tmp_path / "r1", sy.Game(players=4), sy.Deck(["a", "b"], [4, 4]), 200)
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
     assert len(blocks) >= 9
     ns: dict = {}
     for code in blocks:
         code = code.replace('Path("runs/t1")', f'Path({str(t)!r})').replace("runs/tune-guard", str(tuned))
+        code = code.replace('"runs/r1"', repr(str(r1)))
         exec(compile(code, str(DOC), "exec"), ns)
     out = capsys.readouterr().out
     assert "rows read with pyarrow" in out and "the leader at two thirds wins" in out
+    assert "a: win rate when dealt" in out
     assert len(ns["study"].trials) == 3
 
     (cfg,) = load.load([t])

@@ -302,10 +302,11 @@ def _run_study(game: str, out: Path, **options):
     """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
     from tourney_sim.reports.adaptive import OpenQuestions
     from tourney_sim.reports.sequential import Sequential
+    from tourney_sim.reports.components import largest_kinds
     from tourney_sim.reports.study_report import write_report
-    from tourney_sim.simulate.study import run_study
+    from tourney_sim.simulate.study import COMPONENT_CHECKS, run_study
     return run_study(game, out, stopping_rule=Sequential, write_report=write_report, adaptive_rule=OpenQuestions(),
-                     **options)
+                     largest_components=lambda where: largest_kinds(where, COMPONENT_CHECKS), **options)
 
 
 def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,

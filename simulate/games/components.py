@@ -94,8 +94,12 @@ class Components:
     """A game's component declaration: its shipped file and what every key may hold."""
 
     def __init__(self, game: str, file: Path, values: Sequence[Value],
-                 playable: Callable[[dict, int], str | None] | None = None):
+                 playable: Callable[[dict, int], str | None] | None = None,
+                 nearest: dict[str, tuple[str, int]] | None = None):
         self.game = game
+        #: a dealt kind (``DEALT_KINDS``) -> the address its nearest change moves and by how much
+        #: (one fewer copy: ``("deck.counts[Swap]", -1)``), for the study's paired checks
+        self.nearest = dict(nearest or {})
         self.file = Path(file)
         self.values = {v.key: v for v in values}
         #: ``playable(table, n_players)``: None, or one line saying why the table cannot be played
@@ -144,6 +148,16 @@ class Components:
             if missing:
                 raise RuleError(f"{source}: missing {', '.join(missing)}")
         return out
+
+    def nearest_change(self, kind: str, table: dict) -> tuple[str, int] | None:
+        """The nearest change of a dealt kind under ``table``: (address, new value), or None when
+        the game names none for it or the step would leave the key's range."""
+        if kind not in self.nearest:
+            return None
+        address, step = self.nearest[kind]
+        value, _ = self.resolve(address)
+        new = self.get(table, address) + step
+        return (address, new) if value.low <= new <= value.high else None
 
     def check_playable(self, table: dict, n_players: int, source: str = "components") -> None:
         """Raise RuleError when ``table`` cannot make a playable game of ``n_players``."""

@@ -158,6 +158,11 @@ class GameSpec:
     #: the heading of the report's table of ``points``
     points_title: str = "points by source"
     components: Any = None  # the game's Components declaration (simulate/games/components.py)
+    #: ``tourney study``: the nearest change of a component kind (one of ``DEALT_KINDS``) for the
+    #: study's paired check, ``(address, value)`` under the components table given (one fewer
+    #: copy, value minus one, ...), or None when the kind has none; None: no paired checks (by
+    #: default the components declaration's ``nearest_change``, when it names any)
+    nearest_change: Callable[[str, dict], tuple[str, int] | None] | None = field(default=None, hash=False)
 
     def __post_init__(self):
         if self.components is not None:
@@ -165,6 +170,8 @@ class GameSpec:
                 raise ValueError(f"{self.name} declares its components: remove its hand-written "
                                  f"{COMPONENTS_OPTION!r} rule option (it is made from the declaration)")
             object.__setattr__(self, "options", (components_option(self.components),) + tuple(self.options))
+            if self.nearest_change is None and self.components.nearest:
+                object.__setattr__(self, "nearest_change", self.components.nearest_change)
         if self.default_players is None:
             if self.min_players != self.max_players:
                 raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} "

@@ -755,7 +755,9 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
     Value("prizes.fante_of_cups", 0, 9, "points for taking the Fante of cups"),
     Value("napula.per_card", 0, 9, "points per card of a Napula run"),
     Value("napula.run", 1, 10, "cards from the Asso of swords a run needs to score"),
-])
+], nearest={  # the cards that carry a prize of their own: that prize one point lower
+    "2 of swords": ("prizes.mata", -1), "10 of coins": ("prizes.ten_of_coins", -1),
+    "Fante of cups": ("prizes.fante_of_cups", -1)})
 
 
 def make_params(n_players: int, options: dict) -> np.ndarray:

@@ -1269,7 +1269,9 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
     Value("overtime.values", -99, 99, "the Overtime cards' values, top of the pile first", length=N_OT),
     *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room")
       for key, name in zip(KIND_KEYS, KIND_NAMES)),
-], playable=_playable)
+], playable=_playable, nearest={  # a Commitment card's value minus one, one token fewer
+    **{f"Commitment {c + 1}": (f"commitment.values[{c + 1}]", -1) for c in range(N_COMMIT)},
+    **{f"token {key}": (f"tokens.{key}", -1) for key in KIND_KEYS}})
 
 
 def pack_components(table: dict) -> list[int]:

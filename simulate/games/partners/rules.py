@@ -204,7 +204,7 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
           designable=False),
     Value("board.section", 4, MAX_SECTION, "numbered spaces in each colour's section"),
     Value("board.house", PIECES, MAX_HOUSE, "house spaces of each colour"),
-], playable=_playable)
+], playable=_playable, nearest={kind: (f"deck.counts[{kind}]", -1) for kind in KIND_NAMES})  # one fewer copy
 #: the defaults as the kernel's tables (components.toml is their one source)
 BOARD_SECTION = COMPONENTS.defaults["board"]["section"]
 BOARD_HOUSE = COMPONENTS.defaults["board"]["house"]

@@ -1,0 +1,205 @@
+"""Each component's effect on winning (reports/components.py), on synthetic datasets whose truth
+is known (reports/synthetic.py: a deck dealt out whole, a win chance linear in what a unit holds):
+a planted effect is found, exactly that kind, with the right sign and an interval covering the
+truth; a null finds nothing beyond the family's error rate; the intervals cover at 95%; kinds
+that cannot be estimated are said so; the reports show a "Components" section only for datasets
+that record what was dealt."""
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from tourney_sim.cli import app
+from tourney_sim.reports import components, render
+from tourney_sim.reports import synthetic as sy
+from tourney_sim.reports.load import load
+from tourney_sim.simulate.results import DatasetError
+
+SEATS4 = sy.Game(players=4)
+TEAMS = sy.Game(players=4, team_game=True)
+# 40 distinct cards and one Swap card: holding it is worth +6 pp (its truth: 6 pp less its share
+# of the average card's, 6/41 pp; every other card's truth is -6/41 pp, negligible)
+PLANTED = sy.Deck([f"card {i}" for i in range(39)] + ["Swap"], [1] * 40, {"Swap": 0.06})
+NULL = sy.Deck([f"card {i}" for i in range(12)], [2] * 12)
+
+
+def effects_of(game, deck, games, seed):
+    r = sy.play_dealt(game, deck, games, seed=seed)
+    members = sy.unit_members(game)
+    x = np.stack([r["dealt"][:, m, :].sum(axis=1) for m in members], axis=1)
+    w = r["win"][:, [m[0] for m in members]]
+    return components.estimate(components.arrays_blocks(x, w, block_games=777), deck.kinds, len(members),
+                               "team" if game.team_game else "seat")
+
+
+@pytest.mark.parametrize("game", [SEATS4, TEAMS], ids=["seats", "teams"])
+def test_a_planted_effect_is_found_exactly_that_kind(game):
+    e = effects_of(game, PLANTED, 5000, seed=3)
+    truth = sy.dealt_truth(game, PLANTED)["Swap"]
+    assert [k.kind for k in e.found()] == ["Swap"]
+    swap = e.found()[0]
+    assert swap.effect > 0 and swap.low <= truth <= swap.high
+    assert e.ranked()[0] is swap and e.family_size == 40
+    text = e.sentence(swap)
+    unit = "team" if game.team_game else "seat"
+    assert text.startswith(f"Holding one more Swap (in place of an average card) raises a {unit}'s win rate by")
+    assert f"{100 * swap.effect:.1f} pp, 95% [{100 * swap.low:.1f}, {100 * swap.high:.1f}]" in text
+
+
+def test_a_negative_effect_is_said_as_lowering():
+    deck = sy.Deck(PLANTED.kinds, PLANTED.counts, {"Swap": -0.06})
+    e = effects_of(SEATS4, deck, 5000, seed=4)
+    assert [k.kind for k in e.found()] == ["Swap"]
+    swap = e.found()[0]
+    assert swap.effect < 0 and swap.low <= sy.dealt_truth(SEATS4, deck)["Swap"] <= swap.high
+    assert "lowers a seat's win rate by" in e.sentence(swap)
+
+
+def test_a_null_finds_nothing_beyond_the_error_rate():
+    """Over 200 null datasets the family's false findings stay within 5% plus noise (a binomial
+    at 5% exceeds 18 of 200 with chance 0.8%)."""
+    false = sum(bool(effects_of(SEATS4, NULL, 1000, seed=1000 + r).found()) for r in range(200))
+    assert false <= 18
+
+
+@pytest.mark.parametrize("game", [SEATS4, TEAMS], ids=["seats", "teams"])
+def test_intervals_cover_at_95(game):
+    """Every kind's interval against its truth over 150 datasets (1,800 intervals: binomial noise
+    about 0.5 points)."""
+    deck = sy.Deck(NULL.kinds, NULL.counts, {"card 0": 0.04, "card 5": -0.03})
+    cov = sy.dealt_effects_coverage(game, deck, 1500, 150, seed=11)
+    assert cov.covered >= 0.935
+
+
+def test_the_estimand_is_the_swap_for_an_average_card():
+    """The effects of the kinds, weighted by how often each is held, add up to 0; the truth too."""
+    deck = sy.Deck(["a", "b", "c"], [2, 4, 6], {"a": 0.05, "c": -0.02})
+    truth = sy.dealt_truth(SEATS4, deck)
+    assert abs(2 * truth["a"] + 4 * truth["b"] + 6 * truth["c"]) < 1e-12
+    e = effects_of(SEATS4, deck, 4000, seed=5)
+    assert abs(sum(k.held * k.effect for k in e.kinds)) < 1e-9
+
+
+def test_kinds_that_cannot_be_estimated_are_reported_as_such():
+    g, units = 3000, 4
+    rng = np.random.default_rng(0)
+    x = np.zeros((g, units, 5), np.uint16)
+    x[..., 0] = rng.integers(0, 3, (g, units))  # varies
+    x[..., 1] = 0  # never dealt
+    x[..., 2] = 1  # one to every seat, always
+    x[..., 3] = rng.integers(0, 2, (g, units))
+    x[..., 4] = x[..., 3]  # always together with kind 3
+    win = np.zeros((g, units), bool)
+    win[np.arange(g), rng.integers(0, units, g)] = True
+    e = components.estimate(components.arrays_blocks(x, win), list("abcde"), units, "seat")
+    status = {k.kind: k.status for k in e.kinds}
+    assert status == {"a": "estimated", "b": components.NEVER_DEALT, "c": components.NO_VARIATION,
+                      "d": components.NOT_SEPARABLE, "e": components.NOT_SEPARABLE}
+    assert e.family_size == 1 and [k.kind for k in e.ranked()] == ["a"]
+    assert all(np.isnan(k.effect) for k in e.not_estimated())
+
+
+def test_seat_fixed_effects_absorb_a_seat_advantage():
+    """Seat 0 always holds more of kind a and wins more for its seat alone: no effect of a."""
+    g = 6000
+    rng = np.random.default_rng(1)
+    x = np.zeros((g, 4, 2), np.uint16)
+    x[:, 0, 0] = 2 + rng.integers(0, 2, g)
+    x[:, 1:, 0] = rng.integers(0, 2, (g, 3))
+    x[..., 1] = 4 - x[..., 0]
+    p = np.array([0.4, 0.2, 0.2, 0.2])
+    win = np.zeros((g, 4), bool)
+    win[np.arange(g), rng.choice(4, g, p=p)] = True
+    e = components.estimate(components.arrays_blocks(x, win), ["a", "b"], 4, "seat")
+    a = e.kinds[0]
+    assert a.low <= 0 <= a.high and not e.found()
+    assert a.iwd > 0.05  # 17lands' unadjusted comparison mistakes the seat for the card
+
+
+def test_datasets_read_in_blocks_give_the_same_numbers(tmp_path):
+    sy.write_dealt_dataset(tmp_path / "a", SEATS4, PLANTED, 3000, parts=4)
+    cfg = load([tmp_path / "a"])[0]
+    whole = components.component_effects(cfg)
+    small = components.component_effects(cfg, rows_per_block=500)
+    parts = [sy.play_dealt(SEATS4, PLANTED, 750, seed=0, first_game=a) for a in range(0, 3000, 750)]
+    r = {k: np.concatenate([p[k] for p in parts]) for k in ("dealt", "win")}
+    assert whole.deals == 3000 and whole.rows == 12000
+    for a, b in zip(whole.kinds, small.kinds):
+        assert a.effect == pytest.approx(b.effect, abs=1e-12) and a.se == pytest.approx(b.se, rel=1e-9)
+    swap = whole.kinds[-1]
+    held = r["dealt"][..., -1]
+    assert swap.dealt_share == pytest.approx((held > 0).mean())
+    assert swap.win_dealt == pytest.approx(r["win"][held > 0].mean())
+    assert swap.iwd == pytest.approx(r["win"][held > 0].mean() - r["win"][held == 0].mean())
+
+
+def test_every_seating_of_a_deal_is_one_cluster(tmp_path):
+    """Two datasets of the same seed play the same deals: clustered by deal, not by game."""
+    for d in ("a", "b"):
+        sy.write_dealt_dataset(tmp_path / d, SEATS4, NULL, 1000, parts=3)
+    cfg = load([tmp_path / "a", tmp_path / "b"])[0]
+    both = components.component_effects(cfg, rows_per_block=300)
+    one = components.component_effects(load([tmp_path / "a"])[0])
+    assert both.deals == 1000 and both.rows == 8000
+    k = both.estimated()[0]
+    j = one.estimated()[0]
+    assert k.effect == pytest.approx(j.effect)
+    assert k.se == pytest.approx(j.se, rel=0.01)  # the copy adds no information
+
+
+def test_a_dataset_without_the_column_has_no_components(tmp_path):
+    sy.write_dataset(tmp_path / "plain", SEATS4, ["x"] * 4, {"x": 0.0}, 200)
+    cfg = load([tmp_path / "plain"])[0]
+    assert components.dealt_kinds(cfg) is None and components.component_effects(cfg) is None
+    md = render.to_markdown(render.build([tmp_path / "plain"]))
+    assert "Components" not in md
+
+
+def test_a_wrong_list_length_is_one_line(tmp_path):
+    d = sy.write_dealt_dataset(tmp_path / "a", SEATS4, NULL, 100)
+    m = json.loads((d / "_manifest.json").read_text())
+    m["dealt_kinds"] = m["dealt_kinds"][:-1]
+    (d / "_manifest.json").write_text(json.dumps(m))
+    with pytest.raises(DatasetError, match=r"holds lists of 12 to 12 counts, but its manifest names 11"):
+        components.component_effects(load([d])[0])
+
+
+def test_tourney_report_shows_components_in_html_and_markdown(tmp_path):
+    sy.write_dealt_dataset(tmp_path / "a", SEATS4, PLANTED, 3000, parts=2)
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "r.html").read_text()
+    assert "Components: what being dealt each kind is worth" in page
+    assert "Holding one more Swap (in place of an average card) raises a seat&#x27;s win rate by" in page
+    assert 'alt="component effects forest plot"' in page
+    md = render.to_markdown(render.build([tmp_path / "a"]))
+    section = md[md.index("### Components"):].split("\n#")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")][1:]
+    assert rows[0].startswith("| **Swap** |") and len(rows) == 40  # ranked, largest first
+
+
+
+def test_the_estimates_and_clustered_errors_are_statsmodels():
+    """The same contrasts and CR1 cluster-robust errors as statsmodels' OLS (a full-rank
+    parametrisation: the last kind is the reference, which leaves every contrast unchanged)."""
+    import statsmodels.api as sm  # a test dependency (pyproject's "test" extra)
+
+    deck = sy.Deck(["a", "b", "c", "d"], [2, 3, 4, 3], {"a": 0.05})
+    r = sy.play_dealt(SEATS4, deck, 800, seed=3)
+    e = components.estimate(components.arrays_blocks(r["dealt"], r["win"], block_games=100), deck.kinds, 4, "seat")
+    x = r["dealt"].reshape(-1, 4).astype(float)
+    design = np.hstack([x[:, :3], np.eye(4)[np.tile(np.arange(4), 800)]])
+    fit = sm.OLS(r["win"].reshape(-1).astype(float), design).fit(
+        cov_type="cluster", cov_kwds={"groups": np.repeat(np.arange(800), 4)})
+    share = x.sum(axis=0) / x.sum()
+    for j, k in enumerate(e.kinds):
+        c = np.zeros(7)
+        c[:3] = -share[:3]
+        if j < 3:
+            c[j] += 1
+        t = fit.t_test(c)
+        assert k.effect == pytest.approx(float(np.squeeze(t.effect)), abs=1e-12)
+        assert k.se == pytest.approx(float(np.squeeze(t.sd)), rel=1e-9)
