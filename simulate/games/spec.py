@@ -165,8 +165,10 @@ class GameSpec:
     nearest_change: Callable[[str, dict], tuple[str, int] | None] | None = field(default=None, hash=False)
 
     def __post_init__(self):
-        if self.components is not None:
-            if any(o.name == COMPONENTS_OPTION for o in self.options):
+        made = [o for o in self.options if o.name == COMPONENTS_OPTION]
+        if self.components is not None and not (made and made[0].loader == self.components.load):
+            # (a spec copied with dataclasses.replace already holds the option made from it)
+            if made:
                 raise ValueError(f"{self.name} declares its components: remove its hand-written "
                                  f"{COMPONENTS_OPTION!r} rule option (it is made from the declaration)")
             object.__setattr__(self, "options", (components_option(self.components),) + tuple(self.options))
