@@ -83,6 +83,7 @@ class KindEffect:
     win_dealt: float = math.nan  # 17lands' GIH WR analogue
     win_not: float = math.nan
     iwd: float = math.nan  # improvement when dealt: win_dealt - win_not
+    versus: str = "an average card"  # what one more of it replaces (see _solve)
 
     @property
     def estimated(self) -> bool:
@@ -125,7 +126,7 @@ class ComponentEffects:
         verb = "raises" if k.effect >= 0 else "lowers"
         sign = 1 if k.effect >= 0 else -1
         low, high = sorted((sign * k.low, sign * k.high))
-        return (f"Holding one more {k.kind} (in place of an average card) {verb} {who} win rate by "
+        return (f"Holding one more {k.kind} (in place of {k.versus}) {verb} {who} win rate by "
                 f"{100 * abs(k.effect):.1f} pp, 95% [{100 * low:.1f}, {100 * high:.1f}]")
 
 
@@ -186,11 +187,17 @@ def _status(fit: _Fit) -> list[str]:
             for t, w in zip(total, within)]
 
 
-def _solve(fit: _Fit, status: list[str]):
+def _solve(fit: _Fit, status: list[str], kinds: list[str]):
     """The least-squares fit on the kinds with variation and the unit effects: (the kinds used,
     the design's columns used, beta over every column, the pseudo-inverse of X'X on the columns
-    used, each used kind's contrast (one more of it in place of the average card) over those
-    columns, and whether each contrast is estimable)."""
+    used, each used kind's contrast over those columns, whether each contrast is estimable, and
+    what each contrast's one more copy replaces).
+
+    The contrast is one more of the kind in place of the average card (share-weighted over every
+    kind). When a group of kinds always adds up to the same count per unit (a hand of fixed
+    size: Colleagues' 15 Commitment cards a week beside its token draws, whose number varies),
+    only differences inside the group are estimable: the kind is then measured against the
+    average kind of its own group, the kinds named with the same first word ("Commitment")."""
     used = [j for j, s in enumerate(status) if s == ESTIMATED]
     cols = used + [fit.k + u for u in range(fit.u)]
     a = fit.xtx[np.ix_(cols, cols)]
@@ -199,14 +206,31 @@ def _solve(fit: _Fit, status: list[str]):
     beta = np.zeros(fit.k + fit.u)
     beta[cols] = b
     held = fit.sx_unit.sum(axis=0)[used]
-    share = held / held.sum() if held.sum() > 0 else held
+
+    def contrast(i: int, pool: list[int]) -> np.ndarray:
+        c = np.zeros(len(cols))
+        total = held[pool].sum()
+        if total > 0:
+            c[pool] = -held[pool] / total
+        c[i] += 1.0
+        return c
+
+    def is_estimable(c: np.ndarray) -> bool:  # an estimable contrast lies in the row space: unchanged
+        return bool(np.abs(c @ inv @ a - c).max() < 1e-6)
+
     contrasts = np.zeros((len(used), len(cols)))
+    estimable = np.zeros(len(used), bool)
+    versus = ["an average card"] * len(used)
+    group = [kinds[j].split(" ", 1)[0] for j in used]
     for i in range(len(used)):
-        contrasts[i, :len(used)] = -share
-        contrasts[i, i] += 1.0
-    projected = contrasts @ inv @ a  # an estimable contrast lies in the row space: unchanged
-    estimable = np.abs(projected - contrasts).max(axis=1) < 1e-6 if len(used) else np.zeros(0, bool)
-    return used, cols, beta, inv, contrasts, estimable
+        contrasts[i] = contrast(i, list(range(len(used))))
+        estimable[i] = is_estimable(contrasts[i])
+        if not estimable[i]:
+            pool = [t for t in range(len(used)) if group[t] == group[i]]
+            c = contrast(i, pool)
+            if len(pool) > 1 and is_estimable(c):
+                contrasts[i], estimable[i], versus[i] = c, True, f"an average {group[i]}"
+    return used, cols, beta, inv, contrasts, estimable, versus
 
 
 def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: float = ALPHA) -> ComponentEffects:
@@ -219,7 +243,7 @@ def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: floa
     if fit.n == 0:
         raise DatasetError("no games to estimate component effects from")
     status = _status(fit)
-    used, cols, beta, inv, contrasts, estimable = _solve(fit, status)
+    used, cols, beta, inv, contrasts, estimable, versus = _solve(fit, status, kinds)
     if used:
         for x, y, unit, cluster in blocks():
             fit.add_meat(x.astype(float), y.astype(float), unit, cluster, beta)
@@ -243,7 +267,7 @@ def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: floa
             k.status = NOT_SEPARABLE
             continue
         z = NormalDist().inv_cdf(1 - alpha / 2)
-        k.effect, k.se = float(theta[i]), float(se[i])
+        k.effect, k.se, k.versus = float(theta[i]), float(se[i]), versus[i]
         k.low, k.high = k.effect - z * k.se, k.effect + z * k.se
         k.p_value = float(2 * NormalDist().cdf(-abs(k.effect) / k.se))
         tested.append(k)

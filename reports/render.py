@@ -473,7 +473,10 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
                 components.NOT_SEPARABLE: "always dealt together with other kinds (their effects cannot "
                                           "be told apart)"}
         b.append(_ul([f"{text[s]}: {', '.join(names)}" for s, names in why.items()]))
-    b.append(_p(f"Effect: how much holding one more copy of the kind, in place of an average card, changes a "
+    grouped = sorted({k.versus for k in e.estimated() if k.versus != "an average card"})
+    against = (f" (a kind of a group that always adds up to the same count per {unit}, a hand of fixed size, in "
+               f"place of the group's average: {', '.join(grouped)})" if grouped else "")
+    b.append(_p(f"Effect: how much holding one more copy of the kind, in place of an average card{against}, changes a "
                 f"{unit}'s win rate, in pp: a linear probability regression of each {unit}'s win on its dealt "
                 f"counts with {unit} fixed effects, over {count(e.rows)} {unit}-games on {count(e.deals)} deals, "
                 f"standard errors clustered by deal. The shuffle deals at random, so this is a causal effect. "

@@ -102,6 +102,36 @@ def test_kinds_that_cannot_be_estimated_are_reported_as_such():
     assert all(np.isnan(k.effect) for k in e.not_estimated())
 
 
+def test_a_hand_of_fixed_size_beside_varying_draws_is_measured_within_its_group():
+    """Colleagues' shape: every seat holds exactly 3 cards of the "Card" kinds (a fixed hand)
+    beside a varying number of "token" draws. Only differences inside the hand are estimable, so
+    each card is measured against the average card of the hand, a token against the average
+    token; a planted card worth +10 pp over the others is found, the others pay for it (each in
+    place of an average card that includes it), the tokens are nothing."""
+    g, units, cards = 20000, 4, 6
+    rng = np.random.default_rng(3)
+    x = np.zeros((g, units, cards + 2), np.uint16)
+    deck = np.tile(np.arange(cards), (g, 1)).repeat(2, axis=1)  # 12 cards: 3 to each of 4 seats
+    hands = rng.permuted(deck, axis=1).reshape(g, units, 3)
+    for k in range(cards):
+        x[..., k] = (hands == k).sum(axis=2)
+    x[..., cards] = rng.integers(0, 3, (g, units))
+    x[..., cards + 1] = rng.integers(0, 3, (g, units))
+    p = 0.25 + 0.10 * (x[..., 0] - x[..., 0].mean(axis=1, keepdims=True))
+    win = np.zeros((g, units), bool)
+    win[np.arange(g), (rng.random(g)[:, None] > np.cumsum(p, axis=1)).sum(axis=1).clip(0, units - 1)] = True
+    names = [f"Card {k}" for k in range(cards)] + ["token red", "token blue"]
+    e = components.estimate(components.arrays_blocks(x, win), names, units, "seat")
+    assert len(e.estimated()) == cards + 2
+    assert {k.versus for k in e.kinds} == {"an average Card", "an average token"}
+    assert e.ranked()[0].kind == "Card 0" and e.kinds[0].outcome == "finding"
+    truth = 0.10 * (1 - 1 / cards)  # one more card 0 in place of the average card of the hand
+    assert e.kinds[0].adj_low <= truth <= e.kinds[0].adj_high
+    for k in e.kinds[1:cards]:  # in place of an average card (card 0 among them): -0.10 / cards
+        assert k.effect < 0 and k.adj_low <= -0.10 / cards <= k.adj_high
+    assert not any(k.outcome == "finding" for k in e.kinds[cards:])
+
+
 def test_seat_fixed_effects_absorb_a_seat_advantage():
     """Seat 0 always holds more of kind a and wins more for its seat alone: no effect of a."""
     g = 6000
