@@ -62,7 +62,7 @@ def test_run_summary_replay(tmp_path):
     (["run", "companeros", "--strategy", "nobody"], "unknown strategy 'nobody' for companeros (strategies: random"),
     (["run", "companeros", "--players", 9], "companeros is played by 3 to 6 players, not 9"),
     (["run", "companeros", "--rule", "match_games=0"], "rule match_games expects an integer from 1 to 100, got '0'"),
-    (["run", "companeros", "--rule", "speed=3"], "companeros has no rule option 'speed' (options: match_games)"),
+    (["run", "companeros", "--rule", "speed=3"], "companeros has no rule option 'speed' (options: components, match_games)"),
     (["run", "companeros", "--rule", "match_games"], "--rule expects key=value"),
     (["run", "companeros", "--games", 0], "--games must be a positive number"),
     (["run", "companeros", "--games", -5], "--games must be a positive number"),

@@ -10,6 +10,7 @@ import pytest
 
 from tourney_sim.reports.stats import wilson
 from tourney_sim.reports.summary import COLUMNS, load, summarize
+from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.matchup import make_matchup, play_block
 from tourney_sim.simulate.results import read_manifest, read_table
 from tourney_sim.simulate.runner import run
@@ -69,7 +70,8 @@ def test_manifest_and_schema(tmp_path, matchup):
     assert man["status"] == "complete" and man["games_done"] == 3000
     assert man["seed"] == 7 and man["game"] == "companeros" and man["rules_version"] == 1
     assert man["seats"] == ["greedy", "random", "high", "greedy"]
-    assert man["options"] == {"match_games": 1} and man["command"] == "tourney run test"
+    assert man["options"] == {"components": get_game("companeros").components.defaults, "match_games": 1}
+    assert man["command"] == "tourney run test"
     assert [p["first_game"] for p in man["parts"]] == [0, 1000, 2000]
     schema = pq.read_schema(out / "part-000000.parquet")
     assert str(schema.field("strategy").type) == "dictionary<values=string, indices=int8, ordered=0>"

@@ -6,8 +6,10 @@ from tourney_sim import STRATEGY_SIGNATURE, Param, Strategy, below
 from tourney_sim.views import companeros as co
 
 # the views this package was written against: a game's offsets change only with its VIEWS_VERSION
-if co.VIEWS_VERSION != 1:
-    raise ImportError(f"tourney_plugin_demo reads companeros' views version 1, not {co.VIEWS_VERSION}")
+# (version 2 added the component table in force, CARD_VALUE ...: the ranks read below still order
+# the cards' values, which must rise strictly)
+if co.VIEWS_VERSION != 2:
+    raise ImportError(f"tourney_plugin_demo reads companeros' views version 2, not {co.VIEWS_VERSION}")
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
