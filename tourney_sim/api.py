@@ -27,6 +27,7 @@ DEFAULT_OUT = {
     "sweep": "runs/{game}-sweep-{players}p-seed{seed}",
     "tune": "runs/tune-{game}-{strategy}-seed{seed}",
     "study": "runs/study-{game}-{budget}-seed{seed}",
+    "design": "runs/design-{game}-{budget}-seed{seed}",
 }
 
 Echo = Callable[[str], None]
@@ -368,6 +369,43 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
         raise Interrupted(f"interrupted: the study in {path} keeps its finished stages (continue with --resume)")
     return Result(path, report.manifest, seconds=report.seconds,
                   summarize=lambda r: Summary(report.summary, lambda: _study_questions(path)))
+
+
+def design(game: str, *, out: str | Path | None = None, players: int | None = None, vary: Sequence[str] = (),
+           fix: Sequence[str] = (), objectives: Sequence[str] = ("balance", "skill"),
+           targets: Sequence[str] | None = None, max_changes: int = 3, budget: str = "standard",
+           trials: int | None = None, deals: int | None = None, skill_deals: int | None = None,
+           designs: int | None = None, confirm_deals: int | None = None, search_deals: int | None = None,
+           sampler: str = "tpe", seed: int = 0, confirm_seed: int | None = None, rules: Sequence[str] = (),
+           components: Sequence[str] = (), heuristic: str | None = None, weaker: str | None = None,
+           search: str | None = None, workers: int | None = None, scheduler: str | None = None,
+           resume: bool = False, overwrite: bool = False, progress: bool = False,
+           command: str | None = None, echo: Echo | None = None) -> Result:
+    """Search for the smallest change of rules or components that fixes an imbalance, and confirm
+    it on fresh deals under heuristic and search play (as ``tourney design``). ``rules`` /
+    ``components``: the starting game (default: the shipped one); ``targets``: None for the
+    default (skill keeps at least 75% of today's), ``[]`` for none. ``result.summary.text``: what
+    to change and what it buys; ``result.path``: report.html, report.md, design.json, designs/."""
+    from tourney_sim.reports.design import hopeless, measure, write_report
+    from tourney_sim.simulate.design import run_design
+    from tourney_sim.simulate.errors import Interrupted
+    _check_play(workers=workers)
+    path = _out(out, "design", game=game, budget=budget, seed=seed)
+    try:
+        report = run_design(game, path, measure=measure, hopeless=hopeless, write_report=write_report,
+                            players=players, vary=list(vary), fix=list(fix), objectives=list(objectives),
+                            targets=None if targets is None else list(targets), max_changes=max_changes,
+                            budget=budget, trials=trials, deals=deals, skill_deals=skill_deals, designs=designs,
+                            confirm_deals=confirm_deals, search_deals=search_deals, sampler=sampler, seed=seed,
+                            confirm_seed=confirm_seed, rules=_rules(rules, components), heuristic=heuristic,
+                            weaker=weaker, search=search, workers=workers, scheduler=scheduler, resume=resume,
+                            overwrite=overwrite, progress=progress, command=command, echo=echo)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: the design run in {path} keeps its finished trials "
+                          "(continue with --resume)") from None
+    _tell(echo, report.notes)
+    return Result(path, report.manifest, report.notes, report.seconds,
+                  summarize=lambda r: Summary(report.summary))
 
 
 def _study_questions(path: Path) -> dict:
