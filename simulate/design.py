@@ -674,6 +674,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     if progress:
         echo("analysing the confirmation and writing the report ...")
     summary = write_report(out, manifest)
+    manifest["summary"] = summary  # what `tourney summary DIR` prints
     job.finish(manifest, "complete", seconds)
     return DesignResult(manifest, out, time.perf_counter() - start, summary, notes)
 
