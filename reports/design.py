@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
+import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -842,6 +843,8 @@ def write_report(out: Path, manifest: dict) -> str:
 
     out = Path(out)
     today, designs = confirm(out, manifest)
+    for old in ("designs", "report-figures"):  # this report's own outputs, from an earlier writing
+        shutil.rmtree(out / old, ignore_errors=True)
     folders = write_designs(out, manifest, today, designs) if today is not None else []
     report = build(out, manifest, today, designs, folders)
     write(report, out / "report.html", "html")
@@ -851,6 +854,9 @@ def write_report(out: Path, manifest: dict) -> str:
     best = next((f for d, f in zip(designs, folders) if d.recommended), None)
     if best:
         lines.append(f"  ready to play: {out / best}/ (components.toml, rules.txt, README.md)")
+    said = disagreements(designs)
+    if said:
+        lines.append("  the heuristic and the search level disagree on: " + "; ".join(said))
     lines.append(f"  {len(manifest.get('history') or [])} trials, {len(designs)} designs confirmed on fresh deals")
     lines.append(f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}")
     return "\n".join(lines)

@@ -275,3 +275,32 @@ def test_report_written_twice_is_the_same(run_dir, tmp_path):
               if p.is_file() and not p.relative_to(out).parts[0] in ("trials", "confirm")}
     assert first.keys() == second.keys() and len(first) >= 8
     assert first == second
+
+
+def test_nothing_confirmed_but_today_says_no_fix(run_dir, tmp_path):
+    out, manifest = run_dir
+    alone = copy.deepcopy(manifest)
+    alone["confirmed"] = manifest["confirmed"][:1]
+    there = tmp_path / "d"
+    shutil.copytree(out, there, ignore=shutil.ignore_patterns("designs", "report*", "design.json"))
+    (there / "designs" / "9-stale").mkdir(parents=True)  # an earlier writing's folder goes
+    summary = design.write_report(there, alone)
+    assert summary.startswith("No fix found in this search space: of 5 trials (3 complete)")
+    assert not (there / "designs").exists()
+    assert "No design was confirmed" in (there / "report.md").read_text()
+
+
+def _confirmed(label: str, heuristic: tuple, search: tuple) -> design.Confirmed:
+    d = design.Confirmed({"label": label, "changes": {}}, None, None)
+    d.gain_heuristic = dict(zip(("gain", "low", "high", "level"), heuristic + (0.975,)))
+    d.gain_search = dict(zip(("gain", "low", "high", "level"), search + (0.975,)))
+    return d
+
+
+def test_levels_that_disagree_are_named():
+    both = _confirmed("a=1", (0.3, 0.2, 0.4), (0.3, 0.1, 0.5))
+    heuristic_only = _confirmed("b=1", (0.3, 0.2, 0.4), (0.1, -0.1, 0.3))
+    opposite = _confirmed("c=1", (-0.3, -0.4, -0.2), (0.3, 0.1, 0.5))
+    said = design.disagreements([both, heuristic_only, opposite])
+    assert [x.split(":")[0] for x in said] == ["b=1", "c=1"]
+    assert "search level +10.0 [-10.0, +30.0] pp" in said[0]
