@@ -133,9 +133,11 @@ def grouped_intervals(labels, groups: dict, title: str, xlabel: str, reference: 
     return _png(fig)
 
 
-def before_after(labels, before, after, title: str, xlabel: str, lows=None, highs=None) -> bytes:
+def before_after(labels, before, after, title: str, xlabel: str, lows=None, highs=None,
+                 names=("default rules", "with the option")) -> bytes:
     """One arrow per row from its value before (grey) to its value after (coloured), with the
-    after value's interval: the balance figure under the default rules and under each option."""
+    after value's interval: the balance figure under the default rules and under each option
+    (``names``: the legend's words for before and after)."""
     plt = _plt()
     n = len(labels)
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 1.2))
@@ -144,10 +146,10 @@ def before_after(labels, before, after, title: str, xlabel: str, lows=None, high
     for yi, bi, ai in zip(y, b, a):
         color = _COLORS[2] if ai > bi else _COLORS[1]
         ax.annotate("", xy=(ai, yi), xytext=(bi, yi), arrowprops=dict(arrowstyle="->", color=color, lw=1.6))
-    ax.plot(b, y, "o", color="#999", label="default rules")
+    ax.plot(b, y, "o", color="#999", label=names[0])
     if lows is not None and highs is not None:
         ax.errorbar(a, y, xerr=_xerr(a, lows, highs), fmt="none", ecolor="#555", capsize=3)
-    ax.plot(a, y, "o", color=_COLORS[0], label="with the option")
+    ax.plot(a, y, "o", color=_COLORS[0], label=names[1])
     _finish(ax, y, labels, title, xlabel)
     ax.legend(fontsize=8, loc="best")
     return _png(fig)
@@ -167,4 +169,38 @@ def forest(labels, values, lows, highs, outcomes, title: str, xlabel: str) -> by
         ax.errorbar(v[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colors[i], ecolor=colors[i], capsize=3)
     ax.axvline(0, color="#999", linestyle="--", linewidth=1)
     _finish(ax, y, [fit(x) for x in labels], title, xlabel)
+    return _png(fig)
+
+
+def pareto(x, y, colour, front, labels: dict, marked: int | None, title: str, xlabel: str, ylabel: str,
+           colour_label: str, marked_label: str = "start", unknown_label: str | None = None) -> bytes:
+    """Points at (``x``, ``y``) coloured by a third value ``colour`` (grey where it is unknown,
+    None or nan: ``unknown_label`` in the legend), the points of ``front`` (indices) ringed and
+    joined in order of ``x``, the point ``marked`` drawn as a star (the starting point), and the
+    points of ``labels`` ({index: text}) labelled: a Pareto front of two objectives with a third
+    shown."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    c = np.array([np.nan if v is None else v for v in colour], float)
+    known = np.isfinite(c)
+    if (~known).any():
+        ax.plot(x[~known], y[~known], "o", color="#bbb", markersize=5, label=unknown_label or f"{colour_label} unknown")
+    if known.any():
+        dots = ax.scatter(x[known], y[known], c=c[known], cmap="viridis", s=30, zorder=3)
+        fig.colorbar(dots, ax=ax).set_label(colour_label)
+    if len(front):
+        order = sorted(front, key=lambda i: (x[i], -y[i]))
+        ax.plot(x[order], y[order], "o-", color=_COLORS[1], markerfacecolor="none", markersize=10,
+                linewidth=1, label="Pareto front", zorder=4)
+    if marked is not None:
+        ax.plot([x[marked]], [y[marked]], "*", color="#000", markersize=14, label=marked_label, zorder=5)
+    for i, text in labels.items():
+        ax.annotate(fit(text), (x[i], y[i]), textcoords="offset points", xytext=(6, 6), fontsize=7, zorder=6)
+    ax.margins(x=0.2, y=0.1)  # room for the labels
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
     return _png(fig)

@@ -93,6 +93,7 @@ class Report:
     warnings: list[str]
     blocks: list = field(default_factory=list)
     terminal: list[str] = field(default_factory=list)
+    page_title: str = ""  # the HTML page's title (default: "<title>: strategies and balance")
 
 
 def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
@@ -664,7 +665,7 @@ def _td(cell: str) -> str:
 
 def to_html(r: Report) -> str:
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(r.title)}: strategies and balance</title>", f"<style>{_css()}</style></head><body>"]
+           f"<title>{html.escape(r.page_title or r.title + ': strategies and balance')}</title>", f"<style>{_css()}</style></head><body>"]
     nav = [(blk[3], blk[2]) for blk in r.blocks
            if isinstance(blk, tuple) and blk[0] == "h" and blk[1] == 2 and blk[3]]
     for block in r.blocks:

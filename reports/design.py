@@ -1,0 +1,862 @@
+"""`tourney design`'s statistics and report (issue 32): what one candidate design measures, whether
+a candidate is already hopeless, and, once every play is done, the confirmation on fresh deals,
+the recommendation, the report and the ``designs/`` folder.
+
+:mod:`tourney_sim.simulate.design` plays the candidates and never imports this module: the api
+passes :func:`measure`, :func:`hopeless` and :func:`write_report` in as callables (the contract is
+``INTERFACE32``: the manifest ``_design.json`` and the directory layout under OUT).
+
+Every figure is a mean of per-deal values (a deal: seed and game index; the unit of every interval,
+as in the study), and every comparison with today's game is paired on the same deals:
+
+- *balance*: the study's balance figure, 1 minus the largest gap between unit win rates (teams in
+  team games, else seats), everyone playing the same strategy, with
+  :func:`tourney_sim.reports.stats.balance_interval`; its change against today's game with
+  :func:`tourney_sim.reports.analysis.balance_gain` (the paired
+  :func:`~tourney_sim.reports.stats.balance_gain_interval`);
+- *skill*: per deal, the strong heuristic's win (mean over its seats of the table) minus the mean
+  win of the weaker strategy's seats, averaged over the seatings (each side of the table in turn):
+  in [-1, 1], 0 a coin flip; the score interval of :func:`~tourney_sim.reports.stats.paired_mean`;
+- *length* (decisions per game), *draws* (a shared first place), *decisiveness* (the leader at two
+  thirds won; where the game records it).
+
+The recommendation (:func:`recommend`): a confirmed design is recommended only when its balance gain
+holds at the heuristic and at the search level on the fresh deals (each interval at 1 - 0.05/K, K
+the designs confirmed: Bonferroni over that primary family, above 0) and it meets the targets;
+among those the smallest disruption wins, then the fairest under search play. None holds: "no fix
+found in this search space", with each design's search-level interval.
+"""
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.spec import COMPONENTS_OPTION, component_address
+from tourney_sim.simulate.results import DatasetError
+
+from . import analysis, findings, plots, stats
+from .load import DECISIVENESS_COLUMN, Config, discover, load_sources
+from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, write
+
+ALPHA = 0.05
+#: :func:`hopeless`: a candidate is pruned when it is less fair than today's game at this level
+HOPELESS_LEVEL = 0.99
+#: the only game column a candidate's measures read besides the base columns
+COLUMNS = (DECISIVENESS_COLUMN,)
+MEASURES = ("balance", "skill", "length", "decisiveness", "draws")
+#: a change of game length smaller than this share of today's is "unchanged" in the verdict
+LENGTH_SAME = 0.02
+TOLERANCE = 1e-9
+
+
+# ----------------------------------------------------------------------------- one candidate
+@dataclass
+class Deals:
+    """One candidate's per-deal values: everyone the same strategy (``cfg``: the games of one or
+    more datasets of one seed, read as one set of deals) and, when the skill tables were played,
+    the per-deal skill on their deals (``skill_deals``: their seeds and game indices)."""
+
+    cfg: Config
+    unit_names: list[str]
+    wins: np.ndarray  # [D, U] wins of each unit summed over the deal's games
+    games: np.ndarray  # [D] games per deal
+    length: np.ndarray  # [D] mean decisions per game
+    draws: np.ndarray  # [D] share of games with a shared first place
+    leader: tuple | None  # ([D] share of games the leader at two thirds won, [D] any game had one)
+    skill: np.ndarray | None = None  # [S] per skill deal
+    skill_deals: SimpleNamespace | None = None  # deal_seed, deal_game of those
+
+    @property
+    def rates(self) -> np.ndarray:
+        return self.wins / self.games[:, None]
+
+
+def _load(paths) -> Config:
+    """The games of ``paths`` as one configuration, reading only the columns the measures need
+    (each source's manifest is narrowed to :data:`COLUMNS` before loading)."""
+    sources = [replace(s, manifest={**s.manifest, "columns": {c: d for c, d in s.manifest["columns"].items()
+                                                               if c in COLUMNS}})
+               for s in discover([Path(p) for p in paths])]
+    configs = load_sources(sources)
+    if len(configs) > 1:
+        raise DatasetError(f"{', '.join(map(str, paths))} are not the games of one candidate "
+                           f"(different players or rules)")
+    return configs[0]
+
+
+def _skill_per_deal(skill) -> tuple[np.ndarray | None, SimpleNamespace | None]:
+    """Per deal: the strong strategy's win minus the weaker's (each averaged over its seats),
+    averaged over the seatings, on the deals every seating played."""
+    values, deals = [], None
+    for path, seats in skill:
+        cfg = _load([path])
+        mine = sorted(int(s) for s in seats)
+        others = [s for s in range(cfg.players) if s not in mine]
+        per_game = cfg.win[:, mine].mean(axis=1) - cfg.win[:, others].mean(axis=1)
+        v = analysis.per_deal_sum(cfg, per_game) / analysis.tables_per_deal(cfg)
+        if deals is None:
+            values, deals = [v], SimpleNamespace(deal_seed=cfg.deal_seed, deal_game=cfg.deal_game)
+            continue
+        ia, ib = analysis.common_deals(deals, cfg)
+        values = [x[ia] for x in values] + [v[ib]]
+        deals = SimpleNamespace(deal_seed=deals.deal_seed[ia], deal_game=deals.deal_game[ia])
+    if deals is None:
+        return None, None
+    return np.mean(values, axis=0), deals
+
+
+def read_deals(game: str, players: int, mirror, skill=()) -> Deals:
+    """One candidate's per-deal values from its datasets (see :func:`measure`)."""
+    cfg = _load(mirror)
+    if cfg.game != game or cfg.players != players:
+        raise DatasetError(f"{mirror[0]} holds {cfg.players}-player {cfg.game}, not {players}-player {game}")
+    names, w = analysis.units(cfg)
+    gd = analysis.tables_per_deal(cfg)
+    d = Deals(cfg, names, analysis.per_deal_sum(cfg, w), gd, findings.length_per_deal(cfg),
+              findings.draws_per_deal(cfg), findings.leader_wins_per_deal(cfg))
+    d.skill, d.skill_deals = _skill_per_deal(skill)
+    return d
+
+
+def summary(d: Deals) -> dict:
+    """The measures of one candidate (the keys of :func:`measure`), JSON-safe."""
+    p = d.wins.sum(axis=0) / d.games.sum()
+    balance = float(analysis.balance_of(p, 1.0))
+    low, high = analysis._balance_interval(d.rates, balance)
+    out = {"deals": float(d.cfg.deals), "balance": balance, "balance_low": low, "balance_high": high,
+           "units": {n: float(x) for n, x in zip(d.unit_names, p)},
+           "skill": None, "skill_low": None, "skill_high": None,
+           "length": float(d.cfg.decisions.mean()), "decisiveness": None,
+           "draws": float(analysis.draws(d.cfg).mean())}
+    if d.skill is not None and len(d.skill):
+        t = stats.paired_mean(d.skill, bounds=stats.DIFFERENCE)
+        out.update(skill=t.estimate, skill_low=t.low, skill_high=t.high)
+    led = analysis.leader_won(d.cfg)
+    if led is not None and led[1].any():
+        out["decisiveness"] = float(led[0].sum() / led[1].sum())
+    return _safe(out)
+
+
+def measure(game: str, players: int, mirror: list[Path], skill: list[tuple[Path, tuple[int, ...]]]) -> dict:
+    """Point estimates with intervals from one candidate's datasets: ``mirror``, one or more
+    datasets of everyone the strong heuristic (disjoint games of one seed: one set of deals);
+    ``skill``, (dataset, the seats the strong heuristic holds) of each seating. Keys: deals,
+    balance (+ _low, _high: 95%), units ({unit: win rate}), skill (+ _low, _high; None without
+    skill tables), length (mean decisions per game), decisiveness (None when the game does not
+    record it), draws."""
+    return summary(read_deals(game, players, mirror, skill))
+
+
+def paired_gain(before: Deals, after: Deals, level: float) -> dict:
+    """The balance gained from ``before`` to ``after`` on the deals both played (positive:
+    fairer), its paired interval at ``level``, and the balance of each on those deals."""
+    ia, ib = analysis.common_deals(before.cfg, after.cfg)
+    out = {"deals": len(ia), "level": level, "gain": math.nan, "low": math.nan, "high": math.nan}
+    if len(ia) >= 2:
+        gain, low, high = analysis.balance_gain(before.wins[ia], before.games[ia], after.wins[ib], after.games[ib],
+                                                level)
+        out.update(gain=gain, low=low, high=high)
+    return out
+
+
+def hopeless(game: str, players: int, candidate_mirror: list[Path], today_mirror: list[Path]) -> str | None:
+    """A one-line reason when the candidate is already significantly less fair than today's game
+    on the same deals (the paired balance gain's 99% interval entirely below 0), else None."""
+    today = read_deals(game, players, today_mirror)
+    candidate = read_deals(game, players, candidate_mirror)
+    g = paired_gain(today, candidate, HOPELESS_LEVEL)
+    if not g["high"] < 0:
+        return None
+    return (f"less fair than today's game on the same {g['deals']:,} deals: balance gained "
+            f"{_pp(g['gain'])} pp, {_level(HOPELESS_LEVEL)} [{_pp(g['low'])}, {_pp(g['high'])}]")
+
+
+# ----------------------------------------------------------------------------- confirmation
+@dataclass
+class Confirmed:
+    """One confirmed design (or today's game) on the fresh deals, and its statistics."""
+
+    entry: dict  # the manifest's entry
+    heuristic: Deals
+    search: Deals
+    measures: dict = field(default_factory=dict)  # heuristic level (with skill)
+    search_measures: dict = field(default_factory=dict)
+    gain_heuristic: dict = field(default_factory=dict)  # against today's game, at the family's level
+    gain_search: dict = field(default_factory=dict)
+    changes: dict = field(default_factory=dict)  # skill, length, draws, decisiveness against today
+    targets: list = field(default_factory=list)
+    verdict: str = ""
+    recommended: bool = False
+    rank: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.entry["label"]
+
+    @property
+    def disruption(self) -> float:
+        return float(self.entry.get("disruption") or 0.0)
+
+    @property
+    def holds(self) -> bool:
+        """The gain holds at both levels (both intervals above 0)."""
+        return self.gain_heuristic.get("low", math.nan) > 0 and self.gain_search.get("low", math.nan) > 0
+
+    @property
+    def meets_targets(self) -> bool:
+        return all(t["met"] for t in self.targets)
+
+    @property
+    def eligible(self) -> bool:
+        return self.holds and self.meets_targets
+
+
+def _read_confirmed(out: Path, game: str, players: int, entry: dict) -> Confirmed:
+    dirs = entry["dirs"]
+    heuristic = read_deals(game, players, [out / dirs["heuristic"]],
+                           [(out / p, tuple(seats)) for p, seats in dirs.get("skill", [])])
+    search = read_deals(game, players, [out / dirs["search"]])
+    return Confirmed(entry, heuristic, search, summary(heuristic), summary(search))
+
+
+def _paired_change(a: np.ndarray, b: np.ndarray, bounds) -> dict:
+    """b minus a, per deal (same deals), with its 95% interval (score interval when bounded)."""
+    if len(a) < 2:
+        return {"change": None, "low": None, "high": None, "deals": len(a)}
+    t = stats.paired_mean(b - a, bounds=bounds)
+    return {"change": t.estimate, "low": t.low, "high": t.high, "deals": t.n}
+
+
+def _changes(today: Confirmed, d: Confirmed) -> dict:
+    """Skill, length, draws and decisiveness of ``d`` against today's game, paired."""
+    out = {}
+    a, b = today.heuristic, d.heuristic
+    if a.skill is not None and b.skill is not None:
+        ia, ib = analysis.common_deals(a.skill_deals, b.skill_deals)
+        out["skill"] = _paired_change(a.skill[ia], b.skill[ib], stats.CHANGE)
+    ia, ib = analysis.common_deals(a.cfg, b.cfg)
+    length = _paired_change(a.length[ia], b.length[ib], None)
+    before = float(a.length[ia].mean()) if len(ia) else math.nan
+    length["ratio"] = float(b.length[ib].mean()) / before if before else None
+    out["length"] = length
+    out["draws"] = _paired_change(a.draws[ia], b.draws[ib], stats.DIFFERENCE)
+    if a.leader is not None and b.leader is not None:
+        both = a.leader[1][ia] & b.leader[1][ib]
+        out["decisiveness"] = _paired_change(a.leader[0][ia][both], b.leader[0][ib][both], stats.DIFFERENCE)
+    return _safe(out)
+
+
+#: a target's comparison, by its operator
+OPS = {">=": lambda x, v: x >= v - TOLERANCE, "<=": lambda x, v: x <= v + TOLERANCE,
+       ">": lambda x, v: x > v, "<": lambda x, v: x < v}
+
+
+def check_target(measure_name: str, target: dict, value, today) -> dict:
+    """One target on one design's estimate: a relative target compares with today's value (``>=
+    75%``: at least 0.75 times today's; ``within 10%``: at most 10% away from today's), an absolute
+    one with its number (``within 0.1``: at most 0.1 away from today's)."""
+    op, v, relative = target["op"], float(target["value"]), bool(target.get("relative"))
+    text = f"{measure_name} {_target_text(target)}"
+    if value is None or (relative and today is None):
+        return {"measure": measure_name, "target": text, "value": value, "today": today, "met": False,
+                "why": f"{measure_name} cannot be measured in this game"}
+    if op == "within":
+        away = abs(value / today - 1) if relative and today else abs(value - today)
+        met = away <= v + TOLERANCE
+    else:
+        met = OPS[op](value, v * today if relative else v)
+    return {"measure": measure_name, "target": text, "value": value, "today": today, "met": bool(met),
+            "why": None if met else f"{measure_name} {_value_text(measure_name, value, today)} misses {text}"}
+
+
+def _target_text(target: dict) -> str:
+    v, relative = float(target["value"]), bool(target.get("relative"))
+    amount = f"{100 * v:g}% of today's" if relative else f"{v:g}"
+    if target["op"] == "within":
+        return f"within ±{100 * v:g}% of today's" if relative else f"within ±{v:g} of today's"
+    return f"{target['op']} {amount}"
+
+
+def _value_text(name: str, value, today) -> str:
+    rel = f" ({100 * value / today:.0f}% of today's {_fmt(name, today)})" if today else ""
+    return f"{_fmt(name, value)}{rel}"
+
+
+def _fmt(name: str, x) -> str:
+    if x is None:
+        return "n/a"
+    if name == "length":
+        return f"{x:.1f} decisions"
+    if name in ("draws", "decisiveness"):
+        return pct(x)
+    return f"{x:.3f}"
+
+
+def _targets(manifest: dict, today: Confirmed, d: Confirmed) -> list[dict]:
+    """The manifest's targets on ``d``'s estimates: balance under search play (the recommendation's
+    level), the rest at the heuristic level (where skill is measured)."""
+    out = []
+    for name, target in (manifest.get("targets") or {}).items():
+        mine, theirs = (d.search_measures, today.search_measures) if name == "balance" else (d.measures, today.measures)
+        out.append(check_target(name, target, mine.get(name), theirs.get(name)))
+    return out
+
+
+def recommend(designs: list[Confirmed]) -> list[Confirmed]:
+    """The designs in the order the report ranks them, each with its rank and verdict: those
+    recommendable first (the gain holds at both levels, the targets met), smallest disruption,
+    then fairest under search play; the first of them is the recommendation."""
+    def fairness(d):
+        return -(d.search_measures.get("balance") or 0.0)
+
+    eligible = sorted([d for d in designs if d.eligible], key=lambda d: (d.disruption, fairness(d)))
+    rest = sorted([d for d in designs if not d.eligible],
+                  key=lambda d: (not d.holds, -_finite(d.gain_search.get("low")), d.disruption))
+    for i, d in enumerate(eligible + rest, 1):
+        d.rank = i
+        d.recommended = i == 1 and d.eligible
+        d.verdict = _verdict(d)
+    return eligible + rest
+
+
+def _verdict(d: Confirmed) -> str:
+    gs, gh = d.gain_search, d.gain_heuristic
+    if d.recommended:
+        return "recommended"
+    if d.eligible:
+        return "also fixes it (more disruptive or less fair under search play)"
+    if d.holds:
+        return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
+    if gs.get("high", math.nan) < 0:
+        return "less fair under search play"
+    if not gs.get("low", math.nan) > 0:
+        return "gain not shown under search play" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0
+                                                     else "")
+    return "gain not shown at heuristic level (only under search play)"
+
+
+def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed]]:
+    """Today's game and each confirmed design on the fresh deals, compared (paired), ranked."""
+    game, players = manifest["game"], int(manifest["players"])
+    entries = manifest.get("confirmed") or []
+    if not entries:
+        return None, []
+    today = _read_confirmed(out, game, players, entries[0])
+    designs = [_read_confirmed(out, game, players, e) for e in entries[1:]]
+    level = 1 - ALPHA / max(1, len(designs))
+    for d in designs:
+        d.gain_heuristic = _safe(paired_gain(today.heuristic, d.heuristic, level))
+        d.gain_search = _safe(paired_gain(today.search, d.search, level))
+        d.changes = _changes(today, d)
+        d.targets = _targets(manifest, today, d)
+    return today, recommend(designs)
+
+
+# ----------------------------------------------------------------------------- words
+def _pp(x, digits: int = 1) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:+.{digits}f}"
+
+
+def _level(level: float) -> str:
+    return f"{100 * level:.4g}%"
+
+
+def _finite(x) -> float:
+    return x if x is not None and math.isfinite(x) else -math.inf
+
+
+def _gain_cell(g: dict) -> str:
+    if g.get("gain") is None or not math.isfinite(g.get("gain", math.nan)):
+        return "n/a"
+    return f"{_pp(g['gain'])} [{_pp(g['low'])}, {_pp(g['high'])}]"
+
+
+def _balance_cell(m: dict) -> str:
+    if m.get("balance") is None:
+        return "n/a"
+    return f"{m['balance']:.3f} [{num(m['balance_low'], 3)}, {num(m['balance_high'], 3)}]"
+
+
+def _old_value(manifest: dict, address: str):
+    """Today's value of a dimension: the search space's default, else the baseline's."""
+    for dim in manifest.get("space") or []:
+        if dim["address"] == address:
+            return dim.get("default")
+    spec = get_game(manifest["game"])
+    if address.startswith("rule:"):
+        rules = [r for r in manifest["baseline"]["rules"] if component_address(r.partition("=")[0]) is None]
+        return spec.resolve_options(rules).get(address[5:])
+    return spec.declared_components().get(manifest["baseline"]["components"], address)
+
+
+def _name(address: str) -> str:
+    return address[5:] if address.startswith("rule:") else address
+
+
+def change_words(manifest: dict, changes: dict) -> list[str]:
+    """Each change in a designer's words: ``match_deals 1 → 2``, ``napula_beyond_10 on``."""
+    out = []
+    for address, new in changes.items():
+        old = _old_value(manifest, address)
+        if str(new).lower() in ("true", "false") and str(old).lower() in ("true", "false", "none"):
+            out.append(f"{_name(address)} {'on' if str(new).lower() == 'true' else 'off'}")
+        else:
+            out.append(f"{_name(address)} {_plain(old)} → {_plain(new)}")
+    return out
+
+
+def _plain(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _skill_words(today: Confirmed, d: Confirmed) -> str:
+    c = d.changes.get("skill")
+    before, after = today.measures.get("skill"), d.measures.get("skill")
+    if not c or c.get("change") is None or before is None or after is None:
+        return "skill not measured"
+    said = f"{_pp(before).lstrip('+')} → {_pp(after).lstrip('+')} pp"
+    if c["low"] > 0:
+        return f"skill matters more (the strong heuristic's edge {said})"
+    if c["high"] < 0:
+        return f"skill matters less (the strong heuristic's edge {said})"
+    return f"skill gap unchanged ({said})"
+
+
+def _length_words(d: Confirmed) -> str:
+    c = d.changes.get("length") or {}
+    r = c.get("ratio")
+    if r is None:
+        return "length not measured"
+    unchanged = c.get("low") is not None and c["low"] <= 0 <= c["high"]
+    if unchanged or abs(r - 1) < LENGTH_SAME:
+        return "game length unchanged"
+    if r >= 1.5:
+        return f"games {r:.1f}x longer"
+    if r <= 1 / 1.5:
+        return f"games {1 / r:.1f}x shorter"
+    return f"games {100 * abs(r - 1):.0f}% {'longer' if r > 1 else 'shorter'}"
+
+
+def _fair_words(m: dict) -> str:
+    """How fair the design is under search play: the largest gap's upper 95% bound."""
+    gap = 1 - m["balance_low"] if m.get("balance_low") is not None else None
+    if gap is None:
+        return "under search play"
+    if gap <= findings.FAIR_PP + TOLERANCE:
+        return f"fair within ±{100 * gap:.1f} pp under search play"
+    return f"largest gap at most {100 * gap:.1f} pp under search play, 95%"
+
+
+def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confirmed) -> str:
+    """The recommendation in one sentence, as a designer reads it."""
+    what = "; ".join(change_words(manifest, d.entry.get("changes") or {}))
+    kind = "Team" if team else "Seat"
+    return (f"{title}: {what}. {kind} balance {today.search_measures['balance']:.2f} → "
+            f"{d.search_measures['balance']:.2f} ({_fair_words(d.search_measures)}); {_skill_words(today, d)}; "
+            f"{_length_words(d)}.")
+
+
+def no_fix(manifest: dict, designs: list[Confirmed]) -> str:
+    """Why nothing is recommended."""
+    complete = [h for h in manifest.get("history") or [] if h.get("state") == "complete"]
+    if not designs:
+        return (f"No fix found in this search space: of {len(manifest.get('history') or [])} trials "
+                f"({len(complete)} complete), no design on the Pareto front was worth confirming "
+                f"(none fairer than today's game at the heuristic level within the limits).")
+    level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
+    why = "; ".join(f"{d.label}: balance gained under search play {_gain_cell(d.gain_search)} pp ({level})"
+                    + ("" if not d.holds else " — " + "; ".join(t["why"] for t in d.targets if not t["met"]))
+                    for d in designs)
+    return (f"No fix found in this search space: no confirmed design's balance gain holds under search play "
+            f"and at the heuristic level while meeting the targets. {why}.")
+
+
+def disagreements(designs: list[Confirmed]) -> list[str]:
+    """Designs the two levels of play judge differently (shown fairer at one level, not at the
+    other, or fairer at one and less fair at the other)."""
+    out = []
+    for d in designs:
+        h, s = d.gain_heuristic, d.gain_search
+        shown = [g.get("low", math.nan) > 0 for g in (h, s)]
+        worse = [g.get("high", math.nan) < 0 for g in (h, s)]
+        if shown[0] != shown[1] or (shown[0] and worse[1]) or (shown[1] and worse[0]):
+            out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, search level {_gain_cell(s)} pp "
+                       f"(balance gained, {_level(h.get('level', 1 - ALPHA))})")
+    return out
+
+
+# ----------------------------------------------------------------------------- the designs folder
+def slug(label: str, limit: int = 60) -> str:
+    text = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    return text[:limit].rstrip("-") or "design"
+
+
+def design_table(manifest: dict, entry: dict) -> dict | None:
+    """The design's complete component table (None when the game declares no components): the
+    baseline's with the design's component changes set."""
+    spec = get_game(manifest["game"])
+    if spec.components is None:
+        return None
+    sets = [f"{a}={v}" for a, v in (entry.get("changes") or {}).items() if not a.startswith("rule:")]
+    return spec.components.set(manifest["baseline"]["components"], sets)
+
+
+def rule_lines(entry: dict) -> list[str]:
+    """The design's rule options (``NAME=VALUE``), without the component settings (the design's
+    components file holds them)."""
+    out = []
+    for r in entry.get("rules") or []:
+        key = r.partition("=")[0].strip()
+        if key != COMPONENTS_OPTION and component_address(key) is None:
+            out.append(r.strip())
+    return out
+
+
+def write_designs(out: Path, manifest: dict, today: Confirmed, designs: list[Confirmed]) -> list[str]:
+    """``designs/<rank>-<slug>/`` per confirmed design: components.toml, rules.txt, README.md.
+    Returns the folders, relative to ``out``."""
+    spec = get_game(manifest["game"])
+    folders = []
+    for d in designs:
+        rel = f"designs/{d.rank}-{slug(d.label)}"
+        where = out / rel
+        where.mkdir(parents=True, exist_ok=True)
+        rules = rule_lines(d.entry)
+        table = design_table(manifest, d.entry)
+        lines = []
+        if table is not None:
+            (where / "components.toml").write_text(spec.components.to_toml(table), encoding="utf-8")
+            lines.append(f"{COMPONENTS_OPTION}={rel}/components.toml")
+        lines += rules
+        (where / "rules.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (where / "README.md").write_text(_design_readme(manifest, spec, today, d, rel, lines), encoding="utf-8")
+        folders.append(rel)
+    return folders
+
+
+def _design_readme(manifest: dict, spec, today: Confirmed, d: Confirmed, rel: str, lines: list[str]) -> str:
+    h = manifest.get("strategies", {}).get("heuristic", "STRATEGY")
+    run = " ".join(["tourney run", manifest["game"], "--players", str(manifest["players"])]
+                   + [f"--rule {shlex.quote(x)}" for x in lines]
+                   + ["--strategy", shlex.quote(h), "--games", "10000", "--out", f"runs/design-{d.rank}"])
+    helps = {o.name: o.help for o in spec.options}
+    space = {dim["address"]: dim.get("help") for dim in manifest.get("space") or []}
+    what = [f"- {w}" + (f" — {space.get(a) or helps.get(_name(a))}" if (space.get(a) or helps.get(_name(a))) else "")
+            for a, w in zip((d.entry.get("changes") or {}), change_words(manifest, d.entry.get("changes") or {}))]
+    m, s = d.measures, d.search_measures
+    verdict = headline(spec.title, spec.team_game, manifest, today, d) if d.recommended else f"Not recommended: {d.verdict}."
+    return "\n".join([
+        f"# {spec.title}: {d.label}", "",
+        f"Design {d.rank} of the design run ({d.verdict}). {verdict}", "",
+        "Play it, from the design run's directory (where `report.html` is):", "",
+        "```", run, "```", "",
+        "`rules.txt` lists these `--rule` values, one a line; `components.toml` is the design's complete component "
+        "table (`--rule components=FILE` reads it).", "",
+        f"What changes, against {manifest['baseline'].get('label', 'the baseline')}:", "", *what, "",
+        f"Confirmed on fresh deals (seed {manifest.get('confirm_seed')}), paired with today's game:", "",
+        f"- balance, everyone {h}: {today.measures['balance']:.3f} → {_balance_cell(m)}; gained "
+        f"{_gain_cell(d.gain_heuristic)} pp ({_level(d.gain_heuristic.get('level', 1 - ALPHA))})",
+        f"- balance, everyone {manifest.get('strategies', {}).get('search', 'the search player')}: "
+        f"{today.search_measures['balance']:.3f} → {_balance_cell(s)}; gained {_gain_cell(d.gain_search)} pp",
+        f"- {_skill_words(today, d)}; {_length_words(d)}", ""])
+
+
+# ----------------------------------------------------------------------------- the report
+def _trial_rows(manifest: dict) -> tuple[list[list[str]], list[bool]]:
+    front = set(manifest.get("front") or [])
+    rows, marks = [], []
+    for h in sorted(manifest.get("history") or [], key=lambda h: h["trial"]):
+        m = h.get("measures") or {}
+        rows.append([str(h["trial"]), h["label"], h["state"] + (" (front)" if h["trial"] in front else ""),
+                     _balance_cell(m), _skill_cell(m), num(h.get("disruption"), 2), h.get("why") or "—"])
+        marks.append(h["trial"] in front)
+    return rows, marks
+
+
+def _skill_cell(m: dict) -> str:
+    if m.get("skill") is None:
+        return "n/a"
+    return f"{_pp(m['skill'])} [{_pp(m['skill_low'])}, {_pp(m['skill_high'])}]"
+
+
+def _pareto_figure(manifest: dict, title: str, confirmed: list[Confirmed]):
+    points = [h for h in sorted(manifest.get("history") or [], key=lambda h: h["trial"])
+              if h.get("measures") and h["measures"].get("balance") is not None]
+    if not points:
+        return None
+    index = {h["trial"]: i for i, h in enumerate(points)}
+    front = [index[k] for k in manifest.get("front") or [] if k in index]
+    labels = {index[d.entry["trial"]]: f"{d.rank}. {d.label}" for d in confirmed if d.entry.get("trial") in index}
+    today = index.get(0)
+    png = plots.pareto([float(h.get("disruption") or 0.0) for h in points], [h["measures"]["balance"] for h in points],
+                       [None if h["measures"].get("skill") is None else 100 * h["measures"]["skill"] for h in points],
+                       front, labels, today, f"{title}: the search's candidates", "disruption (values changed + "
+                       "mean relative size)", "balance figure (1 = even), heuristic play",
+                       "skill, pp (strong minus weaker)", "today's game", "no skill measured (pruned)")
+    return _fig(png, "Pareto front: balance against disruption, coloured by skill")
+
+
+def _before_after_figure(manifest: dict, today: Confirmed, designs: list[Confirmed]):
+    if not designs:
+        return None
+    labels, before, after, lows, highs = [], [], [], [], []
+    for d in designs:
+        for level, mine, theirs in (("heuristic", d.measures, today.measures),
+                                    ("search", d.search_measures, today.search_measures)):
+            labels.append(f"{d.rank}. {d.label} ({level})")
+            before.append(theirs["balance"])
+            after.append(mine["balance"])
+            lows.append(mine["balance_low"])
+            highs.append(mine["balance_high"])
+    png = plots.before_after(labels, before, after, "Balance figure: today's game → the design (fresh deals)",
+                             "balance figure (1 = even)", lows, highs, names=("today's game", "the design"))
+    return _fig(png, "Balance before and after each confirmed design at both levels")
+
+
+def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Confirmed],
+          folders: list[str]) -> Report:
+    spec = get_game(manifest["game"])
+    m = manifest
+    r = Report(m["game"], spec.title, [], [], [], [], [], page_title=f"{spec.title}: design search")
+    b = r.blocks
+    strategies = m.get("strategies") or {}
+    best = next((d for d in designs if d.recommended), None)
+    b.append(_h(1, f"{spec.title}: design search" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
+    verdict = headline(spec.title, spec.team_game, m, today, best) if best else no_fix(m, designs)
+    b.append(_p(verdict, "key"))
+    r.terminal.append(verdict)
+    others = [d for d in designs if d.eligible and not d.recommended]
+    if others:
+        said = "Also fixes it: " + "; ".join(
+            f"{d.label} (disruption {d.disruption:.2f}; balance under search play "
+            f"{d.search_measures['balance']:.3f})" for d in others) + "."
+        b.append(_p(said))
+        r.terminal.append(said)
+    history = m.get("history") or []
+    b.append(_p(f"{m['players']} players; {len(history)} candidate designs tried ({_states(history)}) on the same "
+                f"{count(m.get('deals') or 0)} deals each (seed {m.get('seed')}), everyone {strategies.get('heuristic')}; "
+                f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic and the search "
+                f"level ({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
+                f"Command: {_command(m)}", "lead"))
+    _layout_designs(r, m, today, designs, folders)
+    figs = [f for f in (_pareto_figure(m, spec.title, designs), _before_after_figure(m, today, designs) if today else None)
+            if f is not None]
+    if figs:
+        b.append(_h(2, "Plots", "plots"))
+        b.append(_p("Left: every candidate the search measured (heuristic play, the search's deals): balance figure "
+                    "against disruption, coloured by skill; the Pareto front ringed, today's game a star, the confirmed "
+                    "designs numbered by rank. Right: each confirmed design's balance figure on the fresh deals, today's "
+                    "game → the design, at each level of play (95% intervals)."))
+        b.append(_figs(*figs))
+    _layout_trials(r, m)
+    _layout_strategies(r, m)
+    _layout_methods(r, m, len(designs))
+    return r
+
+
+def _states(history: list[dict]) -> str:
+    counts: dict[str, int] = {}
+    for h in history:
+        counts[h["state"]] = counts.get(h["state"], 0) + 1
+    return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "none"
+
+
+def _command(m: dict) -> str:
+    """The command that makes this run (without --resume / --overwrite: a resumed run says the same)."""
+    command = m.get("command")
+    if not command:
+        return "(the Python API: tourney_sim.api.design)"
+    return " ".join(t for t in command.split() if t not in ("--resume", "--overwrite"))
+
+
+def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[Confirmed], folders: list[str]) -> None:
+    b = r.blocks
+    b.append(_h(2, "Confirmed designs", "designs"))
+    if today is None or not designs:
+        b.append(_p("No design was confirmed: the search's Pareto front held nothing but today's game."))
+        return
+    level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
+    b.append(_p(f"Each design replayed on fresh deals and paired with today's game on them. Balance figure: 1 minus "
+                f"the largest gap between {'team' if get_game(m['game']).team_game else 'seat'} win rates (1 = even); "
+                f"gained: positive is fairer, its paired interval at {level} (Bonferroni over the {len(designs)} designs "
+                f"confirmed). Skill: the strong heuristic's win minus the weaker's, per deal (0 = a coin flip). Length: "
+                f"the design's mean decisions per game over today's. Recommended (highlighted): the gain holds at both "
+                f"levels and every target is met; among those, the smallest disruption."))
+    rows = []
+    for d in designs:
+        c = d.changes
+        rows.append([str(d.rank), "; ".join(change_words(m, d.entry.get("changes") or {})), num(d.disruption, 2),
+                     _moved(today.measures, d.measures, d.gain_heuristic),
+                     _moved(today.search_measures, d.search_measures, d.gain_search),
+                     _skill_moved(today, d), "×" + num((c.get("length") or {}).get("ratio"), 2), d.verdict])
+    b.append(Table(["rank", "what changes", "disruption", f"balance, heuristic: today → design (gained, pp [{level}])",
+                    f"balance, search: today → design (gained, pp [{level}])", "skill, pp: today → design (change [95%])",
+                    "length", "verdict"], rows, [d.recommended for d in designs]))
+    b.append(_h(3, "Every measure of the confirmed designs"))
+    b.append(_p("On the fresh deals, with 95% intervals; changes against today's game on the same deals in brackets. "
+                "Targets: checked on the estimates (balance under search play, the others at the heuristic level)."))
+    detail = [["today", "today's game", _balance_cell(today.measures), _balance_cell(today.search_measures),
+               _skill_cell(today.measures), num(today.measures.get("length"), 1), pct(today.measures.get("draws")),
+               pct(today.measures.get("decisiveness")), "—"]]
+    for d in designs:
+        c = d.changes
+        detail.append([str(d.rank), d.label, _balance_cell(d.measures), _balance_cell(d.search_measures),
+                       _skill_cell(d.measures), num(d.measures.get("length"), 1),
+                       pct(d.measures.get("draws")) + _change_cell(c.get("draws")),
+                       pct(d.measures.get("decisiveness")) + _change_cell(c.get("decisiveness")),
+                       "; ".join(("met: " if t["met"] else "missed: ") + t["target"] for t in d.targets) or "none set"])
+    b.append(Table(["rank", "design", "balance, heuristic [95%]", "balance, search [95%]", "skill, pp [95%]",
+                    "length (decisions)", "draws", "decisiveness", "targets"], detail))
+    said = disagreements(designs)
+    if said:
+        b.append(_p("The heuristic and the search level disagree on: " + "; ".join(said) + ". The search level "
+                    "decides (strong play that adapts to the rules); the heuristic was tuned on the shipped rules."))
+    if folders:
+        b.append(_p("Ready to play (components.toml, rules.txt and a README with the command, per design): "
+                    + ", ".join(f + "/" for f in folders) + "."))
+
+
+def _moved(before: dict, after: dict, gain: dict) -> str:
+    return f"{before['balance']:.3f} → {after['balance']:.3f} ({_gain_cell(gain)})"
+
+
+def _skill_moved(today: Confirmed, d: Confirmed) -> str:
+    before, after = today.measures.get("skill"), d.measures.get("skill")
+    if before is None or after is None:
+        return "n/a"
+    return f"{_pp(before)} → {_pp(after)}{_change_cell(d.changes.get('skill'))}"
+
+
+def _change_cell(c: dict | None) -> str:
+    if not c or c.get("change") is None:
+        return ""
+    return f" ({_pp(c['change'])} [{_pp(c['low'])}, {_pp(c['high'])}])"
+
+
+def _layout_trials(r: Report, m: dict) -> None:
+    b = r.blocks
+    b.append(_h(2, "What the search tried", "trials"))
+    dims = m.get("space") or []
+    groups: dict[str, int] = {}
+    for dim in dims:
+        groups[dim.get("group", "?")] = groups.get(dim.get("group", "?"), 0) + 1
+    b.append(_p(f"Search space: {len(dims)} dimensions ("
+                + ", ".join(f"{g}: {n}" for g, n in groups.items()) + f"), at most {m.get('max_changes')} changes "
+                f"per design; sampler {m.get('sampler')}; objectives "
+                + ", ".join(list(m.get("objectives") or []) + ["disruption"]) + "; targets: "
+                + (", ".join(f"{k} {_target_text(t)}" for k, t in (m.get("targets") or {}).items()) or "none")
+                + f". Each trial: everyone {m.get('strategies', {}).get('heuristic')} on {count(m.get('deals') or 0)} deals "
+                  f"(a trial clearly less fair than today's game after the first quarter is pruned: paired balance "
+                  f"gained, 99% interval below 0), and the skill tables ({count(m.get('skill_deals') or 0)} deals per "
+                  f"seating). Balance and skill with 95% intervals; highlighted: the Pareto front."))
+    rows, marks = _trial_rows(m)
+    b.append(Table(["trial", "design", "state", "balance [95%]", "skill, pp [95%]", "disruption", "why"], rows,
+                   marks, details=len(rows) > 15))
+
+
+def _layout_strategies(r: Report, m: dict) -> None:
+    s = m.get("strategies") or {}
+    seatings = "; ".join("seats " + ", ".join(map(str, x)) for x in m.get("seatings") or [])
+    r.blocks.append(_h(2, "Strategies", "strategies"))
+    r.blocks.append(_ul([
+        f"Heuristic level (the search, balance and skill): everyone {s.get('heuristic')}.",
+        f"Skill: {s.get('heuristic')} in one seating's seats, {s.get('weaker')} in the others, each seating in turn "
+        f"({seatings}), the same deals.",
+        f"Search level (confirmation): everyone {s.get('search')}.",
+        f"{s.get('heuristic')} was tuned on the shipped rules: under a changed design it may play below its best, "
+        f"which can hide or invent an effect on balance or skill. That is why a design is recommended only when its "
+        f"gain holds under search play too (the search player adapts to the rules by playing them out).",
+    ]))
+
+
+def _layout_methods(r: Report, m: dict, k: int) -> None:
+    c = m.get("confirm") or {}
+    r.blocks.append(_h(2, "Methods", "methods"))
+    r.blocks.append(_ul([
+        "A deal is a seed and game index; every candidate plays the same deals (seed "
+        f"{m.get('seed')}), so every comparison with today's game is paired deal by deal.",
+        "Balance figure: 1 minus the largest gap between unit win rates (teams in team games, else seats), everyone "
+        "the same strategy; its interval from simultaneous score intervals of every pair of units' gap; the balance "
+        "gained from those under each design and of their paired changes (docs/analysis.md).",
+        "Skill: per deal, the strong heuristic's win (mean over its seats) minus the mean win of the weaker "
+        "strategy's seats, averaged over the seatings; 0 is a coin flip.",
+        f"Confirmation: fresh deals (seed {m.get('confirm_seed')}): {count(c.get('heuristic_deals') or 0)} at the "
+        f"heuristic level, {count(c.get('skill_deals') or 0)} per skill seating, {count(c.get('search_deals') or 0)} "
+        f"at the search level; the balance gained at {_level(1 - ALPHA / max(1, k))} (Bonferroni over the {k} designs "
+        "confirmed); skill, draws and decisiveness changes with 95% score intervals, length with a t interval.",
+        "Recommended: the gain's interval above 0 at both levels and every target met on the estimates (balance "
+        "under search play, the others at the heuristic level; a relative target against today's game on the same "
+        "fresh deals); among those, the smallest disruption, then the fairest under search play.",
+        "Disruption: the number of values changed plus the mean relative size of the changes (|new - old| / range "
+        "for an integer, 1 for an option).",
+    ]))
+
+
+# ----------------------------------------------------------------------------- outputs
+def _safe(x):
+    """JSON-safe: numpy numbers as Python ones, nan and inf as None."""
+    if isinstance(x, dict):
+        return {k: _safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_safe(v) for v in x]
+    if isinstance(x, (np.floating, float)):
+        return float(x) if math.isfinite(x) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
+
+
+def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], folders: list[str], verdict: str) -> dict:
+    def one(d: Confirmed) -> dict:
+        return {"trial": d.entry.get("trial"), "label": d.label, "changes": d.entry.get("changes"),
+                "rules": d.entry.get("rules"), "disruption": d.disruption, "rank": d.rank,
+                "recommended": d.recommended, "verdict": d.verdict, "heuristic": d.measures,
+                "search": d.search_measures, "gain_heuristic": d.gain_heuristic, "gain_search": d.gain_search,
+                "changes_vs_today": d.changes, "targets": d.targets, "holds": d.holds}
+
+    best = next((d for d in designs if d.recommended), None)
+    return _safe({"format": "tourney-design-report/1", "game": m["game"], "players": m["players"],
+                  "budget": m.get("budget"), "seed": m.get("seed"), "confirm_seed": m.get("confirm_seed"),
+                  "family_level": 1 - ALPHA / max(1, len(designs)), "verdict": verdict,
+                  "recommended": None if best is None else {"trial": best.entry.get("trial"), "label": best.label,
+                                                           "folder": folders[designs.index(best)]},
+                  "today": None if today is None else {"heuristic": today.measures, "search": today.search_measures},
+                  "designs": [dict(one(d), folder=f) for d, f in zip(designs, folders)],
+                  "disagreements": disagreements(designs)})
+
+
+def write_report(out: Path, manifest: dict) -> str:
+    """Once every play is done: design.json, report.html, report.md (+ report-figures/) and the
+    designs/ folder under ``out``; returns the verdict in a few lines. A function of the data and
+    the manifest alone (a resumed run writes the same report)."""
+    from tourney_sim.simulate.jobdir import write_json
+
+    out = Path(out)
+    today, designs = confirm(out, manifest)
+    for old in ("designs", "report-figures"):  # this report's own outputs, from an earlier writing
+        shutil.rmtree(out / old, ignore_errors=True)
+    folders = write_designs(out, manifest, today, designs) if today is not None else []
+    report = build(out, manifest, today, designs, folders)
+    write(report, out / "report.html", "html")
+    write(report, out / "report.md", "md", figures=out / "report-figures")
+    write_json(out / "design.json", design_json(manifest, today, designs, folders, report.terminal[0]))
+    lines = list(report.terminal)
+    best = next((f for d, f in zip(designs, folders) if d.recommended), None)
+    if best:
+        lines.append(f"  ready to play: {out / best}/ (components.toml, rules.txt, README.md)")
+    said = disagreements(designs)
+    if said:
+        lines.append("  the heuristic and the search level disagree on: " + "; ".join(said))
+    lines.append(f"  {len(manifest.get('history') or [])} trials, {len(designs)} designs confirmed on fresh deals")
+    lines.append(f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}")
+    return "\n".join(lines)

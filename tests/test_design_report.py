@@ -1,0 +1,306 @@
+"""`tourney design`'s statistics and report (reports/design.py) on a small real design run of
+Cardavia 4p, played here and described by a hand-written manifest in the shape of INTERFACE32:
+today's game (the team that plays last wins ~72% of single deals), ``match_deals=2`` (a known
+strong fix of that imbalance) and ``napula_beyond_10=true`` (a change that does nothing to it).
+
+Checked: a candidate's measures against a direct computation from the Parquet rows, several
+mirror datasets read as one set of deals; the pruning of a planted worse candidate and not of an
+identical one; the recommendation (the known fix, and "no fix found" when only the no-effect
+design is confirmed); the report and the ready-to-play designs folder (its components.toml reads
+back through ``--rule components=FILE``); a report written twice is the same byte for byte."""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow.dataset as ds
+import pytest
+
+from tourney_sim.reports import design
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.matchup import make_matchup
+from tourney_sim.simulate.runner import run
+
+GAME, PLAYERS = "cardavia", 4
+H, W, S = "guard-tuned", "capture-max", "guard"  # S stands in for the search player (fast)
+SEED, CONFIRM_SEED = 11, 12
+DEALS, SKILL = 800, 200  # per trial: mirror-0 holds DEALS / 4, mirror-1 the rest
+CH, CH_SKILL, CS = 1500, 300, 1000  # confirmation deals: heuristic, per skill seating, search
+SEATINGS = [(0, 2), (1, 3)]
+FIX, NOTHING, WORSE = {"rule:match_deals": "2"}, {"rule:napula_beyond_10": "true"}, {"prizes.most_cards": 9}
+
+
+def _rules(changes: dict) -> list[str]:
+    out = []
+    for address, value in changes.items():
+        out.append(f"{address[5:]}={value}" if address.startswith("rule:") else f"components.{address}={value}")
+    return out
+
+
+def _play(out: Path, rel: str, strategies: list[str], rules: list[str], deals: int, seed: int,
+          first_game: int = 0, rotate: bool = True) -> str:
+    m = make_matchup(GAME, PLAYERS, strategies, rules=rules, seed=seed, rotate=rotate, record=("dealt",))
+    run(m, deals, out / rel, progress=False, workers=1, first_game=first_game)
+    return rel
+
+
+def _skill_tables(out: Path, where: str, rules: list[str], deals: int, seed: int) -> list:
+    tables = []
+    for j, mine in enumerate(SEATINGS):
+        seats = [H if s in mine else W for s in range(PLAYERS)]
+        tables.append([_play(out, f"{where}/skill-{j}", seats, rules, deals, seed, rotate=False), list(mine)])
+    return tables
+
+
+def _label(changes: dict) -> str:
+    return ", ".join(f"{a[5:] if a.startswith('rule:') else a}={v}" for a, v in changes.items()) or "today's game"
+
+
+def _disruption(changes: dict) -> float:
+    sizes = {"rule:match_deals": 1 / 19, "rule:napula_beyond_10": 1.0, "prizes.most_cards": 7 / 9}
+    return len(changes) + (sum(sizes[a] for a in changes) / len(changes) if changes else 0.0)
+
+
+def _trial(out: Path, k: int, changes: dict, state: str = "complete", why=None) -> dict:
+    rules = _rules(changes)
+    where = f"trials/{k}"
+    mirror = [_play(out, f"{where}/mirror-0", [H], rules, DEALS // 4, SEED)]
+    skill = []
+    if state == "complete":
+        mirror.append(_play(out, f"{where}/mirror-1", [H], rules, DEALS - DEALS // 4, SEED, first_game=DEALS // 4))
+        skill = _skill_tables(out, where, rules, SKILL, SEED)
+    measures = design.measure(GAME, PLAYERS, [out / p for p in mirror], [(out / p, tuple(s)) for p, s in skill])
+    return {"trial": k, "changes": changes, "label": _label(changes), "rules": rules, "disruption": _disruption(changes),
+            "state": state, "why": why, "measures": measures, "dirs": {"mirror": mirror, "skill": skill},
+            "objectives": [measures["balance"], measures["skill"], _disruption(changes)], "feasible": True}
+
+
+def _confirm(out: Path, key, changes: dict) -> dict:
+    rules = _rules(changes)
+    where = f"confirm/{key}"
+    dirs = {"heuristic": _play(out, f"{where}/heuristic", [H], rules, CH, CONFIRM_SEED),
+            "skill": _skill_tables(out, where, rules, CH_SKILL, CONFIRM_SEED),
+            "search": _play(out, f"{where}/search", [S], rules, CS, CONFIRM_SEED)}
+    return {"trial": key, "label": _label(changes), "changes": changes, "rules": rules,
+            "disruption": _disruption(changes), "dirs": dirs}
+
+
+def _manifest(history: list[dict], confirmed: list[dict], targets: dict | None = None) -> dict:
+    spec = get_game(GAME)
+    space = [{"address": "rule:match_deals", "kind": "int", "default": 1, "low": 1, "high": 20, "step": 1,
+              "group": "rule", "help": spec.option("match_deals").help},
+             {"address": "rule:napula_beyond_10", "kind": "bool", "default": "false", "values": ["false", "true"],
+              "group": "rule", "help": spec.option("napula_beyond_10").help},
+             {"address": "prizes.most_cards", "kind": "int", "default": 2, "low": 0, "high": 9, "step": 1,
+              "group": "prizes", "help": "points for taking more cards than the other team"}]
+    return {"format": "tourney-design/1", "tool": "tourney", "tool_version": "test", "game": GAME, "players": PLAYERS,
+            "rules_version": spec.rules_version,
+            "baseline": {"rules": [], "components": spec.components.defaults, "label": "shipped rules and components"},
+            "budget": "quick", "seed": SEED, "confirm_seed": CONFIRM_SEED, "sampler": "tpe",
+            "objectives": ["balance", "skill"],
+            "targets": targets if targets is not None else {"skill": {"op": ">=", "value": 0.75, "relative": True}},
+            "max_changes": 3, "space": space, "strategies": {"heuristic": H, "weaker": W, "search": S},
+            "seatings": [list(s) for s in SEATINGS], "trials": len(history), "deals": DEALS, "skill_deals": SKILL,
+            "confirm": {"designs": len(confirmed) - 1, "heuristic_deals": CH, "skill_deals": CH_SKILL, "search_deals": CS},
+            "history": history, "front": [0, 1],  # napula_beyond_10 is dominated: confirmed here all the same
+            "confirmed": confirmed, "status": "complete", "seconds": 1.0,
+            "command": "tourney design cardavia --out d --budget quick --resume", "created": "2026-01-01T00:00:00Z"}
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """A small design run: trials 0 (today), 1 (the fix), 2 (no effect), 3 (pruned after
+    mirror-0), 4 (unplayable); today's game, the fix and the no-effect design confirmed."""
+    out = tmp_path_factory.mktemp("design")
+    history = [_trial(out, 0, {}), _trial(out, 1, FIX), _trial(out, 2, NOTHING),
+               _trial(out, 3, WORSE, "pruned", "less fair than today's game on the same 200 deals"),
+               {"trial": 4, "changes": {"prizes.mata": 0}, "label": "prizes.mata=0", "rules": ["components.prizes.mata=0"],
+                "disruption": 1.333, "state": "unplayable", "why": "planted: the table cannot make a playable game",
+                "measures": None, "dirs": {"mirror": [], "skill": []}, "objectives": [], "feasible": False}]
+    confirmed = [_confirm(out, "today", {}), _confirm(out, 1, FIX), _confirm(out, 2, NOTHING)]
+    return out, _manifest(history, confirmed)
+
+
+def _rows(path: Path, columns: list[str]):
+    return ds.dataset(str(path), format="parquet").to_table(columns=columns).to_pandas()
+
+
+# ----------------------------------------------------------------------------- measure
+def test_measure_matches_a_direct_computation(run_dir):
+    out, manifest = run_dir
+    trial = manifest["history"][0]
+    got = trial["measures"]
+    rows = __import__("pandas").concat([_rows(out / p, ["game", "seat", "win", "rank", "decisions"])
+                                        for p in trial["dirs"]["mirror"]])
+    assert got["deals"] == DEALS == rows.game.nunique()  # both mirror datasets, one set of deals
+    team = rows[rows.seat < 2].groupby("seat").win.mean()
+    assert got["units"] == pytest.approx({"team 0 (seats 0, 2)": team[0], "team 1 (seats 1, 3)": team[1]})
+    assert got["balance"] == pytest.approx(1 - abs(team[0] - team[1]))
+    assert got["balance_low"] <= got["balance"] <= got["balance_high"]
+    assert got["balance"] < 0.75  # the last team's edge
+    assert got["length"] == pytest.approx(rows.groupby("game").decisions.first().mean())
+    first = rows[rows.seat < 2].pivot(index="game", columns="seat", values="rank")
+    assert got["draws"] == pytest.approx(((first[0] == 1) & (first[1] == 1)).mean())
+    per_table = []
+    for path, mine in trial["dirs"]["skill"]:
+        t = _rows(out / path, ["game", "seat", "win"]).pivot(index="game", columns="seat", values="win").astype(float)
+        others = [s for s in range(PLAYERS) if s not in mine]
+        per_table.append(t[mine].mean(axis=1) - t[others].mean(axis=1))
+    skill = np.mean([x.to_numpy() for x in per_table], axis=0)
+    assert len(skill) == SKILL
+    assert got["skill"] == pytest.approx(skill.mean())
+    assert got["skill_low"] < got["skill"] < got["skill_high"]
+    assert got["skill"] > 0  # the tuned heuristic beats capture-max
+    assert 0 <= got["decisiveness"] <= 1
+    json.dumps(got, allow_nan=False)  # JSON-safe
+
+
+def test_measure_without_skill_tables_says_none(run_dir):
+    out, manifest = run_dir
+    pruned = manifest["history"][3]
+    assert pruned["measures"]["skill"] is None and pruned["measures"]["deals"] == DEALS // 4
+
+
+# ----------------------------------------------------------------------------- hopeless
+def test_hopeless_flags_a_worse_candidate_and_not_an_identical_one(run_dir):
+    out, manifest = run_dir
+    today = [out / manifest["history"][0]["dirs"]["mirror"][0]]
+    fixed = [out / manifest["history"][1]["dirs"]["mirror"][0]]
+    # against a fair baseline (match_deals=2), today's game is the planted worse candidate
+    why = design.hopeless(GAME, PLAYERS, today, fixed)
+    assert why is not None and why.startswith("less fair than today's game on the same 200 deals")
+    assert "\n" not in why
+    assert design.hopeless(GAME, PLAYERS, today, today) is None
+    assert design.hopeless(GAME, PLAYERS, fixed, today) is None  # fairer: never pruned
+
+
+# ----------------------------------------------------------------------------- the recommendation
+def test_the_known_fix_is_recommended(run_dir, tmp_path):
+    out, manifest = run_dir
+    summary = design.write_report(out, manifest)
+    assert summary.startswith("Cardavia: match_deals 1 → 2. Team balance ")
+    assert "under search play" in summary and "longer" in summary
+    report = json.loads((out / "design.json").read_text())
+    assert report["recommended"]["label"] == "match_deals=2"
+    by = {d["label"]: d for d in report["designs"]}
+    fix, nothing = by["match_deals=2"], by["napula_beyond_10=true"]
+    assert fix["rank"] == 1 and fix["recommended"] and fix["holds"]
+    assert fix["gain_search"]["low"] > 0 and fix["gain_heuristic"]["low"] > 0
+    assert fix["gain_heuristic"]["level"] == pytest.approx(1 - 0.05 / 2)
+    assert fix["changes_vs_today"]["length"]["ratio"] == pytest.approx(2.0, rel=0.05)
+    assert not nothing["recommended"] and not nothing["holds"]
+    assert nothing["gain_heuristic"]["low"] <= 0 <= nothing["gain_heuristic"]["high"]
+    md = (out / "report.md").read_text()
+    assert md.splitlines()[2].startswith("**Cardavia: match_deals 1 → 2.")
+    for section in ("## Confirmed designs", "## Plots", "## What the search tried", "## Strategies", "tuned on the shipped rules"):
+        assert section in md
+    assert "planted: the table cannot make a playable game" in md and "pruned" in md
+    assert len(list((out / "report-figures").glob("*.png"))) == 2
+    assert "<title>Cardavia: design search</title>" in (out / "report.html").read_text()
+
+
+def test_no_effect_design_is_refused(run_dir, tmp_path):
+    out, manifest = run_dir
+    alone = copy.deepcopy(manifest)
+    alone["confirmed"] = [manifest["confirmed"][0], manifest["confirmed"][2]]
+    there = tmp_path / "d"
+    shutil.copytree(out, there, ignore=shutil.ignore_patterns("designs", "report*", "design.json"))
+    summary = design.write_report(there, alone)
+    assert summary.startswith("No fix found in this search space:")
+    assert "napula_beyond_10=true: balance gained under search play" in summary
+    report = json.loads((there / "design.json").read_text())
+    assert report["recommended"] is None and not report["designs"][0]["recommended"]
+
+
+def test_a_design_that_misses_a_target_is_not_recommended(run_dir, tmp_path):
+    out, manifest = run_dir
+    strict = copy.deepcopy(manifest)
+    strict["targets"]["length"] = {"op": "within", "value": 0.10, "relative": True}
+    there = tmp_path / "d"
+    shutil.copytree(out, there, ignore=shutil.ignore_patterns("designs", "report*", "design.json"))
+    summary = design.write_report(there, strict)
+    assert summary.startswith("No fix found in this search space:")
+    fix = next(d for d in json.loads((there / "design.json").read_text())["designs"] if d["label"] == "match_deals=2")
+    assert fix["holds"] and not fix["recommended"]
+    assert [t["met"] for t in fix["targets"]] == [True, False]
+    assert "misses length within ±10% of today's" in fix["verdict"]
+
+
+def test_check_target():
+    rel = {"op": ">=", "value": 0.75, "relative": True}
+    assert design.check_target("skill", rel, 0.30, 0.40)["met"]
+    assert not design.check_target("skill", rel, 0.29, 0.40)["met"]
+    within = {"op": "within", "value": 0.10, "relative": True}
+    assert design.check_target("length", within, 105.0, 100.0)["met"]
+    assert not design.check_target("length", within, 111.0, 100.0)["met"]
+    assert design.check_target("draws", {"op": "<=", "value": 0.05, "relative": False}, 0.04, 0.5)["met"]
+    missing = design.check_target("decisiveness", {"op": ">=", "value": 0.5, "relative": False}, None, None)
+    assert not missing["met"] and "cannot be measured" in missing["why"]
+
+
+# ----------------------------------------------------------------------------- the designs folder
+def test_designs_folder_plays_the_design(run_dir, tmp_path):
+    out, manifest = run_dir
+    design.write_report(out, manifest)
+    folder = out / "designs" / "1-match-deals-2"
+    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "components.toml", "rules.txt"]
+    lines = (folder / "rules.txt").read_text().splitlines()
+    assert lines == ["components=designs/1-match-deals-2/components.toml", "match_deals=2"]
+    spec = get_game(GAME)
+    read = spec.resolve_options([f"components={folder / 'components.toml'}", *lines[1:]])
+    want = spec.resolve_options(manifest["confirmed"][1]["rules"])
+    assert read == want
+    readme = (folder / "README.md").read_text()
+    assert "tourney run cardavia --players 4 --rule components=designs/1-match-deals-2/components.toml " \
+           "--rule match_deals=2" in readme
+    # a component change: the file made from the design's table reads back as that table
+    table = design.design_table(manifest, manifest["history"][3])
+    assert table["prizes"]["most_cards"] == 9
+    (tmp_path / "c.toml").write_text(spec.components.to_toml(table))
+    assert spec.resolve_options([f"components={tmp_path / 'c.toml'}"]) == spec.resolve_options(["components.prizes.most_cards=9"])
+
+
+def test_report_written_twice_is_the_same(run_dir, tmp_path):
+    out, manifest = run_dir
+    design.write_report(out, manifest)
+    first = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
+             if p.is_file() and not p.relative_to(out).parts[0] in ("trials", "confirm")}
+    shutil.rmtree(out / "designs")
+    shutil.rmtree(out / "report-figures")
+    design.write_report(out, manifest)
+    second = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
+              if p.is_file() and not p.relative_to(out).parts[0] in ("trials", "confirm")}
+    assert first.keys() == second.keys() and len(first) >= 8
+    assert first == second
+
+
+def test_nothing_confirmed_but_today_says_no_fix(run_dir, tmp_path):
+    out, manifest = run_dir
+    alone = copy.deepcopy(manifest)
+    alone["confirmed"] = manifest["confirmed"][:1]
+    there = tmp_path / "d"
+    shutil.copytree(out, there, ignore=shutil.ignore_patterns("designs", "report*", "design.json"))
+    (there / "designs" / "9-stale").mkdir(parents=True)  # an earlier writing's folder goes
+    summary = design.write_report(there, alone)
+    assert summary.startswith("No fix found in this search space: of 5 trials (3 complete)")
+    assert not (there / "designs").exists()
+    assert "No design was confirmed" in (there / "report.md").read_text()
+
+
+def _confirmed(label: str, heuristic: tuple, search: tuple) -> design.Confirmed:
+    d = design.Confirmed({"label": label, "changes": {}}, None, None)
+    d.gain_heuristic = dict(zip(("gain", "low", "high", "level"), heuristic + (0.975,)))
+    d.gain_search = dict(zip(("gain", "low", "high", "level"), search + (0.975,)))
+    return d
+
+
+def test_levels_that_disagree_are_named():
+    both = _confirmed("a=1", (0.3, 0.2, 0.4), (0.3, 0.1, 0.5))
+    heuristic_only = _confirmed("b=1", (0.3, 0.2, 0.4), (0.1, -0.1, 0.3))
+    opposite = _confirmed("c=1", (-0.3, -0.4, -0.2), (0.3, 0.1, 0.5))
+    said = design.disagreements([both, heuristic_only, opposite])
+    assert [x.split(":")[0] for x in said] == ["b=1", "c=1"]
+    assert "search level +10.0 [-10.0, +30.0] pp" in said[0]
