@@ -493,8 +493,6 @@ def design(
                         resume=resume, overwrite=overwrite, progress=not quiet, command=recorded_command(),
                         echo=None if quiet else _notes)
     typer.echo(result.summary.text)
-    if not quiet:
-        typer.echo(f"\nreport: {result.path / 'report.html'} (and report.md); designs in {result.path / 'designs'}")
 
 
 @app.command()
