@@ -22,7 +22,9 @@ the objectives (``objectives``: balance and skill by default; length, decisivene
 possible) and always the *disruption* (how many values change, plus their mean relative size: one
 value moved by 1 of a 0..9 range is 1.111), the targets (``targets``: e.g. skill at least 75% of
 today's, the default) as constraints. Trial 0 is today's game, then one trial per single change
-of a rule option (the options a designer reaches for first); the sampler of trial k is seeded
+of a rule option (the options a designer reaches for first, up to half the trials); after those,
+every third trial asks whether each change of a design is needed: a design of the front with one
+change dropped, when one is left to try (the smallest change is what a designer wants); the sampler of trial k is seeded
 from (seed, k) and sees only the finished trials, so a run killed and resumed proposes what an
 uninterrupted one would (a trial cut short is played again).
 
@@ -382,11 +384,46 @@ def _propose(trial, dims: list[Dimension], max_changes: int) -> dict:
     return dict(sorted(changes.items()))
 
 
+def _params(changes: dict, max_changes: int) -> dict:
+    """The trial parameters that propose ``changes`` (for ``enqueue_trial``)."""
+    out = {f"change_{i}": NO_CHANGE for i in range(max_changes)}
+    for i, (address, value) in enumerate(changes.items()):
+        out[f"change_{i}"] = address
+        out[address] = value
+    return out
+
+
+def front_of(history: list[dict], objectives: list[str]) -> list[int]:
+    """The Pareto front of the complete trials that meet every target."""
+    points = [(h["trial"], h["objectives"]) for h in history
+              if h["state"] == "complete" and h["feasible"] and h.get("repeat_of") is None]
+    return sorted(pareto_front(points, [MAXIMISE[o] for o in objectives] + [False]))
+
+
+def simplification(history: list[dict], objectives: list[str]) -> dict | None:
+    """A smaller design not yet played: a design of the front (fairest first) with one of its
+    changes dropped. The search proposes combinations; this asks whether each change is needed."""
+    by_trial = {h["trial"]: h for h in history}
+    played = {tuple(sorted(h["changes"].items())) for h in history}
+    front = sorted(front_of(history, objectives),
+                   key=lambda t: (-by_trial[t]["measures"]["balance"], by_trial[t]["disruption"], t))
+    for t in front:
+        changes = by_trial[t]["changes"]
+        for drop in (changes if len(changes) > 1 else ()):
+            smaller = {a: v for a, v in changes.items() if a != drop}
+            if tuple(sorted(smaller.items())) not in played:
+                return smaller
+    return None
+
+
+#: every this many trials after the fixed ones, a simplification of the front (when there is one)
+SIMPLIFY_EVERY = 3
+
+
 def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
     """Trial 0 (today's game), then each single change of a rule option: true/false flipped,
     every other choice, a number at the default + 1 and at the values the study tries."""
-    empty = {f"change_{i}": NO_CHANGE for i in range(max_changes)}
-    out = [dict(empty)]
+    out = [_params({}, max_changes)]
     for d in dims:
         if d.rule_name is None:
             continue
@@ -395,7 +432,7 @@ def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
                              if d.low <= v <= d.high and v != d.default})
         else:
             values = [v for v in d.values if v != d.default]
-        out += [{**empty, "change_0": d.address, d.address: v} for v in values]
+        out += [_params({d.address: v}, max_changes) for v in values]
     return out
 
 
@@ -547,7 +584,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     stale = [t for t in fail_stale(study, waiting=True) if t.state == optuna.trial.TrialState.RUNNING]
     finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     done = [t for t in study.trials if t.state in finished]
-    fixed = _enqueued(space, max_changes, spec)[:max(1, trials // 3)]  # trial k < len(fixed) plays fixed[k]
+    fixed = _enqueued(space, max_changes, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
     if old is not None:
         notes.append(f"resuming: {len(done)} of {trials} trials done"
                      + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
@@ -628,6 +665,10 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             study.sampler = _sampler(sampler, seed, k, trials)
             if k < len(fixed):
                 study.enqueue_trial(fixed[k], skip_if_exists=False)
+            elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
+                smaller = simplification(_history(study, optuna), objectives)
+                if smaller is not None:
+                    study.enqueue_trial(_params(smaller, max_changes), skip_if_exists=False)
             study.optimize(objective_fn, n_trials=1, catch=())
             if bar is not None:
                 hist = _history(study, optuna)
@@ -639,8 +680,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             bar = None
         history = _history(study, optuna)
         manifest["history"] = history
-        points = [(h["trial"], h["objectives"]) for h in history if h["state"] == "complete" and h["feasible"]]
-        manifest["front"] = sorted(pareto_front(points, [MAXIMISE[o] for o in objectives] + [False]))
+        manifest["front"] = front_of(history, objectives)
         chosen = choose_confirmed(history, manifest["front"], designs)
         by_trial = {h["trial"]: h for h in history}
         confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
