@@ -28,7 +28,12 @@ from tourney_sim.strategies import available
 COMMAND = typer.main.get_command(app)
 runner = CliRunner()
 #: every kind of directory tourney writes (jobdir.detect knows them), made once in ``kinds``
-KINDS = ("run", "tournament", "sweep", "tune", "study")
+KINDS = ("run", "tournament", "sweep", "tune", "study", "design")
+#: what a command calls each kind
+NAME = {"run": "dataset", "tune": "tuning run", "design": "design run"}
+#: a design run's budget, bounded: a fuzzed design plays a few short trials
+SMALL_DESIGN = ["--budget", "quick", "--players", "3", "--trials", "2", "--deals", "20", "--skill-deals", "4",
+                "--designs", "1", "--confirm-deals", "20", "--search-deals", "2"]
 
 
 @pytest.fixture(scope="session")
@@ -43,6 +48,8 @@ def kinds(tmp_path_factory):
     tourney.tune("companeros", "greedy", ["random"], trials=2, deals=20, confirm_deals=20, out=base / "tune",
                  **quick)
     tourney.study("companeros", budget="quick", levels=["random"], out=base / "study", players=[3], workers=1)
+    tourney.design("companeros", players=3, vary=["rule"], trials=3, deals=40, skill_deals=10, designs=1,
+                   confirm_deals=40, search_deals=4, out=base / "design", workers=1)
     return {kind: base / kind for kind in KINDS}
 
 
@@ -123,6 +130,24 @@ def values(name: str, base: Path):
         "levels": st.sampled_from(["random", "heuristic", "random,heuristic", "expert", "", ",", "random,expert"]),
         "budget": st.one_of(st.sampled_from(["quick", "huge", "", "QUICK"]), junk),
         "report": st.sampled_from([str(base / n) for n in ["r.html", "r.md", "r.txt", "nodir/r.html"]]),
+        # design: what to vary, short searches
+        "vary": st.one_of(st.sampled_from(["rule", "rule:match_games", "deck", "deck.values", "deck.values[3]",
+                                           "deal.hand", "rule:x", "nothing", "deck.values[11]", ""]), junk),
+        "fix": st.sampled_from(["rule", "deck", "deal", "deck.values[3]", "x"]),
+        "objective": st.sampled_from(["balance", "skill", "length", "decisiveness", "draws", "disruption", "x"]),
+        "target": st.one_of(st.sampled_from(["skill>=75%", "length=10%", "draws<=0.05", "balance>=0.9", "none",
+                                             "balance>=1.5", "skill>=-5%", "x>=1", "length=0%"]), junk),
+        "sampler": st.sampled_from(["tpe", "nsga2", "cmaes", ""]),
+        "trials": st.integers(-1, 4).map(str),
+        "max_changes": st.integers(-1, 3).map(str),
+        "designs": st.integers(-1, 2).map(str),
+        "deals": st.integers(-1, 60).map(str),
+        "skill_deals": st.integers(-1, 30).map(str),
+        "confirm_deals": st.integers(-1, 60).map(str),
+        "search_deals": st.integers(-1, 6).map(str),
+        "heuristic": st.sampled_from(_names()),
+        "weaker": st.sampled_from(_names()),
+        "search": st.sampled_from(_names()),
     }
     return table.get(name, st.one_of(small_int, junk))
 
@@ -144,6 +169,8 @@ def command_line(draw, base):
     if name == "study":  # a standard study of every player count and level takes minutes: the
         # smallest one first (later options may add player counts or change the rest)
         args += ["--budget", "quick", "--levels", "random", "--players", "3"]
+    if name == "design":  # likewise: a few short trials
+        args += SMALL_DESIGN
     for p in draw(st.lists(st.sampled_from(options), max_size=7)) if options else []:
         flag = draw(st.sampled_from(list(p.opts) + list(p.secondary_opts or [])))
         if getattr(p, "is_flag", False):
@@ -194,22 +221,24 @@ def taking_a_path() -> set[str]:
 EXPECTED = {
     "summary": {"run": (0, "by strategy"), "tournament": (0, "600 games, 100 deals, 6 dataset(s)"),
                 "sweep": (0, "1,200 games, 200 deals, 12 dataset(s)"), "tune": (0, "tuned greedy"),
-                "study": (0, "verdict\n  3 players: ")},
+                "study": (0, "verdict\n  3 players: "), "design": (0, "trials, ")},
     "replay": {"run": (0, "game 3 of seed 0"),
                "tournament": (2, "error: {tournament} is a tournament of 6 seatings: give --seating K (0 to 5) or "
                                  "a seating's directory (e.g. greedy-greedy-random)"),
                "sweep": (2, "error: {sweep} is a sweep of 12 seatings: give --seating K (0 to 11)"),
                "tune": (2, "error: {tune} is a tuning run; its datasets are in its sub-directories (e.g. "
                            "{tune}/confirmation/"),
-               "study": (2, "error: {study} is a study; its datasets are in its sub-directories")},
+               "study": (2, "error: {study} is a study; its datasets are in its sub-directories"),
+               "design": (2, "error: {design} is a design run; its datasets are in its sub-directories")},
     "verify": {kind: (0, "ok: {%s} is complete and sound" % kind) for kind in KINDS},
     "report": {"run": (0, "200 games, 200 deals, 1 dataset(s)"), "tournament": (0, "6 dataset(s)"),
-               "sweep": (0, "12 dataset(s)"), "tune": (0, "tuned greedy"), "study": (0, "findings among")},
+               "sweep": (0, "12 dataset(s)"), "tune": (0, "tuned greedy"), "study": (0, "findings among"),
+               "design": (0, "trials, ")},
     "check": {kind: (2, "error: {%s} is a %s directory; this takes a trace file: write a game's trace with "
                         "`tourney replay DATASET --game N --format json > game.json`"
-                     % (kind, {"run": "dataset", "tune": "tuning run"}.get(kind, kind))) for kind in KINDS},
+                     % (kind, NAME.get(kind, kind))) for kind in KINDS},
     "position": {kind: (2, "error: {%s} is a %s directory; this takes a position file"
-                        % (kind, {"run": "dataset", "tune": "tuning run"}.get(kind, kind))) for kind in KINDS},
+                        % (kind, NAME.get(kind, kind))) for kind in KINDS},
 }
 
 
@@ -260,13 +289,14 @@ def test_report_of_a_study_is_the_studys_own_report(kinds, tmp_path):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("flag", ["--resume", "--overwrite"])
 def test_a_job_of_another_kind_is_neither_resumed_nor_replaced(kinds, kind, flag):
-    maker = {"run": "tournament", "tournament": "run", "sweep": "study", "tune": "run", "study": "tune"}[kind]
+    maker = {"run": "tournament", "tournament": "run", "sweep": "study", "tune": "run", "study": "tune",
+             "design": "run"}[kind]
     args = {"run": ["run", "companeros", "--games", 10], "study": ["study", "companeros", "--budget", "quick"],
             "tournament": ["tournament", "companeros", "--strategy", "greedy", "--strategy", "random"],
             "tune": ["tune", "companeros", "--strategy", "greedy", "--against", "random"]}[maker]
     before = sorted(p.name for p in kinds[kind].iterdir())
     r = runner.invoke(app, [str(a) for a in args] + ["--out", str(kinds[kind]), flag, "--quiet"])
-    name = {"run": "dataset", "tune": "tuning run"}.get(kind, kind)
+    name = NAME.get(kind, kind)
     wanted = {"run": "dataset", "tournament": "tournament", "study": "study", "tune": "tuning run"}[maker]
     doing = "cannot resume" if flag == "--resume" else "refusing to overwrite"
     assert r.exit_code == 2 and r.output.strip() == (

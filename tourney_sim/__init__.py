@@ -5,8 +5,8 @@ The public API (documented in ``docs/api.md``); everything else under ``tourney_
 - :class:`Strategy`, :class:`Param` and :data:`STRATEGY_SIGNATURE`: declaring a strategy and its
   parameters (built-in or plug-in);
 - :func:`games`, :func:`strategies`: what can be played;
-- :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`, :func:`study`: play, returning a
-  :class:`Result` (the dataset's ``path`` and a ``summary``);
+- :func:`run`, :func:`tournament`, :func:`sweep`, :func:`tune`, :func:`study`, :func:`design`: play,
+  returning a :class:`Result` (the dataset's ``path`` and a ``summary``);
 - :func:`load`: a dataset as a pandas DataFrame (manifest in ``.attrs``); :func:`summary`,
   :func:`report`, :func:`report_text`, :func:`verify`, :func:`bench`;
 - :class:`TourneyError` (every refusal, with the command's exit code), :class:`Interrupted`;
@@ -42,6 +42,7 @@ _EXPORTS = {
     "tournament": "tourney_sim.api",
     "sweep": "tourney_sim.api",
     "study": "tourney_sim.api",
+    "design": "tourney_sim.api",
     "load": "tourney_sim.api",
     "summary": "tourney_sim.api",
     "bench": "tourney_sim.api",
