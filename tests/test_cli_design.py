@@ -55,17 +55,35 @@ def invoke(*args):
     (["cardavia", "--objective", "fun"], "fun"),
     (["cardavia", "--sampler", "annealing"], "annealing"),
     (["cardavia", "--budget", "huge"], "huge"),
+    (["cardavia", "--trials", 0], "--trials"),
+    (["cardavia", "--seed", 3, "--confirm-seed", 3], "--confirm-seed"),
+    (["cardavia", "--heuristic", "guard", "--weaker", "guard"], "guard"),
+    (["cardavia", "--search", "nobody"], "nobody"),
+    # what the game keeps out of the design search: a card's kind of effect, the components file
+    (["partners", "--vary", "effects.start"], "effects.start"),
+    (["cardavia", "--vary", "rule:components"], "components"),
     (["no_such_game"], "no_such_game"),
 ])
 def test_bad_input_is_one_error_line_exit_2_and_nothing_written(tmp_path, args, says):
     out = tmp_path / "design"
-    r = invoke("design", *args, *SMALL, "--out", out)
+    r = invoke("design", *SMALL, *args, "--out", out)  # args last: a repeated option's last value counts
     lines = r.stderr.strip().splitlines()
     assert r.exit_code == 2, r.output
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], r.stderr
     assert "Traceback" not in r.output and r.stdout == ""
     assert not out.exists()  # nothing written: not even the directory
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game, flag, address", [
+    ("cardavia", "--vary", "prizes.no_such_prize"), ("cardavia", "--fix", "bonuses.nope"),
+    ("partners", "--vary", "deck.counts[Joker]"), ("colleagues", "--vary", "work.values[16]"),
+    ("cardavia", "--vary", "rule:no_such_rule"), ("cardavia", "--fix", "treasure"),
+])
+def test_an_unknown_address_is_blamed_on_the_option_that_gave_it(tmp_path, game, flag, address):
+    """The error names --vary or --fix (the option the user typed), not --component."""
+    r = invoke("design", *SMALL, game, flag, address, "--out", tmp_path / "design")
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {flag} {address}"), r.stderr
 
 
 # ----------------------------------------------------------------------------- resume after SIGKILL
