@@ -19,11 +19,11 @@ teams' win rates; gains paired on the same deals with ``reports.stats.balance_ga
   default weaker strategy) the prize costs skill (the heuristic's edge 0.61 at 0, 0.48 at 6, 0.37
   at 9: the default target, 75% of today's, rules out 7 and more), so the test measures skill
   against ``random`` and is about the prize alone.
-- ``napula_beyond_10`` and ``last_sweep_scores`` (rule options) change no deal's winner or almost
-  none: +0.000 [-0.007, +0.007] and +0.001 [-0.006, +0.007]: a space with no fix.
+- ``napula_beyond_10``, ``last_sweep_scores`` and ``single_match_forced`` (rule options) change
+  no deal's winner or almost none, or as many one way as the other: +0.000 [-0.007, +0.007],
+  +0.001 [-0.006, +0.007], +0.000 [-0.025, +0.026]: a space with no fix.
 """
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -152,10 +152,13 @@ def test_a_planted_prize_is_raised_back_and_confirmed(planted):
 # ----------------------------------------------------------------------------- no fix
 @pytest.fixture(scope="module")
 def no_fix(tmp_path_factory):
-    """Two rule options that change (almost) no deal's winner: nothing can fix Cardavia there."""
+    """Three rule options that change (almost) no deal's winner: nothing can fix Cardavia there, but
+    on the search's 400 deals ``single_match_forced=true`` looks fairer by chance (0.603 against
+    0.585) and is confirmed; the fresh deals show it is not."""
     out = tmp_path_factory.mktemp("design") / "nofix"
-    result = api.design(GAME, out=out, vary=["rule:napula_beyond_10", "rule:last_sweep_scores"], trials=6,
-                        designs=2, search_deals=100, seed=3, **SMALL)
+    result = api.design(GAME, out=out, **{**SMALL, "deals": 400, "skill_deals": 100},
+                        vary=["rule:napula_beyond_10", "rule:last_sweep_scores", "rule:single_match_forced"],
+                        trials=6, designs=2, search_deals=60, seed=4)
     return out, result
 
 
@@ -166,6 +169,7 @@ def test_a_space_without_a_fix_says_so_and_recommends_nothing(no_fix):
     assert "no fix found" in d["verdict"].lower()
     assert "no fix found" in result.summary.text.lower() and "ready to play" not in result.summary.text
     assert "no fix found" in (out / "report.md").read_text().lower()
-    for x in d["designs"]:  # each confirmed design says why: its search-level interval holds 0
-        assert not (x["gain_search"]["low"] > 0) or not (x["gain_heuristic"]["low"] > 0), x
-    assert math.isclose(manifest(out)["history"][0]["disruption"], 0.0)
+    assert d["designs"], "the test needs a design confirmed (one that looked fairer on the search's deals)"
+    for x in d["designs"]:  # each confirmed design: its gain does not hold on the fresh deals
+        assert not (x["gain_heuristic"]["low"] > 0 and x["gain_search"]["low"] > 0), x
+        assert x["label"] in result.summary.text  # the summary says why, design by design
