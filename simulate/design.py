@@ -218,7 +218,11 @@ def select(game: str, dims: list[Dimension], vary, fix) -> list[Dimension]:
                               f"(rule options: {', '.join(rules) or 'none'})")
         spec = get_game(game)
         if spec.components is not None and "." in name:
-            spec.components.resolve(name)  # names what is wrong with the address (RuleError)
+            try:
+                spec.components.resolve(name)
+            except RuleError as exc:  # what is wrong with the address, blamed on this option
+                why = str(exc).removeprefix("--component: ")
+                raise DesignError(f"{flag} {name}: {why}") from None
             raise DesignError(f"{flag} {name}: the game keeps it out of the design search (not designable)")
         raise DesignError(f"{flag} {name}: {game} has nothing of that name to design (give {allowed})")
 
@@ -380,16 +384,16 @@ def _propose(trial, dims: list[Dimension], max_changes: int) -> dict:
         else:
             v = trial.suggest_categorical(a, list(d.values))
         if v != d.default:
-            changes[a] = v
+            changes[a] = str(v) if d.rule_name is not None else v  # a rule option's value as its text
     return dict(sorted(changes.items()))
 
 
-def _params(changes: dict, max_changes: int) -> dict:
+def _params(changes: dict, max_changes: int, dims: dict[str, Dimension]) -> dict:
     """The trial parameters that propose ``changes`` (for ``enqueue_trial``)."""
     out = {f"change_{i}": NO_CHANGE for i in range(max_changes)}
     for i, (address, value) in enumerate(changes.items()):
         out[f"change_{i}"] = address
-        out[address] = value
+        out[address] = int(value) if dims[address].kind == "int" else value
     return out
 
 
@@ -423,7 +427,8 @@ SIMPLIFY_EVERY = 3
 def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
     """Trial 0 (today's game), then each single change of a rule option: true/false flipped,
     every other choice, a number at the default + 1 and at the values the study tries."""
-    out = [_params({}, max_changes)]
+    by_address = {d.address: d for d in dims}
+    out = [_params({}, max_changes, by_address)]
     for d in dims:
         if d.rule_name is None:
             continue
@@ -432,7 +437,7 @@ def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
                              if d.low <= v <= d.high and v != d.default})
         else:
             values = [v for v in d.values if v != d.default]
-        out += [_params({d.address: v}, max_changes) for v in values]
+        out += [_params({d.address: v}, max_changes, by_address) for v in values]
     return out
 
 
@@ -668,7 +673,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
                 smaller = simplification(_history(study, optuna), objectives)
                 if smaller is not None:
-                    study.enqueue_trial(_params(smaller, max_changes), skip_if_exists=False)
+                    study.enqueue_trial(_params(smaller, max_changes, by_address), skip_if_exists=False)
             study.optimize(objective_fn, n_trials=1, catch=())
             if bar is not None:
                 hist = _history(study, optuna)
