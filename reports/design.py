@@ -790,7 +790,8 @@ def _layout_methods(r: Report, m: dict, k: int) -> None:
         "strategy's seats, averaged over the seatings; 0 is a coin flip.",
         f"Confirmation: fresh deals (seed {m.get('confirm_seed')}): {count(c.get('heuristic_deals') or 0)} at the "
         f"heuristic level, {count(c.get('skill_deals') or 0)} per skill seating, {count(c.get('search_deals') or 0)} "
-        f"at the search level; the balance gained at {_level(1 - ALPHA / max(1, k))} (Bonferroni over the {k} designs "
+        f"at the search level (a design whose games are longer than today's: fewer, in proportion, since a "
+        f"search's cost grows with the length it plays out; each comparison on the deals both played); the balance gained at {_level(1 - ALPHA / max(1, k))} (Bonferroni over the {k} designs "
         "confirmed); skill, draws and decisiveness changes with 95% score intervals, length with a t interval.",
         "Recommended: the gain's interval above 0 at both levels and every target met on the estimates (balance "
         "under search play, the others at the heuristic level; a relative target against today's game on the same "

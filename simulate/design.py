@@ -28,10 +28,12 @@ change dropped, when one is left to try (the smallest change is what a designer 
 from (seed, k) and sees only the finished trials, so a run killed and resumed proposes what an
 uninterrupted one would (a trial cut short is played again).
 
-*Confirmation*: up to ``designs`` candidates of the Pareto front (the fairest; the smallest change
-nearly as fair; then the next fairest) and today's game are played again on **fresh deals**
-(``confirm_seed``) at the heuristic level (everyone the heuristic, and the skill tables) and at the
-search level (everyone the search player). The statistics and the recommendation (a design is
+*Confirmation*: up to ``designs`` candidates of the Pareto front (the fairest; then the smallest
+changes nearly as fair, within 2 pp of its balance; then the next fairest) and today's game are
+played again on **fresh deals** (``confirm_seed``) at the heuristic level (everyone the heuristic,
+and the skill tables) and at the search level (everyone the search player; a design whose games
+are longer than today's plays proportionally fewer deals there, :func:`search_deals_for`, since a
+search's cost grows with the length of what it plays out; the pairing uses the deals both played). The statistics and the recommendation (a design is
 recommended only when its gain holds under search play) are the caller's ``write_report``
 (:mod:`tourney_sim.reports.design`), a function of the data alone.
 
@@ -346,8 +348,18 @@ def choose_confirmed(history: list[dict], front: list[int], k: int) -> list[int]
     best = by_trial[fair[0]]["measures"]["balance"]
     small = sorted((t for t in pool if by_trial[t]["measures"]["balance"] >= best - NEARLY_AS_FAIR),
                    key=lambda t: (by_trial[t]["disruption"], -by_trial[t]["measures"]["balance"], t))
-    order = list(dict.fromkeys([fair[0], small[0]] + fair))
+    order = list(dict.fromkeys([fair[0]] + small + fair))
     return order[:k]
+
+
+def search_deals_for(deals: int, length: float | None, today_length: float | None) -> int:
+    """The confirmation's search-level deals of a design whose games are ``length`` decisions long
+    (today's: ``today_length``): fewer for longer games (a search's cost grows with the length of
+    the game it plays out), so each design costs about what today's game costs per decision played;
+    today's game plays all of them, and the pairing uses the deals both played."""
+    if not length or not today_length or length <= today_length:
+        return deals
+    return max(min(deals, 20), int(round(deals * today_length / length)))
 
 
 # ----------------------------------------------------------------------------- optuna
@@ -691,22 +703,25 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
         confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
         confirmed += [{"trial": t, **{key: by_trial[t][key] for key in ("label", "changes", "rules", "disruption")}}
                       for t in chosen]
+        conf = request["confirm"]
+        today_length = by_trial[0]["measures"]["length"]
         for c in confirmed:
+            length = by_trial[c["trial"]]["measures"]["length"] if c["trial"] != TODAY else today_length
+            c["search_deals"] = search_deals_for(conf["search_deals"], length, today_length)
             base = f"confirm/{c['trial']}"
             c["dirs"] = {"heuristic": f"{base}/heuristic",
                          "skill": [[f"{base}/skill-{j}", list(s)] for j, s in enumerate(seatings)],
                          "search": f"{base}/search"}
         manifest["confirmed"] = confirmed
         job.write(manifest)
-        conf = request["confirm"]
         for i, c in enumerate(confirmed):
             if progress:
                 echo(f"confirming [{i + 1}/{len(confirmed)}] {c['label']} on fresh deals (seed {confirm_seed}): "
-                     f"{conf['heuristic_deals']:,} heuristic, {conf['search_deals']:,} search")
+                     f"{conf['heuristic_deals']:,} heuristic, {c['search_deals']:,} search")
             plays.mirror(c["rules"], strategies["heuristic"], confirm_seed, conf["heuristic_deals"], out / c["dirs"]["heuristic"])
             plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
-            plays.mirror(c["rules"], strategies["search"], confirm_seed, conf["search_deals"], out / c["dirs"]["search"],
-                         chunk_size=_search_chunk(conf["search_deals"]))
+            plays.mirror(c["rules"], strategies["search"], confirm_seed, c["search_deals"], out / c["dirs"]["search"],
+                         chunk_size=_search_chunk(c["search_deals"]))
     except KeyboardInterrupt:
         job.finish(manifest, "interrupted")
         raise
