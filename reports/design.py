@@ -388,8 +388,8 @@ def _balance_cell(m: dict) -> str:
 def _old_value(manifest: dict, address: str):
     """Today's value of a dimension: the search space's default, else the baseline's."""
     for dim in manifest.get("space") or []:
-        if dim["address"] == address:
-            return dim.get("default")
+        if dim["address"] == address and dim.get("default") is not None:
+            return dim["default"]
     spec = get_game(manifest["game"])
     if address.startswith("rule:"):
         rules = [r for r in manifest["baseline"]["rules"] if component_address(r.partition("=")[0]) is None]

@@ -195,9 +195,12 @@ def pareto(x, y, colour, front, labels: dict, marked: int | None, title: str, xl
                 linewidth=1, label="Pareto front", zorder=4)
     if marked is not None:
         ax.plot([x[marked]], [y[marked]], "*", color="#000", markersize=14, label=marked_label, zorder=5)
-    for i, text in labels.items():
-        ax.annotate(fit(text), (x[i], y[i]), textcoords="offset points", xytext=(6, 6), fontsize=7, zorder=6)
     ax.margins(x=0.2, y=0.1)  # room for the labels
+    middle = (x.min() + x.max()) / 2 if len(x) else 0.0
+    for i, text in labels.items():  # each label towards the middle: never under the colour bar
+        left = x[i] > middle
+        ax.annotate(fit(text), (x[i], y[i]), textcoords="offset points", xytext=(-6 if left else 6, 6),
+                    ha="right" if left else "left", fontsize=7, zorder=6)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)

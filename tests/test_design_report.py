@@ -121,7 +121,9 @@ def run_dir(tmp_path_factory):
                 "disruption": 1.333, "state": "unplayable", "why": "planted: the table cannot make a playable game",
                 "measures": None, "dirs": {"mirror": [], "skill": []}, "objectives": [], "feasible": False}]
     confirmed = [_confirm(out, "today", {}), _confirm(out, 1, FIX), _confirm(out, 2, NOTHING)]
-    return out, _manifest(history, confirmed)
+    manifest = _manifest(history, confirmed)
+    (out / "_design.json").write_text(json.dumps(manifest, indent=1))  # as simulate.design keeps it
+    return out, manifest
 
 
 def _rows(path: Path, columns: list[str]):
