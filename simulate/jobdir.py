@@ -122,7 +122,7 @@ def detect(path: Path) -> JobKind | None:
     """The kind of job whose manifest is in the directory ``path``: a dataset (``tourney run``),
     a tournament or sweep, a tuning run, a study; None if it holds none. Every command that takes
     a directory asks here."""
-    from . import results, study, tournament, tune  # noqa: F401  (each module makes its kind)
+    from . import design, results, study, tournament, tune  # noqa: F401  (each module makes its kind)
     for marker, kind in KINDS.items():
         if os.path.isfile(Path(path) / marker):  # False, never an error, for any path
             return kind

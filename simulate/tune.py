@@ -157,14 +157,31 @@ def _optuna():
     return optuna
 
 
-def open_study(out: Path, create: bool):
+def open_study(out: Path, create: bool, name: str = STUDY_NAME, file: str = STUDY_FILE,
+               directions: list[str] | None = None):
+    """The optuna study in ``out / file`` (a journal file: resumable after a kill), made when
+    ``create`` (one direction, maximise, unless ``directions`` names several)."""
     optuna = _optuna()
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
-    storage = JournalStorage(JournalFileBackend(str(out / STUDY_FILE)))
+    storage = JournalStorage(JournalFileBackend(str(out / file)))
     if create:
-        return optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="maximize")
-    return optuna.load_study(study_name=STUDY_NAME, storage=storage)
+        if directions:
+            return optuna.create_study(study_name=name, storage=storage, directions=directions)
+        return optuna.create_study(study_name=name, storage=storage, direction="maximize")
+    return optuna.load_study(study_name=name, storage=storage)
+
+
+def fail_stale(study, waiting: bool = False) -> list:
+    """Mark the trials a kill cut short (still running in the journal; ``waiting``: also those
+    enqueued and not yet started) failed, so they are played again under the next number;
+    returns them."""
+    optuna = _optuna()
+    states = (optuna.trial.TrialState.RUNNING,) + ((optuna.trial.TrialState.WAITING,) if waiting else ())
+    stale = [t for t in study.get_trials(deepcopy=False) if t.state in states]
+    for t in stale:
+        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+    return stale
 
 
 def sampler_for(kind: str, seed: int, k: int, space: list[Param], n_trials: int):
@@ -315,9 +332,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     study = open_study(out, create=old is None or not (out / STUDY_FILE).exists())
     optuna = _optuna()
     notes = []
-    stale = [t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.RUNNING]
-    for t in stale:  # cut short by a kill: played again under the next number
-        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+    stale = fail_stale(study)  # cut short by a kill: played again under the next number
     if old is None or not study.trials:
         study.enqueue_trial({p.name: p.default if p.kind != "real" else float(p.default) for p in space})
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]

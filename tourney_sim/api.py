@@ -27,6 +27,7 @@ DEFAULT_OUT = {
     "sweep": "runs/{game}-sweep-{players}p-seed{seed}",
     "tune": "runs/tune-{game}-{strategy}-seed{seed}",
     "study": "runs/study-{game}-{budget}-seed{seed}",
+    "design": "runs/design-{game}-{budget}-seed{seed}",
 }
 
 Echo = Callable[[str], None]
@@ -152,6 +153,7 @@ def summary(path: str | Path) -> Summary:
     tuning run: its best setting and confirmation; a finished study: its verdict."""
     from tourney_sim.reports.summary import format_summary, load as load_columns, summarize
     from tourney_sim.simulate.results import DATASET, read_manifest
+    from tourney_sim.simulate.design import DESIGN
     from tourney_sim.simulate.study import STUDY
     from tourney_sim.simulate.tournament import TOURNAMENT, read_tournament
     from tourney_sim.simulate.tune import TUNE, read_tune
@@ -161,7 +163,7 @@ def summary(path: str | Path) -> Summary:
         return Result(path, read_tournament(path), summarize=_tournament_summary).summary
     if kind is TUNE:
         return Result(path, read_tune(path), summarize=_tune_summary).summary
-    if kind is STUDY:
+    if kind is STUDY or kind is DESIGN:
         return _study_summary(path)
     if kind not in (DATASET, None):
         raise _not_a_dataset(path, _report_instead(path))
@@ -370,6 +372,43 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
                   summarize=lambda r: Summary(report.summary, lambda: _study_questions(path)))
 
 
+def design(game: str, *, out: str | Path | None = None, players: int | None = None, vary: Sequence[str] = (),
+           fix: Sequence[str] = (), objectives: Sequence[str] = ("balance", "skill"),
+           targets: Sequence[str] | None = None, max_changes: int = 3, budget: str = "standard",
+           trials: int | None = None, deals: int | None = None, skill_deals: int | None = None,
+           designs: int | None = None, confirm_deals: int | None = None, search_deals: int | None = None,
+           sampler: str = "tpe", seed: int = 0, confirm_seed: int | None = None, rules: Sequence[str] = (),
+           components: Sequence[str] = (), heuristic: str | None = None, weaker: str | None = None,
+           search: str | None = None, workers: int | None = None, scheduler: str | None = None,
+           resume: bool = False, overwrite: bool = False, progress: bool = False,
+           command: str | None = None, echo: Echo | None = None) -> Result:
+    """Search for the smallest change of rules or components that fixes an imbalance, and confirm
+    it on fresh deals under heuristic and search play (as ``tourney design``). ``rules`` /
+    ``components``: the starting game (default: the shipped one); ``targets``: None for the
+    default (skill keeps at least 75% of today's), ``[]`` for none. ``result.summary.text``: what
+    to change and what it buys; ``result.path``: report.html, report.md, design.json, designs/."""
+    from tourney_sim.reports.design import hopeless, measure, write_report
+    from tourney_sim.simulate.design import run_design
+    from tourney_sim.simulate.errors import Interrupted
+    _check_play(workers=workers)
+    path = _out(out, "design", game=game, budget=budget, seed=seed)
+    try:
+        report = run_design(game, path, measure=measure, hopeless=hopeless, write_report=write_report,
+                            players=players, vary=list(vary), fix=list(fix), objectives=list(objectives),
+                            targets=None if targets is None else list(targets), max_changes=max_changes,
+                            budget=budget, trials=trials, deals=deals, skill_deals=skill_deals, designs=designs,
+                            confirm_deals=confirm_deals, search_deals=search_deals, sampler=sampler, seed=seed,
+                            confirm_seed=confirm_seed, rules=_rules(rules, components), heuristic=heuristic,
+                            weaker=weaker, search=search, workers=workers, scheduler=scheduler, resume=resume,
+                            overwrite=overwrite, progress=progress, command=command, echo=echo)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: the design run in {path} keeps its finished trials "
+                          "(continue with --resume)") from None
+    _tell(echo, report.notes)
+    return Result(path, report.manifest, report.notes, report.seconds,
+                  summarize=lambda r: Summary(report.summary))
+
+
 def _study_questions(path: Path) -> dict:
     """A study's questions (findings.json) as a table: {"questions": DataFrame}."""
     import json
@@ -461,51 +500,69 @@ def _analyse(paths: list[Path], rating_sample: int = 10_000):
     return build(paths, rating_sample)
 
 
-def _study_in(paths: list[Path]) -> Path | None:
-    """The study directory among ``paths``, reported on its own (None: no study)."""
-    from tourney_sim.simulate.errors import TourneyError
+def _own_report_writer(kind):
+    """The writer of a job that has its own report (a study, a design run), else None."""
+    from tourney_sim.simulate.design import DESIGN
     from tourney_sim.simulate.study import STUDY
-    studies = [p for p in paths if _kind(p) is STUDY]
-    if studies and len(paths) > 1:
-        raise TourneyError(f"{studies[0]} is a study: report it on its own (`tourney report {studies[0]}`)")
-    return studies[0] if studies else None
+    if kind is STUDY:
+        from tourney_sim.reports.study_report import write_report
+        return write_report
+    if kind is DESIGN:
+        from tourney_sim.reports.design import write_report
+        return write_report
+    return None
+
+
+def _study_in(paths: list[Path]) -> Path | None:
+    """The study or design run among ``paths``, reported on its own (None: none)."""
+    from tourney_sim.simulate.errors import TourneyError
+    from tourney_sim.simulate.jobdir import kind_name
+    own = [p for p in paths if _own_report_writer(_kind(p)) is not None]
+    if own and len(paths) > 1:
+        raise TourneyError(f"{own[0]} is a {kind_name(own[0], _kind(own[0]))}: report it on its own "
+                           f"(`tourney report {own[0]}`)")
+    return own[0] if own else None
 
 
 def _finished_study(path: Path) -> dict:
-    """The manifest of the finished study in ``path`` (a one-line error if it is not finished)."""
+    """The manifest of the finished study or design run in ``path`` (a one-line error if it is
+    not finished)."""
     from tourney_sim.simulate.jobdir import read_job
     from tourney_sim.simulate.results import DatasetError
-    from tourney_sim.simulate.study import STUDY
-    manifest = read_job(STUDY, path, DatasetError)
+    kind = _kind(path)
+    manifest = read_job(kind, path, DatasetError)
     if manifest.get("status") != "complete":
-        raise DatasetError(f"the study {path} is not finished (status {manifest.get('status')!r}): continue it with "
-                           f"its command and --resume ({manifest.get('command') or 'tourney study ...'}), or "
-                           f"report one of its finished stages, e.g. {_first_member(path)}")
+        raise DatasetError(f"the {kind.name} {path} is not finished (status {manifest.get('status')!r}): continue it "
+                           f"with its command and --resume ({manifest.get('command') or 'tourney ...'}), or "
+                           f"report one of its finished {'stages' if kind.name == 'study' else 'datasets'}, e.g. {_first_member(path)}")
     return manifest
 
 
 def _study_summary(path: Path) -> Summary:
-    """A finished study's verdict (its report's first lines) and its questions."""
+    """A finished study's verdict (its report's first lines) and its questions; a finished design
+    run's recommendation."""
     from tourney_sim.reports.summary import study_summary_text
+    from tourney_sim.simulate.design import DESIGN
+    if _kind(path) is DESIGN:
+        return Summary(_finished_study(path).get("summary") or "")
     return Summary(study_summary_text(path, _finished_study(path)), lambda: _study_questions(path))
 
 
 def _study_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
-    """A study's own report, written again into the study by its writer (findings.json,
-    report.html, report.md) and copied to ``out``: (the findings in words, the report as
-    Markdown). The study must be finished."""
+    """A study's (or design run's) own report, written again into it by its writer (report.html,
+    report.md, ...) and copied to ``out``: (the findings in words, the report as Markdown). It
+    must be finished."""
     import shutil
 
-    from tourney_sim.reports.study_report import write_report
     from tourney_sim.simulate.results import OutputError
     manifest = _finished_study(path)
     try:
-        findings = write_report(path, manifest)
+        findings = _own_report_writer(_kind(path))(path, manifest)
         if out is not None:
             fmt = format or ("md" if Path(out).suffix.lower() == ".md" else "html")
             shutil.copyfile(path / f"report.{fmt}", out)
     except OSError as exc:
-        raise OutputError(f"cannot write the study's report: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write the {_kind(path).name}'s report: {exc.strerror or exc}") from None
     return findings, (path / "report.md").read_text()
 
 

@@ -441,6 +441,61 @@ def study(
 
 
 @app.command()
+def design(
+    game: GameArg,
+    out: Out("design", "Design directory") = None,
+    players: PlayersOpt = None,
+    vary: Optional[List[str]] = typer.Option(None, "--vary", help="What the search may change; repeatable: rule (every rule option), rule:NAME, a component group (deck), a key (commitment.values) or one address (deck.counts[Swap]); keys in docs/components.md (default: everything the game declares designable)."),
+    fix: Optional[List[str]] = typer.Option(None, "--fix", help="What the search leaves alone (same names as --vary); repeatable."),
+    objective: Optional[List[str]] = typer.Option(None, "--objective", help="What to optimise besides disruption (always one): balance, skill, length (closeness to today's), decisiveness, draws; repeatable (default: balance and skill)."),
+    target: Optional[List[str]] = typer.Option(None, "--target", help="A constraint, repeatable: \"skill>=75%\" (at least 75% of today's: the default), \"length=10%\" (within ±10% of today's), \"draws<=0.05\", \"balance>=0.97\" (absolute). --target none: no target."),
+    max_changes: int = typer.Option(3, "--max-changes", help="At most this many values changed in a design."),
+    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough (about an hour): trials, deals and confirmation; the README lists each one's numbers and cost."),
+    trials: Optional[int] = typer.Option(None, "--trials", "-t", help="Candidates to try (the first is today's game; default: the budget's)."),
+    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="Deals per candidate, everyone the strong heuristic; the same deals for every candidate (default: the budget's)."),
+    skill_deals: Optional[int] = typer.Option(None, "--skill-deals", help="Deals per seating of the skill tables, per candidate (default: the budget's)."),
+    designs: Optional[int] = typer.Option(None, "--designs", help="Designs of the Pareto front confirmed on fresh deals (default: the budget's)."),
+    confirm_deals: Optional[int] = typer.Option(None, "--confirm-deals", help="Fresh deals of the confirmation at the heuristic level (default: the budget's)."),
+    search_deals: Optional[int] = typer.Option(None, "--search-deals", help="Fresh deals of the confirmation under search play (default: the budget's, scaled by the game's search cost)."),
+    sampler: str = typer.Option("tpe", "--sampler", help="optuna multi-objective sampler: tpe or nsga2."),
+    seed: Seed("Seed of the search's deals and of the sampler.") = 0,
+    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed", help="Seed of the confirmation's fresh deals (default: --seed + 1)."),
+    rule: Rules("The starting game: a rule option key=value; repeatable (default: the shipped rules).") = None,
+    component: Components("The starting game: one component value KEY=VALUE; repeatable (default: the shipped components).") = None,
+    heuristic: Optional[str] = typer.Option(None, "--heuristic", help="The strong heuristic everyone plays (default: the study's, the game's strongest)."),
+    weaker: Optional[str] = typer.Option(None, "--weaker", help="The weaker strategy the heuristic plays to measure skill (default: the game's first simple heuristic)."),
+    search: Optional[str] = typer.Option(None, "--search", help="The search player of the confirmation (default: ismcts)."),
+    workers: WorkersOpt = None,
+    scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
+    resume: Resume("design run", "): finished trials are kept; a trial cut short is played again.") = False,
+    overwrite: Overwrite("design run") = False,
+    quiet: Quiet("No progress; only the summary.") = False,
+) -> None:
+    """Search for the smallest change of rules or components that fixes an imbalance, and confirm
+    it. Every candidate plays the same deals (everyone the strong heuristic: balance, length,
+    draws, decisiveness; the heuristic against a weaker one: skill); optuna trades balance and the
+    other objectives against disruption (how many values change, and by how much). The best designs
+    of the Pareto front are replayed on fresh deals at the heuristic and the search level, paired
+    with today's game; a design is recommended only if its gain holds under search play.
+
+    Writes report.html / report.md (what to change and what it buys), design.json, designs/ (a
+    ready components file and rule list per design) and every candidate's games.
+
+    Example: tourney design cardavia --vary rule --vary prizes --budget quick --out design/cardavia
+    """
+    targets = None if not target else [] if [t.strip().lower() for t in target] == ["none"] else list(target)
+    result = api.design(game, out=out, players=players, vary=vary or (), fix=fix or (),
+                        objectives=objective or ("balance", "skill"), targets=targets, max_changes=max_changes,
+                        budget=budget, trials=trials, deals=deals, skill_deals=skill_deals, designs=designs,
+                        confirm_deals=confirm_deals, search_deals=search_deals, sampler=sampler, seed=seed,
+                        confirm_seed=confirm_seed, rules=rule or (), components=component or (),
+                        heuristic=heuristic, weaker=weaker, search=search, workers=workers, scheduler=scheduler,
+                        resume=resume, overwrite=overwrite, progress=not quiet, command=recorded_command(),
+                        echo=None if quiet else _notes)
+    typer.echo(result.summary.text)
+
+
+@app.command()
 def verify(directory: DatasetArg) -> None:
     """Check that a dataset is complete and sound: every game once, every seat, schema, manifest
     and part checksums agree (a tournament, sweep, tuning run or study: every dataset in it). Exit 0 if so; otherwise each problem on its own line and exit 1."""

@@ -1,0 +1,714 @@
+"""``tourney design GAME``: the smallest change of rules or components that fixes an imbalance,
+searched with optuna on common deals and confirmed on fresh deals under strong play.
+
+The *search space* is every rule option of the game (``rule:NAME``: true/false, a choice, a
+number) and every single integer of its component table (``prizes.mata``,
+``deck.counts[Swap]``: the addresses of ``--component``) that the game declares designable,
+narrowed by ``vary`` (keep only these; prefixes allowed: ``rule``, a group ``deck``, a key
+``commitment.values``) and ``fix`` (leave these alone). A *candidate* (a design) changes at most
+``max_changes`` of them against the *baseline*: the shipped game, or what ``--rule`` /
+``--component`` set as the start.
+
+Every candidate is played on the **same deals** (seed ``seed``; common random numbers): everyone
+the game's strongest heuristic (the study's heuristic level: the balance figure, length,
+decisiveness, draws) and the strong heuristic against a weaker one in every seating (skill: how
+much more often the stronger player wins; a fix that makes the game a coin flip is not a fix).
+The first quarter of the everyone-heuristic deals is a look: a candidate already significantly
+less fair than today's game there is *pruned* (nothing more is played for it). A component table
+the game cannot play (a deck too small, values that no longer rise) is *unplayable*.
+
+optuna proposes the candidates (multi-objective TPE by default, NSGA-II with ``sampler="nsga2"``):
+the objectives (``objectives``: balance and skill by default; length, decisiveness, draws
+possible) and always the *disruption* (how many values change, plus their mean relative size: one
+value moved by 1 of a 0..9 range is 1.111), the targets (``targets``: e.g. skill at least 75% of
+today's, the default) as constraints. Trial 0 is today's game, then one trial per single change
+of a rule option (the options a designer reaches for first); the sampler of trial k is seeded
+from (seed, k) and sees only the finished trials, so a run killed and resumed proposes what an
+uninterrupted one would (a trial cut short is played again).
+
+*Confirmation*: up to ``designs`` candidates of the Pareto front (the fairest; the smallest change
+nearly as fair; then the next fairest) and today's game are played again on **fresh deals**
+(``confirm_seed``) at the heuristic level (everyone the heuristic, and the skill tables) and at the
+search level (everyone the search player). The statistics and the recommendation (a design is
+recommended only when its gain holds under search play) are the caller's ``write_report``
+(:mod:`tourney_sim.reports.design`), a function of the data alone.
+
+The directory (paths in the manifest are relative to it)::
+
+    _design.json      the manifest (format tourney-design/1): the request, the search space,
+                      every trial (changes, rules, state, measures), the front, the confirmed designs
+    search.journal    the optuna study (resumable)
+    trials/<k>/       trial k's datasets: mirror-0, mirror-1 (everyone the heuristic), skill-<j>
+    confirm/today/ confirm/<k>/   heuristic, skill-<j>, search: the confirmation's datasets
+    design.json report.md report.html report-figures/ designs/   written by write_report
+"""
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tourney_sim.strategies import available, resolve
+
+from . import __version__
+from .backends import SOURCES, open_backend
+from .errors import TourneyError
+from .games import get_game
+from .games.spec import COMPONENTS_OPTION, RuleError, component_rules, value_text
+from .jobdir import JobDir, JobKind, now, read_job
+from .matchup import make_matchup
+from .results import DatasetError
+from .runner import run as run_games
+from .study import SEARCH, level_strategies, BUDGETS as STUDY_BUDGETS
+from .tune import candidate_seatings, fail_stale, open_study, _optuna
+
+DESIGN_FILE = "_design.json"
+DESIGN_FORMAT = "tourney-design/1"
+JOURNAL = "search.journal"
+STUDY_NAME = "design"
+#: what a design can measure and optimise, and which way is better
+MEASURES = ("balance", "skill", "length", "decisiveness", "draws")
+MAXIMISE = {"balance": True, "skill": True, "length": False, "decisiveness": True, "draws": False,
+            "disruption": False}
+DEFAULT_OBJECTIVES = ("balance", "skill")
+#: a fix that makes the game a coin flip is not a fix: skill keeps at least 75% of today's
+DEFAULT_TARGETS = ("skill>=75%",)
+SAMPLERS = ("tpe", "nsga2")
+RULE = "rule"
+#: an int rule option is searched over at most this many values from its lowest
+INT_RULE_VALUES = 20
+#: confirmation: the smallest change whose balance is within this of the fairest is confirmed too
+NEARLY_AS_FAIR = 0.02
+NO_CHANGE = "-"
+TODAY = "today"
+#: what a resumed design must share with the one it continues
+RESUME_KEYS = ("game", "players", "baseline", "space", "objectives", "targets", "max_changes", "strategies",
+               "seed", "confirm_seed", "sampler", "deals", "skill_deals", "confirm", "sources")
+DESIGN = JobKind("design run", DESIGN_FILE, DESIGN_FORMAT, RESUME_KEYS)
+
+
+class DesignError(TourneyError):
+    """A bad design request; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class DesignBudget:
+    name: str
+    trials: int
+    deals: int  # everyone the heuristic, per trial
+    skill_deals: int  # per seating of the skill tables, per trial
+    designs: int  # confirmed designs
+    confirm_deals: int  # the confirmation's heuristic level (and each skill seating: a quarter)
+    search_deals: int  # the confirmation's search level, before the game's search_scale
+    cost: str
+
+
+BUDGETS = {
+    "quick": DesignBudget("quick", 24, 2000, 1000, 2, 10000, 200, "a few minutes: a first look"),
+    "standard": DesignBudget("standard", 80, 10000, 4000, 3, 40000, 1000, "about 10 minutes per game on 2 cores"),
+    "thorough": DesignBudget("thorough", 300, 40000, 10000, 5, 100000, 4000, "about an hour per game"),
+}
+
+
+# ----------------------------------------------------------------------------- the space
+@dataclass(frozen=True)
+class Dimension:
+    """One value the search may change: a rule option (``rule:NAME``) or one integer of the
+    component table; ``default`` is the baseline's value (text for a rule option, int for a
+    component), ``values`` a rule choice's texts."""
+
+    address: str
+    kind: str  # bool | choice | int
+    default: Any
+    group: str  # "rule" or the component group
+    help: str = ""
+    values: tuple = ()
+    low: int = 0
+    high: int = 0
+    step: int = 1
+
+    @property
+    def rule_name(self) -> str | None:
+        return self.address.split(":", 1)[1] if self.address.startswith(RULE + ":") else None
+
+    def size(self, value) -> float:
+        """How far ``value`` is from the default, relative to the range (1 for a choice)."""
+        if self.kind != "int":
+            return 0.0 if value == self.default else 1.0
+        return abs(int(value) - int(self.default)) / max(1, self.high - self.low)
+
+    def assignment(self, value) -> str:
+        """The rule string that sets ``value``: ``NAME=VALUE`` or ``components.ADDRESS=VALUE``."""
+        if self.rule_name is not None:
+            return f"{self.rule_name}={value}"
+        return component_rules([f"{self.address}={value}"])[0]
+
+    def to_dict(self) -> dict:
+        out = {"address": self.address, "kind": self.kind, "default": self.default, "group": self.group,
+               "help": self.help}
+        if self.kind == "int":
+            out.update(low=self.low, high=self.high, step=self.step)
+        else:
+            out["values"] = list(self.values)
+        return out
+
+
+def dimensions(game: str, options: dict) -> list[Dimension]:
+    """Every designable value of ``game``, its default the baseline's (``options``: the resolved
+    rule options of the baseline)."""
+    spec = get_game(game)
+    dims = []
+    for opt in spec.options:
+        if opt.kind == "file":
+            continue
+        default = value_text(options[opt.name])
+        if opt.kind == "bool":
+            dims.append(Dimension(f"{RULE}:{opt.name}", "bool", default, RULE, opt.help, ("false", "true")))
+        elif opt.kind == "choice":
+            dims.append(Dimension(f"{RULE}:{opt.name}", "choice", default, RULE, opt.help, tuple(opt.choices)))
+        else:
+            high = min(opt.high, max(opt.low + INT_RULE_VALUES - 1, int(options[opt.name])))
+            dims.append(Dimension(f"{RULE}:{opt.name}", "int", int(options[opt.name]), RULE, opt.help,
+                                  low=opt.low, high=high))
+    if spec.components is not None:
+        table = options[COMPONENTS_OPTION]
+        for address, value, _ in spec.components.addresses():
+            if value.designable:
+                dims.append(Dimension(address, "int", int(spec.components.get(table, address)),
+                                      value.key.split(".")[0], value.help, low=value.low, high=value.high,
+                                      step=value.step))
+    return dims
+
+
+def _selector_matches(selector: str, dim: Dimension) -> bool:
+    s = selector.strip()
+    if s == RULE:
+        return dim.rule_name is not None
+    if s.startswith(RULE + ":"):
+        return dim.address == s
+    if dim.rule_name is not None:
+        return False
+    key = dim.address.split("[", 1)[0]
+    return dim.address == s or key == s or dim.group == s
+
+
+def select(game: str, dims: list[Dimension], vary, fix) -> list[Dimension]:
+    """The dimensions ``vary`` names (all when empty) minus those ``fix`` names; one-line errors
+    for a name that matches nothing, a name in both, or nothing left."""
+    groups = sorted({d.group for d in dims if d.group != RULE})
+    allowed = f"rule, rule:NAME, a component group ({', '.join(groups) or 'none'}), a key or an address"
+
+    def matching(selector: str, flag: str) -> list[Dimension]:
+        if not selector.strip():
+            raise DesignError(f"{flag} expects {allowed}, got an empty value")
+        got = [d for d in dims if _selector_matches(selector, d)]
+        if got:
+            return got
+        name = selector.strip()
+        if name.startswith(RULE + ":"):
+            rules = [d.address for d in dims if d.rule_name is not None]
+            raise DesignError(f"{flag} {name}: {game} has no rule option {name[len(RULE) + 1:]!r} to design "
+                              f"(rule options: {', '.join(rules) or 'none'})")
+        spec = get_game(game)
+        if spec.components is not None and "." in name:
+            spec.components.resolve(name)  # names what is wrong with the address (RuleError)
+            raise DesignError(f"{flag} {name}: the game keeps it out of the design search (not designable)")
+        raise DesignError(f"{flag} {name}: {game} has nothing of that name to design (give {allowed})")
+
+    varied = [d for s in vary for d in matching(s, "--vary")] if vary else list(dims)
+    fixed = {d.address for s in fix for d in matching(s, "--fix")}
+    both = [s.strip() for s in vary if s.strip() in [f.strip() for f in fix]]
+    if both:
+        raise DesignError(f"--vary and --fix both name {both[0]}: vary it or fix it")
+    chosen = list({d.address: d for d in varied if d.address not in fixed}.values())
+    if not chosen:
+        raise DesignError("--vary and --fix leave nothing to change: --fix covers everything --vary names")
+    return chosen
+
+
+# ----------------------------------------------------------------------------- targets
+_TARGET = re.compile(r"^\s*([a-z]+)\s*(>=|<=|=)\s*(?:±|\+-|\+/-)?\s*([-+]?[0-9.]+)\s*(%?)\s*$")
+#: the values each measure can take (absolute targets outside them can never be met)
+MEASURE_RANGE = {"balance": (0.0, 1.0), "skill": (-1.0, 1.0), "length": (0.0, math.inf),
+                 "decisiveness": (0.0, 1.0), "draws": (0.0, 1.0)}
+
+
+def parse_target(text: str) -> tuple[str, dict]:
+    """``skill>=75%`` (at least 75% of today's), ``length=10%`` (within ±10% of today's),
+    ``draws<=0.05``, ``balance>=0.95`` (absolute) -> (measure, {"op", "value", "relative"})."""
+    form = ("MEASURE>=X, MEASURE<=X or MEASURE=X% (within ±X% of today's game); X% is relative to "
+            f"today's game, a plain number absolute; measures: {', '.join(MEASURES)}")
+    m = _TARGET.match(text)
+    if not m:
+        raise DesignError(f"--target expects {form}, got {text!r}")
+    measure, op, number, percent = m.groups()
+    if measure not in MEASURES:
+        raise DesignError(f"--target {text}: no measure {measure!r} (measures: {', '.join(MEASURES)})")
+    value = float(number)
+    relative = percent == "%"
+    if relative:
+        value /= 100
+        if value < 0 or (op == "=" and value == 0):
+            raise DesignError(f"--target {text}: a relative target must be a positive percentage of today's game")
+    if op == "=":
+        if not relative:
+            raise DesignError(f"--target {text}: '=' takes a percentage (within ±X% of today's game), e.g. {measure}=10%")
+        return measure, {"op": "within", "value": value, "relative": True}
+    if not relative:
+        low, high = MEASURE_RANGE[measure]
+        if not (low <= value <= high) or (op == ">=" and value == high and high != math.inf and measure != "balance"):
+            raise DesignError(f"--target {text}: {measure} is always from {low:g} to {high:g}, so this can never be met"
+                              if not (low <= value <= high) else f"--target {text}: can never be met")
+    return measure, {"op": op, "value": value, "relative": relative}
+
+
+def target_excess(measure: str, target: dict, value: float | None, today: float | None) -> float:
+    """How far ``value`` misses the target (<= 0: met), in the measure's own units."""
+    if value is None:
+        return 0.0
+    bound = target["value"] * today if target["relative"] and today is not None else target["value"]
+    if target["op"] == ">=":
+        return bound - value
+    if target["op"] == "<=":
+        return value - bound
+    if today is None or today == 0:
+        return 0.0
+    return abs(value / today - 1) - target["value"]
+
+
+# ----------------------------------------------------------------------------- candidates
+def disruption(dims: dict[str, Dimension], changes: dict) -> float:
+    """Values changed plus the mean relative size of the changes (0 for today's game)."""
+    if not changes:
+        return 0.0
+    sizes = [dims[a].size(v) for a, v in changes.items()]
+    return round(len(sizes) + sum(sizes) / len(sizes), 6)
+
+
+def label_of(changes: dict) -> str:
+    if not changes:
+        return "today's game"
+    return ", ".join(f"{a.split(':', 1)[1] if a.startswith(RULE + ':') else a}={v}" for a, v in changes.items())
+
+
+def rules_of(dims: dict[str, Dimension], baseline_rules: list[str], changes: dict) -> list[str]:
+    return list(baseline_rules) + [dims[a].assignment(v) for a, v in changes.items()]
+
+
+def objective_values(objectives: list[str], measures: dict, today: dict, changes_disruption: float) -> list[float]:
+    """The values optuna sees, in the order of the objectives, then the disruption (length: the
+    relative distance from today's length)."""
+    out = []
+    for o in objectives:
+        v = measures.get(o)
+        if o == "length":
+            v = abs(v / today["length"] - 1) if v is not None and today.get("length") else 0.0
+        out.append(float(v) if v is not None else 0.0)
+    return out + [changes_disruption]
+
+
+def directions(objectives: list[str]) -> list[str]:
+    return ["maximize" if MAXIMISE[o] else "minimize" for o in objectives] + ["minimize"]
+
+
+def pareto_front(points: list[tuple[Any, list[float]]], maximise: list[bool]) -> list:
+    """The keys of the points no other point dominates (at least as good everywhere, better
+    somewhere); equal points are all kept."""
+    signed = [(k, [v if up else -v for v, up in zip(vals, maximise)]) for k, vals in points]
+    front = []
+    for k, a in signed:
+        if not any(all(x >= y for x, y in zip(b, a)) and any(x > y for x, y in zip(b, a)) for _, b in signed):
+            front.append(k)
+    return front
+
+
+def choose_confirmed(history: list[dict], front: list[int], k: int) -> list[int]:
+    """Up to ``k`` designs of the front to confirm: the fairest; the smallest change whose balance
+    is within :data:`NEARLY_AS_FAIR` of it; then the next fairest. Only designs fairer than today's
+    game (trial 0) are worth confirming."""
+    by_trial = {h["trial"]: h for h in history}
+    today = by_trial[0]["measures"]["balance"]
+    pool = [t for t in front if t != 0 and by_trial[t]["measures"]["balance"] > today]
+    if not pool:
+        return []
+    fair = sorted(pool, key=lambda t: (-by_trial[t]["measures"]["balance"], by_trial[t]["disruption"], t))
+    best = by_trial[fair[0]]["measures"]["balance"]
+    small = sorted((t for t in pool if by_trial[t]["measures"]["balance"] >= best - NEARLY_AS_FAIR),
+                   key=lambda t: (by_trial[t]["disruption"], -by_trial[t]["measures"]["balance"], t))
+    order = list(dict.fromkeys([fair[0], small[0]] + fair))
+    return order[:k]
+
+
+# ----------------------------------------------------------------------------- optuna
+def _sampler(kind: str, seed: int, k: int, n_trials: int):
+    """The sampler of trial k, seeded from (seed, k): a resumed run proposes what an uninterrupted
+    one would. The targets reach it as each trial's constraints (:func:`_constrain`)."""
+    optuna = _optuna()
+    s = (seed * 1_000_003 + k * 7_919) % (2**32 - 1)
+    if kind == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=s, population_size=max(8, min(50, n_trials // 6)))
+    return optuna.samplers.TPESampler(seed=s, n_startup_trials=max(8, min(20, n_trials // 5)))
+
+
+def _constrain(trial, targets: dict, excess: list | None) -> None:
+    """Tell optuna how far the trial misses each target (<= 0: met; a trial pruned or unplayable
+    meets them: it is out of the front anyway)."""
+    for i, measure in enumerate(targets):
+        trial.set_constraint(measure, float(excess[i]) if excess else 0.0)
+
+
+def _propose(trial, dims: list[Dimension], max_changes: int) -> dict:
+    """The changes a trial proposes: ``max_changes`` slots, each naming a dimension or nothing,
+    each named dimension's value (a value equal to the baseline's is no change)."""
+    addresses = [NO_CHANGE] + [d.address for d in dims]
+    by_address = {d.address: d for d in dims}
+    changes = {}
+    for i in range(max_changes):
+        a = trial.suggest_categorical(f"change_{i}", addresses)
+        if a == NO_CHANGE or a in changes:
+            continue
+        d = by_address[a]
+        if d.kind == "int":
+            v = trial.suggest_int(a, d.low, d.high, step=d.step)
+        else:
+            v = trial.suggest_categorical(a, list(d.values))
+        if v != d.default:
+            changes[a] = v
+    return dict(sorted(changes.items()))
+
+
+def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
+    """Trial 0 (today's game), then each single change of a rule option: true/false flipped,
+    every other choice, a number at the default + 1 and at the values the study tries."""
+    empty = {f"change_{i}": NO_CHANGE for i in range(max_changes)}
+    out = [dict(empty)]
+    for d in dims:
+        if d.rule_name is None:
+            continue
+        if d.kind == "int":
+            values = sorted({v for v in [d.default + 1, *spec.study_values.get(d.rule_name, ())]
+                             if d.low <= v <= d.high and v != d.default})
+        else:
+            values = [v for v in d.values if v != d.default]
+        out += [{**empty, "change_0": d.address, d.address: v} for v in values]
+    return out
+
+
+# ----------------------------------------------------------------------------- playing
+@dataclass
+class Plays:
+    """Where and how candidates are played (the same deals for each)."""
+
+    game: str
+    players: int
+    strategies: dict  # heuristic, weaker, search
+    seatings: list
+    backend: Any
+
+    def mirror(self, rules: list[str], strategy: str, seed: int, games: int, out: Path, first_game: int = 0,
+               chunk_size: int | None = None) -> None:
+        m = make_matchup(self.game, self.players, [strategy], rules=rules, seed=seed, rotate=True)
+        run_games(m, games, out, chunk_size=chunk_size, progress=False, backend=self.backend, command=None,
+                  resume=out.exists(), first_game=first_game)
+
+    def skill(self, rules: list[str], seed: int, games: int, where: Path, prefix: str = "skill") -> list:
+        """The skill tables: the heuristic in each seating, the weaker strategy elsewhere."""
+        strong, weak = self.strategies["heuristic"], self.strategies["weaker"]
+        out = []
+        for j, mine in enumerate(self.seatings):
+            seats = [strong if s in mine else weak for s in range(self.players)]
+            m = make_matchup(self.game, self.players, seats, rules=rules, seed=seed, rotate=False)
+            d = where / f"{prefix}-{j}"
+            run_games(m, games, d, progress=False, backend=self.backend, command=None, resume=d.exists())
+            out.append((d, tuple(mine)))
+        return out
+
+
+def _search_chunk(deals: int) -> int:
+    """A search plays a few games a second: about 20 parts, so every worker has work."""
+    return max(10, -(-deals // 20))
+
+
+@dataclass
+class DesignResult:
+    manifest: dict
+    out: Path
+    seconds: float
+    summary: str = ""
+    notes: list = field(default_factory=list)
+
+
+def _strategies(game: str, heuristic: str | None, weaker: str | None, search: str | None) -> dict:
+    """The strong heuristic (the study's heuristic level), the weaker one it plays for skill (the
+    game's first built-in heuristic that is not random), the search player."""
+    from tourney_sim.strategies import heuristics
+    levels = level_strategies(game, STUDY_BUDGETS["standard"])
+    strong = heuristic or levels["heuristic"]
+    if weaker is None:
+        names = [n for n in heuristics(game) if n != "random" and not n.endswith("-tuned") and n != strong]
+        weaker = names[0] if names else "random"
+    search = search or (SEARCH if SEARCH in available(game) else strong)
+    for name in (strong, weaker, search):
+        resolve(game, [name])  # an unknown strategy: StrategyError, one line
+    if resolve(game, [strong])[0].setting == resolve(game, [weaker])[0].setting:
+        raise DesignError(f"--heuristic and --weaker are the same strategy ({strong}): skill needs two")
+    return {"heuristic": resolve(game, [strong])[0].setting, "weaker": resolve(game, [weaker])[0].setting,
+            "search": resolve(game, [search])[0].setting}
+
+
+def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, write_report: Callable,
+               players: int | None = None, vary=(), fix=(), objectives=DEFAULT_OBJECTIVES,
+               targets=DEFAULT_TARGETS, max_changes: int = 3, budget: str = "standard",
+               trials: int | None = None, deals: int | None = None, skill_deals: int | None = None,
+               designs: int | None = None, confirm_deals: int | None = None, search_deals: int | None = None,
+               sampler: str = "tpe", seed: int = 0, confirm_seed: int | None = None, rules=(),
+               heuristic: str | None = None, weaker: str | None = None, search: str | None = None,
+               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
+               overwrite: bool = False, progress: bool = True, command: str | None = None,
+               echo: Callable[[str], None] | None = None) -> DesignResult:
+    """Search, confirm and report (see the module docstring). ``rules``: the baseline's rule
+    strings (``components.KEY=VALUE`` included). Every request is checked before anything is
+    written (DesignError, RuleError, StrategyError: one line)."""
+    if echo is None:
+        def echo(text):
+            print(text, file=sys.stderr, flush=True)
+    spec = get_game(game)
+    players = spec.default_players if players is None else players
+    spec.check_players(players)
+    if budget not in BUDGETS:
+        raise DesignError(f"--budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
+    b = BUDGETS[budget]
+    trials = b.trials if trials is None else trials
+    deals = b.deals if deals is None else deals
+    skill_deals = b.skill_deals if skill_deals is None else skill_deals
+    designs = b.designs if designs is None else designs
+    confirm_deals = b.confirm_deals if confirm_deals is None else confirm_deals
+    search_deals = (max(20, int(round(b.search_deals * spec.search_scale))) if search_deals is None
+                    else search_deals)
+    for name, v, least in (("--trials", trials, 1), ("--deals", deals, 8), ("--skill-deals", skill_deals, 2),
+                           ("--designs", designs, 1), ("--confirm-deals", confirm_deals, 8),
+                           ("--search-deals", search_deals, 2), ("--max-changes", max_changes, 1)):
+        if v < least:
+            raise DesignError(f"{name} must be at least {least}, got {v}")
+    if sampler not in SAMPLERS:
+        raise DesignError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    objectives = list(dict.fromkeys(objectives or DEFAULT_OBJECTIVES))
+    for o in objectives:
+        if o not in MEASURES:
+            raise DesignError(f"--objective must be one of {', '.join(MEASURES)} (disruption is always one), got {o!r}")
+    parsed_targets = dict(parse_target(t) for t in (DEFAULT_TARGETS if targets is None else targets))
+    if not (0 <= seed < 2**64):
+        raise DesignError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
+    confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
+    if confirm_seed == seed:
+        raise DesignError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
+    baseline_rules = list(rules)
+    options = spec.resolve_options(baseline_rules)  # bad --rule / --component: RuleError
+    spec.make_params(players, options)  # a baseline the game cannot play: refused
+    space = select(game, dimensions(game, options), list(vary), list(fix))
+    by_address = {d.address: d for d in space}
+    strategies = _strategies(game, heuristic, weaker, search)
+    seatings = candidate_seatings(players, spec.team_game)
+    table = options.get(COMPONENTS_OPTION)
+    request = {
+        "game": game, "players": players, "rules_version": spec.rules_version,
+        "baseline": {"rules": baseline_rules, "components": dict(table) if table is not None else None,
+                     "label": ", ".join(baseline_rules) or "the shipped rules and components"},
+        "space": [d.to_dict() for d in space], "objectives": objectives, "targets": parsed_targets,
+        "max_changes": max_changes, "strategies": strategies, "seatings": [list(s) for s in seatings],
+        "seed": seed, "confirm_seed": confirm_seed, "sampler": sampler, "deals": deals,
+        "skill_deals": skill_deals,
+        "confirm": {"designs": designs, "heuristic_deals": confirm_deals,
+                    "skill_deals": max(2, confirm_deals // 4), "search_deals": search_deals},
+        "sources": SOURCES,
+    }
+    job = JobDir(DESIGN, out)
+    out = job.path
+    old = job.previous(resume, overwrite)
+    if old is not None:
+        job.check_resume(old, request)
+    else:
+        job.create(overwrite)
+    manifest = {"format": DESIGN_FORMAT, "tool": "tourney", "tool_version": __version__, "budget": b.name,
+                **request, "trials": trials, "command": command, "status": "running",
+                "created": (old or {}).get("created") or now(), "history": [], "front": [], "confirmed": []}
+    if old is not None:
+        job.resumed(old, manifest, command)
+    job.start(manifest)
+    study = open_study(out, create=old is None or not (out / JOURNAL).exists(), name=STUDY_NAME,
+                       file=JOURNAL, directions=directions(objectives))
+    optuna = _optuna()
+    notes = []
+    stale = [t for t in fail_stale(study, waiting=True) if t.state == optuna.trial.TrialState.RUNNING]
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    done = [t for t in study.trials if t.state in finished]
+    fixed = _enqueued(space, max_changes, spec)[:max(1, trials // 3)]  # trial k < len(fixed) plays fixed[k]
+    if old is not None:
+        notes.append(f"resuming: {len(done)} of {trials} trials done"
+                     + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
+    start = time.perf_counter()
+    backend = open_backend(workers, scheduler)
+    plays = Plays(game, players, strategies, seatings, backend)
+    quarter = max(1, deals // 4)
+    bar = None
+
+    def today_measures() -> dict:
+        return next(t.user_attrs["measures"] for t in study.trials
+                    if t.state == optuna.trial.TrialState.COMPLETE and t.user_attrs.get("k") == 0)
+
+    try:
+        backend.check(make_matchup(game, players, [strategies["heuristic"]], rules=baseline_rules,
+                                   seed=seed).describe())
+
+        def objective_fn(trial):
+            k = len([t for t in study.trials if t.state in finished])
+            changes = _propose(trial, space, max_changes)
+            cand_rules = rules_of(by_address, baseline_rules, changes)
+            where = out / "trials" / str(k)
+            if where.exists():
+                shutil.rmtree(where)  # a trial cut short by a kill: played again from scratch
+            d = disruption(by_address, changes)
+            info = {"k": k, "changes": changes, "label": label_of(changes), "rules": cand_rules, "disruption": d,
+                    "dirs": {"mirror": [f"trials/{k}/mirror-0"], "skill": []}, "why": None,
+                    "constraint": [0.0] * len(parsed_targets), "repeat_of": None}
+            for key, v in info.items():
+                trial.set_user_attr(key, v)
+            earlier = next((t for t in study.trials if t.state in finished and t.user_attrs.get("changes") == changes),
+                           None)
+            if earlier is not None:  # the same design on the same deals: the same games, not played again
+                for key in ("dirs", "measures", "state", "why", "constraint"):
+                    trial.set_user_attr(key, earlier.user_attrs.get(key))
+                trial.set_user_attr("repeat_of", earlier.user_attrs["k"])
+                _constrain(trial, parsed_targets, earlier.user_attrs.get("constraint"))
+                if earlier.state == optuna.trial.TrialState.PRUNED:
+                    raise optuna.TrialPruned()
+                return list(earlier.values)
+            try:
+                spec.make_params(players, spec.resolve_options(cand_rules))
+            except RuleError as exc:
+                trial.set_user_attr("state", "unplayable")
+                trial.set_user_attr("why", str(exc))
+                _constrain(trial, parsed_targets, None)
+                raise optuna.TrialPruned()
+            mirror = [where / "mirror-0"]
+            plays.mirror(cand_rules, strategies["heuristic"], seed, quarter, mirror[0])
+            if k > 0 and "balance" in objectives:
+                today_dirs = [out / "trials" / "0" / "mirror-0"]
+                why = hopeless(game, players, mirror, today_dirs)
+                if why:
+                    trial.set_user_attr("state", "pruned")
+                    trial.set_user_attr("why", why)
+                    _constrain(trial, parsed_targets, None)
+                    raise optuna.TrialPruned()
+            if deals > quarter:
+                mirror.append(where / "mirror-1")
+                plays.mirror(cand_rules, strategies["heuristic"], seed, deals - quarter, mirror[1], first_game=quarter)
+            skill = plays.skill(cand_rules, seed, skill_deals, where)
+            measures = measure(game, players, mirror, skill)
+            today = measures if k == 0 else today_measures()
+            constraint = [target_excess(m, t, measures.get(m), today.get(m)) for m, t in parsed_targets.items()]
+            trial.set_user_attr("dirs", {"mirror": [str(p.relative_to(out)) for p in mirror],
+                                         "skill": [[str(p.relative_to(out)), list(s)] for p, s in skill]})
+            trial.set_user_attr("measures", measures)
+            trial.set_user_attr("constraint", constraint)
+            trial.set_user_attr("state", "complete")
+            _constrain(trial, parsed_targets, constraint)
+            return objective_values(objectives, measures, today, d)
+
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=trials, initial=min(len(done), trials), unit="trial", desc="design search",
+                       dynamic_ncols=True, file=sys.stderr)
+        for k in range(len(done), trials):
+            study.sampler = _sampler(sampler, seed, k, trials)
+            if k < len(fixed):
+                study.enqueue_trial(fixed[k], skip_if_exists=False)
+            study.optimize(objective_fn, n_trials=1, catch=())
+            if bar is not None:
+                hist = _history(study, optuna)
+                if hist:
+                    bar.write(_trial_line(hist[-1], hist, objectives))
+                bar.update(1)
+        if bar is not None:
+            bar.close()
+            bar = None
+        history = _history(study, optuna)
+        manifest["history"] = history
+        points = [(h["trial"], h["objectives"]) for h in history if h["state"] == "complete" and h["feasible"]]
+        manifest["front"] = sorted(pareto_front(points, [MAXIMISE[o] for o in objectives] + [False]))
+        chosen = choose_confirmed(history, manifest["front"], designs)
+        by_trial = {h["trial"]: h for h in history}
+        confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
+        confirmed += [{"trial": t, **{key: by_trial[t][key] for key in ("label", "changes", "rules", "disruption")}}
+                      for t in chosen]
+        for c in confirmed:
+            base = f"confirm/{c['trial']}"
+            c["dirs"] = {"heuristic": f"{base}/heuristic",
+                         "skill": [[f"{base}/skill-{j}", list(s)] for j, s in enumerate(seatings)],
+                         "search": f"{base}/search"}
+        manifest["confirmed"] = confirmed
+        job.write(manifest)
+        conf = request["confirm"]
+        for i, c in enumerate(confirmed):
+            if progress:
+                echo(f"confirming [{i + 1}/{len(confirmed)}] {c['label']} on fresh deals (seed {confirm_seed}): "
+                     f"{conf['heuristic_deals']:,} heuristic, {conf['search_deals']:,} search")
+            plays.mirror(c["rules"], strategies["heuristic"], confirm_seed, conf["heuristic_deals"], out / c["dirs"]["heuristic"])
+            plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
+            plays.mirror(c["rules"], strategies["search"], confirm_seed, conf["search_deals"], out / c["dirs"]["search"],
+                         chunk_size=_search_chunk(conf["search_deals"]))
+    except KeyboardInterrupt:
+        job.finish(manifest, "interrupted")
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        backend.close()
+    seconds = time.perf_counter() - start + float((old or {}).get("seconds") or 0.0)
+    manifest["seconds"] = round(seconds, 3)
+    if progress:
+        echo("analysing the confirmation and writing the report ...")
+    summary = write_report(out, manifest)
+    manifest["summary"] = summary  # what `tourney summary DIR` prints
+    job.finish(manifest, "complete", seconds)
+    return DesignResult(manifest, out, time.perf_counter() - start, summary, notes)
+
+
+def _history(study, optuna) -> list[dict]:
+    """Every finished trial in the order played, as the manifest records it."""
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    out = []
+    for t in study.trials:
+        if t.state not in finished or "k" not in t.user_attrs:
+            continue
+        a = t.user_attrs
+        out.append({"trial": a["k"], "changes": a["changes"], "label": a["label"], "rules": a["rules"],
+                    "disruption": a["disruption"], "state": a.get("state", "complete"), "why": a.get("why"),
+                    "measures": a.get("measures"), "dirs": a["dirs"],
+                    "objectives": list(t.values) if t.values else None,
+                    "feasible": all(c <= 0 for c in a.get("constraint") or []),
+                    "repeat_of": a.get("repeat_of")})
+    return out
+
+
+def _trial_line(h: dict, history: list[dict], objectives: list[str]) -> str:
+    """One line per trial: what it changed, what it measured, and the fairest feasible so far."""
+    again = f" (the same design as trial {h['repeat_of']}: not played again)" if h.get("repeat_of") is not None else ""
+    if h["state"] != "complete":
+        return f"trial {h['trial']}: {h['label']}: {h['state']} ({h['why']}){again}"
+    m = h["measures"]
+    parts = [f"balance {m['balance']:.3f}", f"skill {m['skill']:+.3f}", f"length {m['length']:.1f}"]
+    done = [x for x in history if x["state"] == "complete" and x["feasible"]]
+    best = max(done, key=lambda x: (x["measures"]["balance"], -x["disruption"])) if done else h
+    return (f"trial {h['trial']}: {h['label']}: {', '.join(parts)}, disruption {h['disruption']:.2f}"
+            + ("" if h["feasible"] else " (misses a target)") + again
+            + f" | fairest so far: {best['label']} ({best['measures']['balance']:.3f})")
+
+
+def read_design(directory: Path) -> dict:
+    return read_job(DESIGN, directory, DatasetError)
