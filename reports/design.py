@@ -323,16 +323,18 @@ def recommend(designs: list[Confirmed]) -> list[Confirmed]:
     for i, d in enumerate(eligible + rest, 1):
         d.rank = i
         d.recommended = i == 1 and d.eligible
-        d.verdict = _verdict(d)
+        d.verdict = _verdict(d, eligible[0] if eligible else None)
     return eligible + rest
 
 
-def _verdict(d: Confirmed) -> str:
+def _verdict(d: Confirmed, best: Confirmed | None) -> str:
     gs, gh = d.gain_search, d.gain_heuristic
     if d.recommended:
         return "recommended"
     if d.eligible:
-        return "also fixes it (more disruptive or less fair under search play)"
+        if d.disruption > best.disruption:
+            return f"also fixes it, more disruptive ({d.disruption:.2f} v {best.disruption:.2f})"
+        return "also fixes it, as disruptive but less fair under search play"
     if d.holds:
         return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
     if gs.get("high", math.nan) < 0:
@@ -575,7 +577,8 @@ def _trial_rows(manifest: dict) -> tuple[list[list[str]], list[bool]]:
     rows, marks = [], []
     for h in sorted(manifest.get("history") or [], key=lambda h: h["trial"]):
         m = h.get("measures") or {}
-        rows.append([str(h["trial"]), h["label"], h["state"] + (" (front)" if h["trial"] in front else ""),
+        again = f", the same design as trial {h['repeat_of']}" if h.get("repeat_of") is not None else ""
+        rows.append([str(h["trial"]), h["label"], h["state"] + (" (front)" if h["trial"] in front else "") + again,
                      _balance_cell(m), _skill_cell(m), num(h.get("disruption"), 2), h.get("why") or "—"])
         marks.append(h["trial"] in front)
     return rows, marks
