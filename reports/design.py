@@ -597,7 +597,7 @@ def _pareto_figure(manifest: dict, title: str, confirmed: list[Confirmed]):
         return None
     index = {h["trial"]: i for i, h in enumerate(points)}
     front = [index[k] for k in manifest.get("front") or [] if k in index]
-    labels = {index[d.entry["trial"]]: f"{d.rank}. {d.label}" for d in confirmed if d.entry.get("trial") in index}
+    labels = {index[d.entry["trial"]]: str(d.rank) for d in confirmed if d.entry.get("trial") in index}
     today = index.get(0)
     png = plots.pareto([float(h.get("disruption") or 0.0) for h in points], [h["measures"]["balance"] for h in points],
                        [None if h["measures"].get("skill") is None else 100 * h["measures"]["skill"] for h in points],
@@ -656,8 +656,8 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
         b.append(_h(2, "Plots", "plots"))
         b.append(_p("Left: every candidate the search measured (heuristic play, the search's deals): balance figure "
                     "against disruption, coloured by skill; the Pareto front ringed, today's game a star, the confirmed "
-                    "designs numbered by rank. Right: each confirmed design's balance figure on the fresh deals, today's "
-                    "game → the design, at each level of play (95% intervals)."))
+                    "designs numbered by their rank in the table above. Right: each confirmed design's balance figure "
+                    "on the fresh deals, today's game → the design, at each level of play (95% intervals)."))
         b.append(_figs(*figs))
     _layout_trials(r, m)
     _layout_strategies(r, m)
