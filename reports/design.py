@@ -157,7 +157,7 @@ def measure(game: str, players: int, mirror: list[Path], skill: list[tuple[Path,
 
 def paired_gain(before: Deals, after: Deals, level: float) -> dict:
     """The balance gained from ``before`` to ``after`` on the deals both played (positive:
-    fairer), its paired interval at ``level``, and the balance of each on those deals."""
+    fairer) and its paired interval at ``level``: {deals, level, gain, low, high}."""
     ia, ib = analysis.common_deals(before.cfg, after.cfg)
     out = {"deals": len(ia), "level": level, "gain": math.nan, "low": math.nan, "high": math.nan}
     if len(ia) >= 2:
