@@ -721,7 +721,8 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
     said = disagreements(designs)
     if said:
         b.append(_p("The heuristic and the search level disagree on: " + "; ".join(said) + ". The search level "
-                    "decides (strong play that adapts to the rules); the heuristic was tuned on the shipped rules."))
+                    "decides (strong play that adapts to the rules); the heuristic "
+                    f"{_made_for(m.get('strategies', {}).get('heuristic'))} the shipped rules."))
     if folders:
         b.append(_p("Ready to play (components.toml, rules.txt and a README with the command, per design): "
                     + ", ".join(f + "/" for f in folders) + "."))
@@ -774,10 +775,16 @@ def _layout_strategies(r: Report, m: dict) -> None:
         f"Skill: {s.get('heuristic')} in one seating's seats, {s.get('weaker')} in the others, each seating in turn "
         f"({seatings}), the same deals.",
         f"Search level (confirmation): everyone {s.get('search')}.",
-        f"{s.get('heuristic')} was tuned on the shipped rules: under a changed design it may play below its best, "
-        f"which can hide or invent an effect on balance or skill. That is why a design is recommended only when its "
-        f"gain holds under search play too (the search player adapts to the rules by playing them out).",
+        f"{s.get('heuristic')} {_made_for(s.get('heuristic'))} the shipped rules: under a changed design it may play "
+        f"below its best, which can hide or invent an effect on balance or skill. That is why a design is recommended "
+        f"only when its gain holds under search play too (the search player adapts to the rules by playing them out).",
     ]))
+
+
+def _made_for(strategy: str | None) -> str:
+    """How a heuristic came to play as it does: a tuned setting was tuned on the rules of its tuning."""
+    name = str(strategy or "")
+    return "was tuned on" if "tuned" in name or "@" in name or ":" in name else "was written for"
 
 
 def _layout_methods(r: Report, m: dict, k: int) -> None:
