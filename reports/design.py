@@ -157,7 +157,7 @@ def measure(game: str, players: int, mirror: list[Path], skill: list[tuple[Path,
 
 def paired_gain(before: Deals, after: Deals, level: float) -> dict:
     """The balance gained from ``before`` to ``after`` on the deals both played (positive:
-    fairer), its paired interval at ``level``, and the balance of each on those deals."""
+    fairer) and its paired interval at ``level``: {deals, level, gain, low, high}."""
     ia, ib = analysis.common_deals(before.cfg, after.cfg)
     out = {"deals": len(ia), "level": level, "gain": math.nan, "low": math.nan, "high": math.nan}
     if len(ia) >= 2:
@@ -323,16 +323,18 @@ def recommend(designs: list[Confirmed]) -> list[Confirmed]:
     for i, d in enumerate(eligible + rest, 1):
         d.rank = i
         d.recommended = i == 1 and d.eligible
-        d.verdict = _verdict(d)
+        d.verdict = _verdict(d, eligible[0] if eligible else None)
     return eligible + rest
 
 
-def _verdict(d: Confirmed) -> str:
+def _verdict(d: Confirmed, best: Confirmed | None) -> str:
     gs, gh = d.gain_search, d.gain_heuristic
     if d.recommended:
         return "recommended"
     if d.eligible:
-        return "also fixes it (more disruptive or less fair under search play)"
+        if d.disruption > best.disruption:
+            return f"also fixes it, more disruptive ({d.disruption:.2f} v {best.disruption:.2f})"
+        return "also fixes it, as disruptive but less fair under search play"
     if d.holds:
         return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
     if gs.get("high", math.nan) < 0:
@@ -388,8 +390,8 @@ def _balance_cell(m: dict) -> str:
 def _old_value(manifest: dict, address: str):
     """Today's value of a dimension: the search space's default, else the baseline's."""
     for dim in manifest.get("space") or []:
-        if dim["address"] == address:
-            return dim.get("default")
+        if dim["address"] == address and dim.get("default") is not None:
+            return dim["default"]
     spec = get_game(manifest["game"])
     if address.startswith("rule:"):
         rules = [r for r in manifest["baseline"]["rules"] if component_address(r.partition("=")[0]) is None]
@@ -575,7 +577,8 @@ def _trial_rows(manifest: dict) -> tuple[list[list[str]], list[bool]]:
     rows, marks = [], []
     for h in sorted(manifest.get("history") or [], key=lambda h: h["trial"]):
         m = h.get("measures") or {}
-        rows.append([str(h["trial"]), h["label"], h["state"] + (" (front)" if h["trial"] in front else ""),
+        again = f", the same design as trial {h['repeat_of']}" if h.get("repeat_of") is not None else ""
+        rows.append([str(h["trial"]), h["label"], h["state"] + (" (front)" if h["trial"] in front else "") + again,
                      _balance_cell(m), _skill_cell(m), num(h.get("disruption"), 2), h.get("why") or "—"])
         marks.append(h["trial"] in front)
     return rows, marks
@@ -594,7 +597,7 @@ def _pareto_figure(manifest: dict, title: str, confirmed: list[Confirmed]):
         return None
     index = {h["trial"]: i for i, h in enumerate(points)}
     front = [index[k] for k in manifest.get("front") or [] if k in index]
-    labels = {index[d.entry["trial"]]: f"{d.rank}. {d.label}" for d in confirmed if d.entry.get("trial") in index}
+    labels = {index[d.entry["trial"]]: str(d.rank) for d in confirmed if d.entry.get("trial") in index}
     today = index.get(0)
     png = plots.pareto([float(h.get("disruption") or 0.0) for h in points], [h["measures"]["balance"] for h in points],
                        [None if h["measures"].get("skill") is None else 100 * h["measures"]["skill"] for h in points],
@@ -653,8 +656,8 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
         b.append(_h(2, "Plots", "plots"))
         b.append(_p("Left: every candidate the search measured (heuristic play, the search's deals): balance figure "
                     "against disruption, coloured by skill; the Pareto front ringed, today's game a star, the confirmed "
-                    "designs numbered by rank. Right: each confirmed design's balance figure on the fresh deals, today's "
-                    "game → the design, at each level of play (95% intervals)."))
+                    "designs numbered by their rank in the table above. Right: each confirmed design's balance figure "
+                    "on the fresh deals, today's game → the design, at each level of play (95% intervals)."))
         b.append(_figs(*figs))
     _layout_trials(r, m)
     _layout_strategies(r, m)
@@ -718,7 +721,8 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
     said = disagreements(designs)
     if said:
         b.append(_p("The heuristic and the search level disagree on: " + "; ".join(said) + ". The search level "
-                    "decides (strong play that adapts to the rules); the heuristic was tuned on the shipped rules."))
+                    "decides (strong play that adapts to the rules); the heuristic "
+                    f"{_made_for(m.get('strategies', {}).get('heuristic'))} the shipped rules."))
     if folders:
         b.append(_p("Ready to play (components.toml, rules.txt and a README with the command, per design): "
                     + ", ".join(f + "/" for f in folders) + "."))
@@ -771,10 +775,16 @@ def _layout_strategies(r: Report, m: dict) -> None:
         f"Skill: {s.get('heuristic')} in one seating's seats, {s.get('weaker')} in the others, each seating in turn "
         f"({seatings}), the same deals.",
         f"Search level (confirmation): everyone {s.get('search')}.",
-        f"{s.get('heuristic')} was tuned on the shipped rules: under a changed design it may play below its best, "
-        f"which can hide or invent an effect on balance or skill. That is why a design is recommended only when its "
-        f"gain holds under search play too (the search player adapts to the rules by playing them out).",
+        f"{s.get('heuristic')} {_made_for(s.get('heuristic'))} the shipped rules: under a changed design it may play "
+        f"below its best, which can hide or invent an effect on balance or skill. That is why a design is recommended "
+        f"only when its gain holds under search play too (the search player adapts to the rules by playing them out).",
     ]))
+
+
+def _made_for(strategy: str | None) -> str:
+    """How a heuristic came to play as it does: a tuned setting was tuned on the rules of its tuning."""
+    name = str(strategy or "")
+    return "was tuned on" if "tuned" in name or "@" in name or ":" in name else "was written for"
 
 
 def _layout_methods(r: Report, m: dict, k: int) -> None:

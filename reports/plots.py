@@ -175,10 +175,9 @@ def forest(labels, values, lows, highs, outcomes, title: str, xlabel: str) -> by
 def pareto(x, y, colour, front, labels: dict, marked: int | None, title: str, xlabel: str, ylabel: str,
            colour_label: str, marked_label: str = "start", unknown_label: str | None = None) -> bytes:
     """Points at (``x``, ``y``) coloured by a third value ``colour`` (grey where it is unknown,
-    None or nan: ``unknown_label`` in the legend), the points of ``front`` (indices) ringed and
-    joined in order of ``x``, the point ``marked`` drawn as a star (the starting point), and the
-    points of ``labels`` ({index: text}) labelled: a Pareto front of two objectives with a third
-    shown."""
+    None or nan: ``unknown_label`` in the legend), the points of ``front`` (indices) ringed, the
+    point ``marked`` drawn as a star (the starting point), and the points of ``labels`` ({index:
+    text}) labelled: a Pareto front with a third value shown."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     x, y = np.asarray(x, float), np.asarray(y, float)
@@ -189,15 +188,17 @@ def pareto(x, y, colour, front, labels: dict, marked: int | None, title: str, xl
     if known.any():
         dots = ax.scatter(x[known], y[known], c=c[known], cmap="viridis", s=30, zorder=3)
         fig.colorbar(dots, ax=ax).set_label(colour_label)
-    if len(front):
-        order = sorted(front, key=lambda i: (x[i], -y[i]))
-        ax.plot(x[order], y[order], "o-", color=_COLORS[1], markerfacecolor="none", markersize=10,
-                linewidth=1, label="Pareto front", zorder=4)
+    if len(front):  # ringed, not joined: a front of more than these two objectives is no curve here
+        ax.plot(x[front], y[front], "o", color=_COLORS[1], markerfacecolor="none", markersize=11,
+                markeredgewidth=1.4, label="Pareto front", zorder=4)
     if marked is not None:
         ax.plot([x[marked]], [y[marked]], "*", color="#000", markersize=14, label=marked_label, zorder=5)
-    for i, text in labels.items():
-        ax.annotate(fit(text), (x[i], y[i]), textcoords="offset points", xytext=(6, 6), fontsize=7, zorder=6)
     ax.margins(x=0.2, y=0.1)  # room for the labels
+    middle = (x.min() + x.max()) / 2 if len(x) else 0.0
+    for i, text in labels.items():  # each label towards the middle: never under the colour bar
+        left = x[i] > middle
+        ax.annotate(fit(text), (x[i], y[i]), textcoords="offset points", xytext=(-6 if left else 6, 6),
+                    ha="right" if left else "left", fontsize=8, fontweight="bold", zorder=6)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)

@@ -121,7 +121,9 @@ def run_dir(tmp_path_factory):
                 "disruption": 1.333, "state": "unplayable", "why": "planted: the table cannot make a playable game",
                 "measures": None, "dirs": {"mirror": [], "skill": []}, "objectives": [], "feasible": False}]
     confirmed = [_confirm(out, "today", {}), _confirm(out, 1, FIX), _confirm(out, 2, NOTHING)]
-    return out, _manifest(history, confirmed)
+    manifest = _manifest(history, confirmed)
+    (out / "_design.json").write_text(json.dumps(manifest, indent=1))  # as simulate.design keeps it
+    return out, manifest
 
 
 def _rows(path: Path, columns: list[str]):
@@ -304,3 +306,12 @@ def test_levels_that_disagree_are_named():
     said = design.disagreements([both, heuristic_only, opposite])
     assert [x.split(":")[0] for x in said] == ["b=1", "c=1"]
     assert "search level +10.0 [-10.0, +30.0] pp" in said[0]
+
+
+def test_split_mirror_reads_as_the_whole_run(run_dir, tmp_path):
+    """mirror-0 (the first quarter) and mirror-1 (first_game = D/4) measure as one run of D deals."""
+    out, manifest = run_dir
+    whole = _play(tmp_path, "whole", [H], [], DEALS, SEED)
+    trial = manifest["history"][0]
+    skill = [(out / p, tuple(s)) for p, s in trial["dirs"]["skill"]]
+    assert design.measure(GAME, PLAYERS, [tmp_path / whole], skill) == trial["measures"]
