@@ -276,9 +276,10 @@ def parse_target(text: str) -> tuple[str, dict]:
 
 
 def target_excess(measure: str, target: dict, value: float | None, today: float | None) -> float:
-    """How far ``value`` misses the target (<= 0: met), in the measure's own units."""
+    """How far ``value`` misses the target (<= 0: met), in the measure's own units; a measure the
+    game cannot give misses it (as the report says: "cannot be measured")."""
     if value is None:
-        return 0.0
+        return 1.0
     bound = target["value"] * today if target["relative"] and today is not None else target["value"]
     if target["op"] == ">=":
         return bound - value
