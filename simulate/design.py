@@ -584,11 +584,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     }
     job = JobDir(DESIGN, out)
     out = job.path
-    old = job.previous(resume, overwrite)
-    if old is not None:
-        job.check_resume(old, request)
-    else:
-        job.create(overwrite)
+    old = job.open(request, resume, overwrite)
     manifest = {"format": DESIGN_FORMAT, "tool": "tourney", "tool_version": __version__, "budget": b.name,
                 **request, "trials": trials, "command": command, "status": "running",
                 "created": (old or {}).get("created") or now(), "history": [], "front": [], "confirmed": []}

@@ -286,6 +286,16 @@ class JobDir:
         if diffs:
             raise mismatch(self.path, diffs, old.get("command"))
 
+    def open(self, request: dict, resume: bool, overwrite: bool) -> dict | None:
+        """Continue the job (``resume``: its old manifest, checked against ``request``) or make
+        its directory: the old manifest, or None for a new job."""
+        old = self.previous(resume, overwrite)
+        if old is not None:
+            self.check_resume(old, request)
+        else:
+            self.create(overwrite)
+        return old
+
     # ------------------------------------------------------------------ writing
     def create(self, overwrite: bool) -> None:
         """Make the directory for a new job: a job of this kind already there is deleted

@@ -315,11 +315,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
                "sampler": sampler, "objective": objective, "sources": SOURCES}
     job = JobDir(TUNE, out)
     out = job.path
-    old = job.previous(resume, overwrite)
-    if old is not None:
-        job.check_resume(old, request)
-    else:
-        job.create(overwrite)
+    old = job.open(request, resume, overwrite)
 
     manifest = {"format": TUNE_FORMAT, "tool": "tourney", "tool_version": __version__, **request,
                 "space": [{"name": p.name, "kind": p.kind, "low": p.low, "high": p.high,
