@@ -15,7 +15,8 @@ decisiveness, draws) and the strong heuristic against a weaker one in every seat
 much more often the stronger player wins; a fix that makes the game a coin flip is not a fix).
 The first quarter of the everyone-heuristic deals is a look: a candidate already significantly
 less fair than today's game there is *pruned* (nothing more is played for it). A component table
-the game cannot play (a deck too small, values that no longer rise) is *unplayable*.
+the game cannot play (a deck too small, values that no longer rise) is *unplayable*: it costs
+nothing and does not count as one of the ``trials`` (up to five times as many proposals in all).
 
 optuna proposes the candidates (multi-objective TPE by default, NSGA-II with ``sampler="nsga2"``):
 the objectives (``objectives``: balance and skill by default; length, decisiveness, draws
@@ -435,6 +436,8 @@ def simplification(history: list[dict], objectives: list[str]) -> dict | None:
 
 #: every this many trials after the fixed ones, a simplification of the front (when there is one)
 SIMPLIFY_EVERY = 3
+#: proposals the game cannot play do not count as trials, up to this many times the trials in all
+UNPLAYABLE_SHARE = 5
 
 
 def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
@@ -600,7 +603,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     done = [t for t in study.trials if t.state in finished]
     fixed = _enqueued(space, max_changes, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
     if old is not None:
-        notes.append(f"resuming: {len(done)} of {trials} trials done"
+        notes.append(f"resuming: {sum(h['state'] != 'unplayable' for h in _history(study, optuna))} of {trials} trials done"
                      + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
     start = time.perf_counter()
     backend = open_backend(workers, scheduler)
@@ -671,24 +674,30 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             _constrain(trial, parsed_targets, constraint)
             return objective_values(objectives, measures, today, d)
 
+        def played(hist: list[dict]) -> int:
+            return sum(h["state"] != "unplayable" for h in hist)
+
+        hist = _history(study, optuna)
         if progress:
             from tqdm import tqdm
-            bar = tqdm(total=trials, initial=min(len(done), trials), unit="trial", desc="design search",
+            bar = tqdm(total=trials, initial=min(played(hist), trials), unit="trial", desc="design search",
                        dynamic_ncols=True, file=sys.stderr)
-        for k in range(len(done), trials):
+        # a table the game cannot play costs nothing and does not count: up to UNPLAYABLE_SHARE more proposals
+        while played(hist) < trials and len(hist) < UNPLAYABLE_SHARE * trials:
+            k = len(hist)
             study.sampler = _sampler(sampler, seed, k, trials)
             if k < len(fixed):
                 study.enqueue_trial(fixed[k], skip_if_exists=False)
             elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
-                smaller = simplification(_history(study, optuna), objectives)
+                smaller = simplification(hist, objectives)
                 if smaller is not None:
                     study.enqueue_trial(_params(smaller, max_changes, by_address), skip_if_exists=False)
             study.optimize(objective_fn, n_trials=1, catch=())
-            if bar is not None:
-                hist = _history(study, optuna)
-                if hist:
-                    bar.write(_trial_line(hist[-1], hist, objectives))
-                bar.update(1)
+            new = _history(study, optuna)
+            if bar is not None and len(new) > len(hist):
+                bar.write(_trial_line(new[-1], new, objectives))
+                bar.update(played(new) - played(hist))
+            hist = new
         if bar is not None:
             bar.close()
             bar = None
