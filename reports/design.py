@@ -644,7 +644,7 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
         b.append(_p(said))
         r.terminal.append(said)
     history = m.get("history") or []
-    b.append(_p(f"{m['players']} players; {len(history)} candidate designs tried ({_states(history)}) on the same "
+    b.append(_p(f"{m['players']} players; {_tried(history)} ({_states(history)}) on the same "
                 f"{count(m.get('deals') or 0)} deals each (seed {m.get('seed')}), everyone {strategies.get('heuristic')}; "
                 f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic and the search "
                 f"level ({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
@@ -670,6 +670,14 @@ def _states(history: list[dict]) -> str:
     for h in history:
         counts[h["state"]] = counts.get(h["state"], 0) + 1
     return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "none"
+
+
+def _tried(history: list[dict]) -> str:
+    """How many candidates the search played, and how many proposals it skipped as unplayable
+    (those cost nothing and do not count as trials)."""
+    skipped = sum(h["state"] == "unplayable" for h in history)
+    text = f"{len(history) - skipped} trials"
+    return text + (f" (and {skipped} proposals the game cannot play, skipped)" if skipped else "")
 
 
 def _command(m: dict) -> str:
@@ -868,6 +876,7 @@ def write_report(out: Path, manifest: dict) -> str:
     said = disagreements(designs)
     if said:
         lines.append("  the heuristic and the search level disagree on: " + "; ".join(said))
-    lines.append(f"  {len(manifest.get('history') or [])} trials, {len(designs)} designs confirmed on fresh deals")
+    lines.append(f"  {_tried(manifest.get('history') or [])}, {len(designs)} design{'' if len(designs) == 1 else 's'} "
+                 "confirmed on fresh deals")
     lines.append(f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}")
     return "\n".join(lines)

@@ -221,7 +221,7 @@ def taking_a_path() -> set[str]:
 EXPECTED = {
     "summary": {"run": (0, "by strategy"), "tournament": (0, "600 games, 100 deals, 6 dataset(s)"),
                 "sweep": (0, "1,200 games, 200 deals, 12 dataset(s)"), "tune": (0, "tuned greedy"),
-                "study": (0, "verdict\n  3 players: "), "design": (0, "trials, ")},
+                "study": (0, "verdict\n  3 players: "), "design": (0, "confirmed on fresh deals")},
     "replay": {"run": (0, "game 3 of seed 0"),
                "tournament": (2, "error: {tournament} is a tournament of 6 seatings: give --seating K (0 to 5) or "
                                  "a seating's directory (e.g. greedy-greedy-random)"),
@@ -233,7 +233,7 @@ EXPECTED = {
     "verify": {kind: (0, "ok: {%s} is complete and sound" % kind) for kind in KINDS},
     "report": {"run": (0, "200 games, 200 deals, 1 dataset(s)"), "tournament": (0, "6 dataset(s)"),
                "sweep": (0, "12 dataset(s)"), "tune": (0, "tuned greedy"), "study": (0, "findings among"),
-               "design": (0, "trials, ")},
+               "design": (0, "confirmed on fresh deals")},
     "check": {kind: (2, "error: {%s} is a %s directory; this takes a trace file: write a game's trace with "
                         "`tourney replay DATASET --game N --format json > game.json`"
                      % (kind, NAME.get(kind, kind))) for kind in KINDS},
