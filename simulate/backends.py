@@ -160,8 +160,10 @@ class LocalPool(Backend):
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    key = pending.pop(future)
-                    on_done(key, future.result())
+                    # recorded before it leaves ``pending``: a Ctrl-C inside ``on_done`` (saving the
+                    # manifest) records it again below, so no part on disk goes unrecorded
+                    on_done(pending[future], future.result())
+                    del pending[future]
                     item = next(tasks, None)
                     if item is not None:
                         pending[self.pool.submit(write_chunk, *item[1])] = item[0]
