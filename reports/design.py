@@ -466,19 +466,38 @@ def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confir
             f"{_length_words(d)}.")
 
 
-def no_fix(manifest: dict, designs: list[Confirmed]) -> str:
+#: a largest gap shown below this under heuristic play: "little to fix" (the study's ±2 pp margin)
+FAIR_GAP = 0.02
+
+
+def _today_words(today: Confirmed | None) -> str:
+    """Today's game on the fresh deals, in a sentence (after "no fix found": is there anything to fix?)."""
+    if today is None or not today.measures:
+        return ""
+    h, sm = today.measures, today.search_measures or {}
+    text = (f" Today's game on the fresh deals: balance {h['balance']:.3f} [{h['balance_low']:.3f}, "
+            f"{h['balance_high']:.3f}] under heuristic play")
+    if sm.get("balance") is not None:
+        text += f", {sm['balance']:.3f} [{sm['balance_low']:.3f}, {sm['balance_high']:.3f}] under search play"
+    if h["balance_low"] >= 1 - FAIR_GAP:
+        text += (f": its largest gap is at most {100 * (1 - h['balance_low']):.1f} pp under heuristic play (95%), "
+                 f"so there is little to fix")
+    return text + "."
+
+
+def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = None) -> str:
     """Why nothing is recommended."""
     complete = [h for h in manifest.get("history") or [] if h.get("state") == "complete"]
     if not designs:
         return (f"No fix found in this search space: of {len(manifest.get('history') or [])} trials "
                 f"({len(complete)} complete), no design on the Pareto front was worth confirming "
-                f"(none fairer than today's game at the heuristic level within the limits).")
+                f"(none fairer than today's game at the heuristic level within the limits)." + _today_words(today))
     level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
     why = "; ".join(f"{d.label}: balance gained under search play {_gain_cell(d.gain_search)} pp ({level})"
                     + ("" if not d.holds else " — " + "; ".join(t["why"] for t in d.targets if not t["met"]))
                     for d in designs)
     return (f"No fix found in this search space: no confirmed design's balance gain holds under search play "
-            f"and at the heuristic level while meeting the targets. {why}.")
+            f"and at the heuristic level while meeting the targets. {why}." + _today_words(today))
 
 
 def disagreements(designs: list[Confirmed]) -> list[str]:
@@ -633,7 +652,7 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     strategies = m.get("strategies") or {}
     best = next((d for d in designs if d.recommended), None)
     b.append(_h(1, f"{spec.title}: design search" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
-    verdict = headline(spec.title, spec.team_game, m, today, best) if best else no_fix(m, designs)
+    verdict = headline(spec.title, spec.team_game, m, today, best) if best else no_fix(m, designs, today)
     b.append(_p(verdict, "key"))
     r.terminal.append(verdict)
     others = [d for d in designs if d.eligible and not d.recommended]
@@ -644,7 +663,7 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
         b.append(_p(said))
         r.terminal.append(said)
     history = m.get("history") or []
-    b.append(_p(f"{m['players']} players; {_tried(history)} ({_states(history)}) on the same "
+    b.append(_p(f"{m['players']} players; {_tried(history)}, on the same "
                 f"{count(m.get('deals') or 0)} deals each (seed {m.get('seed')}), everyone {strategies.get('heuristic')}; "
                 f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic and the search "
                 f"level ({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
@@ -665,19 +684,13 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     return r
 
 
-def _states(history: list[dict]) -> str:
-    counts: dict[str, int] = {}
-    for h in history:
-        counts[h["state"]] = counts.get(h["state"], 0) + 1
-    return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "none"
-
-
 def _tried(history: list[dict]) -> str:
     """How many candidates the search played, and how many proposals it skipped as unplayable
     (those cost nothing and do not count as trials)."""
     skipped = sum(h["state"] == "unplayable" for h in history)
-    text = f"{len(history) - skipped} trials"
-    return text + (f" (and {skipped} proposals the game cannot play, skipped)" if skipped else "")
+    pruned = sum(h["state"] == "pruned" for h in history)
+    text = f"{len(history) - skipped} trials" + (f" ({pruned} pruned early)" if pruned else "")
+    return text + (f" and {skipped} proposals the game cannot play (skipped)" if skipped else "")
 
 
 def _command(m: dict) -> str:
