@@ -176,3 +176,24 @@ def test_a_space_without_a_fix_says_so_and_recommends_nothing(no_fix):
     for x in d["designs"]:  # each confirmed design: its gain does not hold on the fresh deals
         assert not (x["gain_heuristic"]["low"] > 0 and x["gain_search"]["low"] > 0), x
         assert x["label"] in result.summary.text  # the summary says why, design by design
+
+
+# ----------------------------------------------------------------------------- reproducibility
+@pytest.mark.slow
+@pytest.mark.parametrize("sampler", ["nsga2", "tpe"])
+def test_the_same_command_gives_the_same_design_whatever_the_workers(tmp_path, sampler):
+    """The same request and seed, on one worker and on two (other chunkings of every dataset), gives
+    the same trials, front, confirmation and report; NSGA-II too."""
+    reports = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        api.design(GAME, out=out, vary=["rule", "prizes"], max_changes=2, trials=10, sampler=sampler, seed=3,
+                   search_deals=40, designs=1, **{**SMALL, "deals": 400, "skill_deals": 100, "confirm_deals": 400,
+                                                  "workers": workers})
+        m = manifest(out)
+        reports.append(([(h["changes"], h["state"], h["objectives"]) for h in m["history"]], m["front"],
+                        [c["label"] for c in m["confirmed"]],
+                        (out / "report.md").read_text().replace(str(out), "OUT")))
+    assert reports[0] == reports[1]
+    history = reports[0][0]
+    assert len(history) == 10 and len({str(c) for c, _, _ in history}) > 5  # the sampler explored
