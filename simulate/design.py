@@ -65,9 +65,8 @@ from .backends import SOURCES, open_backend
 from .errors import TourneyError
 from .games import get_game
 from .games.spec import COMPONENTS_OPTION, RuleError, component_rules, value_text
-from .jobdir import JobDir, JobKind, now, read_job
+from .jobdir import JobDir, JobKind, now
 from .matchup import make_matchup
-from .results import DatasetError
 from .runner import run as run_games
 from .study import SEARCH, level_strategies, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
@@ -270,9 +269,8 @@ def parse_target(text: str) -> tuple[str, dict]:
         return measure, {"op": "within", "value": value, "relative": True}
     if not relative:
         low, high = MEASURE_RANGE[measure]
-        if not (low <= value <= high) or (op == ">=" and value == high and high != math.inf and measure != "balance"):
-            raise DesignError(f"--target {text}: {measure} is always from {low:g} to {high:g}, so this can never be met"
-                              if not (low <= value <= high) else f"--target {text}: can never be met")
+        if not (low <= value <= high):
+            raise DesignError(f"--target {text}: {measure} is always from {low:g} to {high:g}, so this can never be met")
     return measure, {"op": op, "value": value, "relative": relative}
 
 
@@ -774,7 +772,3 @@ def _trial_line(h: dict, history: list[dict], objectives: list[str]) -> str:
     return (f"trial {h['trial']}: {h['label']}: {', '.join(parts)}, disruption {h['disruption']:.2f}"
             + ("" if h["feasible"] else " (misses a target)") + again
             + f" | fairest so far: {best['label']} ({best['measures']['balance']:.3f})")
-
-
-def read_design(directory: Path) -> dict:
-    return read_job(DESIGN, directory, DatasetError)
