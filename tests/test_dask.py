@@ -73,6 +73,21 @@ def test_dask_gives_the_rows_of_the_local_runner(tmp_path, cluster):
 
 
 @pytest.mark.slow
+def test_a_design_run_on_the_cluster_is_the_local_one(tmp_path, cluster):
+    """Every trial and confirmation of `tourney design` played on Dask: the same trials, front and
+    report as on the local runner."""
+    from tourney_sim import api
+    small = dict(players=3, vary=["rule", "deal.hand"], trials=4, deals=200, skill_deals=50, designs=1,
+                 confirm_deals=200, search_deals=4, seed=5)
+    local = api.design("companeros", out=tmp_path / "local", workers=1, **small)
+    dask = api.design("companeros", out=tmp_path / "dask", scheduler=cluster.scheduler_address, **small)
+    assert [h["objectives"] for h in dask.manifest["history"]] == [h["objectives"] for h in local.manifest["history"]]
+    assert dask.manifest["front"] == local.manifest["front"]
+    assert ((tmp_path / "dask" / "report.md").read_text().replace(str(tmp_path / "dask"), "OUT")
+            == (tmp_path / "local" / "report.md").read_text().replace(str(tmp_path / "local"), "OUT"))
+
+
+@pytest.mark.slow
 def test_resume_across_backends(tmp_path, cluster):
     """Half a run on the built-in runner, finished on the cluster: still the same dataset."""
     m = make_matchup("companeros", 5, ["random", "high"], seed=2, rotate=False)
