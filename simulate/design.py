@@ -68,7 +68,7 @@ from .games.spec import COMPONENTS_OPTION, RuleError, component_rules, value_tex
 from .jobdir import JobDir, JobKind, now
 from .matchup import make_matchup
 from .runner import run as run_games
-from .study import SEARCH, level_strategies, BUDGETS as STUDY_BUDGETS
+from .study import SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
 
 DESIGN_FILE = "_design.json"
@@ -485,11 +485,6 @@ class Plays:
         return out
 
 
-def _search_chunk(deals: int) -> int:
-    """A search plays a few games a second: about 20 parts, so every worker has work."""
-    return max(10, -(-deals // 20))
-
-
 @dataclass
 class DesignResult:
     manifest: dict
@@ -509,12 +504,12 @@ def _strategies(game: str, heuristic: str | None, weaker: str | None, search: st
         names = [n for n in heuristics(game) if n != "random" and not n.endswith("-tuned") and n != strong]
         weaker = names[0] if names else "random"
     search = search or (SEARCH if SEARCH in available(game) else strong)
-    for name in (strong, weaker, search):
-        resolve(game, [name])  # an unknown strategy: StrategyError, one line
-    if resolve(game, [strong])[0].setting == resolve(game, [weaker])[0].setting:
+    # an unknown strategy: StrategyError, one line
+    settings = {role: resolve(game, [name])[0].setting
+                for role, name in (("heuristic", strong), ("weaker", weaker), ("search", search))}
+    if settings["heuristic"] == settings["weaker"]:
         raise DesignError(f"--heuristic and --weaker are the same strategy ({strong}): skill needs two")
-    return {"heuristic": resolve(game, [strong])[0].setting, "weaker": resolve(game, [weaker])[0].setting,
-            "search": resolve(game, [search])[0].setting}
+    return settings
 
 
 def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, write_report: Callable,
@@ -725,7 +720,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             plays.mirror(c["rules"], strategies["heuristic"], confirm_seed, conf["heuristic_deals"], out / c["dirs"]["heuristic"])
             plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
             plays.mirror(c["rules"], strategies["search"], confirm_seed, c["search_deals"], out / c["dirs"]["search"],
-                         chunk_size=_search_chunk(c["search_deals"]))
+                         chunk_size=search_chunk(c["search_deals"]))
     except KeyboardInterrupt:
         job.finish(manifest, "interrupted")
         raise

@@ -120,7 +120,7 @@ KINDS: dict[str, JobKind] = {}
 # ----------------------------------------------------------------------------- which kind is it?
 def detect(path: Path) -> JobKind | None:
     """The kind of job whose manifest is in the directory ``path``: a dataset (``tourney run``),
-    a tournament or sweep, a tuning run, a study; None if it holds none. Every command that takes
+    a tournament or sweep, a tuning run, a study, a design run; None if it holds none. Every command that takes
     a directory asks here."""
     from . import design, results, study, tournament, tune  # noqa: F401  (each module makes its kind)
     for marker, kind in KINDS.items():

@@ -120,6 +120,13 @@ BUDGETS = {
 
 
 # ----------------------------------------------------------------------------- the plan
+def search_chunk(deals: int) -> int:
+    """The chunk size of a run of the search player: it plays a few games per second, so about 20
+    parts, and every worker has work (the runner's default chunk, 1,000 games or more, would leave
+    one worker alone with it). The chunk size never changes the games."""
+    return max(10, -(-deals // 20))
+
+
 @dataclass
 class Stage:
     id: str  # also its directory under the study
@@ -142,10 +149,7 @@ class Stage:
 
     @property
     def chunk_size(self) -> int | None:
-        """A search plays a few games per second: about 20 parts, so every worker has work (the
-        runner's default chunk, 1,000 games or more, would leave one worker alone with it). The
-        chunk size never changes the games."""
-        return max(10, -(-self.deals // 20)) if self.kind == "run" and self.level == "search" else None
+        return search_chunk(self.deals) if self.kind == "run" and self.level == "search" else None
 
     def command(self, game: str, seed: int, out: Path) -> str:
         where = shlex.quote(str(Path(out) / self.id))

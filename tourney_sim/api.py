@@ -164,7 +164,7 @@ def summary(path: str | Path) -> Summary:
     if kind is TUNE:
         return Result(path, read_tune(path), summarize=_tune_summary).summary
     if kind is STUDY or kind is DESIGN:
-        return _study_summary(path)
+        return _own_summary(path)
     if kind not in (DATASET, None):
         raise _not_a_dataset(path, _report_instead(path))
     manifest = read_manifest(path)
@@ -513,7 +513,7 @@ def _own_report_writer(kind):
     return None
 
 
-def _study_in(paths: list[Path]) -> Path | None:
+def _own_report_in(paths: list[Path]) -> Path | None:
     """The study or design run among ``paths``, reported on its own (None: none)."""
     from tourney_sim.simulate.errors import TourneyError
     from tourney_sim.simulate.jobdir import kind_name
@@ -524,7 +524,7 @@ def _study_in(paths: list[Path]) -> Path | None:
     return own[0] if own else None
 
 
-def _finished_study(path: Path) -> dict:
+def _finished_job(path: Path) -> dict:
     """The manifest of the finished study or design run in ``path`` (a one-line error if it is
     not finished)."""
     from tourney_sim.simulate.jobdir import read_job
@@ -538,24 +538,24 @@ def _finished_study(path: Path) -> dict:
     return manifest
 
 
-def _study_summary(path: Path) -> Summary:
+def _own_summary(path: Path) -> Summary:
     """A finished study's verdict (its report's first lines) and its questions; a finished design
     run's recommendation."""
     from tourney_sim.reports.summary import study_summary_text
     from tourney_sim.simulate.design import DESIGN
     if _kind(path) is DESIGN:
-        return Summary(_finished_study(path).get("summary") or "")
-    return Summary(study_summary_text(path, _finished_study(path)), lambda: _study_questions(path))
+        return Summary(_finished_job(path).get("summary") or "")
+    return Summary(study_summary_text(path, _finished_job(path)), lambda: _study_questions(path))
 
 
-def _study_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
+def _own_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
     """A study's (or design run's) own report, written again into it by its writer (report.html,
     report.md, ...) and copied to ``out``: (the findings in words, the report as Markdown). It
     must be finished."""
     import shutil
 
     from tourney_sim.simulate.results import OutputError
-    manifest = _finished_study(path)
+    manifest = _finished_job(path)
     try:
         findings = _own_report_writer(_kind(path))(path, manifest)
         if out is not None:
@@ -595,12 +595,12 @@ def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = No
     """The report of datasets, tournaments or sweeps, or of a tuning run (as ``tourney report``).
 
     With ``out``, writes HTML (or Markdown for a ``.md`` name, or as ``format`` says) and
-    returns the path as a string; without, returns the Markdown text. A study directory gives
-    the study's own report (written again into it).
+    returns the path as a string; without, returns the Markdown text. A study or design run directory gives
+    its own report (written again into it).
     """
-    study = _study_in(_paths(paths))
-    if study is not None:
-        markdown = _study_report(study, out, format)[1]
+    own = _own_report_in(_paths(paths))
+    if own is not None:
+        markdown = _own_report(own, out, format)[1]
         return markdown if out is None else str(out)
     return _render(_analyse(_paths(paths), rating_sample), out, format)
 
@@ -610,9 +610,9 @@ def report_text(paths: str | Path | Sequence[str | Path], out: str | Path | None
     """The report's terminal summary, as ``tourney report`` prints it; with ``out``, the report
     is also written there (as :func:`report` writes it), from the same analysis."""
     from tourney_sim.reports.render import to_text
-    study = _study_in(_paths(paths))
-    if study is not None:
-        return _study_report(study, out, format)[0]
+    own = _own_report_in(_paths(paths))
+    if own is not None:
+        return _own_report(own, out, format)[0]
     rep = _analyse(_paths(paths), rating_sample)
     if out is not None:
         _render(rep, out, format)
