@@ -80,6 +80,12 @@ MEASURES = ("balance", "skill", "length", "decisiveness", "draws")
 MAXIMISE = {"balance": True, "skill": True, "length": False, "decisiveness": True, "draws": False,
             "disruption": False}
 DEFAULT_OBJECTIVES = ("balance", "skill")
+#: the largest counts a design run takes: every measure reads a candidate's deals into memory (a
+#: few hundred bytes a deal), and the search proposes each design as one slot per change
+MAX_DEALS = 2_000_000
+MAX_TRIALS = 100_000
+MAX_DESIGNS = 20
+MAX_CHANGES = 50
 #: a fix that makes the game a coin flip is not a fix: skill keeps at least 75% of today's
 DEFAULT_TARGETS = ("skill>=75%",)
 SAMPLERS = ("tpe", "nsga2")
@@ -541,11 +547,13 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     confirm_deals = b.confirm_deals if confirm_deals is None else confirm_deals
     search_deals = (max(20, int(round(b.search_deals * spec.search_scale))) if search_deals is None
                     else search_deals)
-    for name, v, least in (("--trials", trials, 1), ("--deals", deals, 8), ("--skill-deals", skill_deals, 2),
-                           ("--designs", designs, 1), ("--confirm-deals", confirm_deals, 8),
-                           ("--search-deals", search_deals, 2), ("--max-changes", max_changes, 1)):
-        if v < least:
-            raise DesignError(f"{name} must be at least {least}, got {v}")
+    for name, v, least, most in (("--trials", trials, 1, MAX_TRIALS), ("--deals", deals, 8, MAX_DEALS),
+                                 ("--skill-deals", skill_deals, 2, MAX_DEALS), ("--designs", designs, 1, MAX_DESIGNS),
+                                 ("--confirm-deals", confirm_deals, 8, MAX_DEALS),
+                                 ("--search-deals", search_deals, 2, MAX_DEALS),
+                                 ("--max-changes", max_changes, 1, MAX_CHANGES)):
+        if not (least <= v <= most):
+            raise DesignError(f"{name} must be from {least:,} to {most:,}, got {v:,}")
     if sampler not in SAMPLERS:
         raise DesignError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
     objectives = list(dict.fromkeys(objectives or DEFAULT_OBJECTIVES))
@@ -563,6 +571,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     spec.make_params(players, options)  # a baseline the game cannot play: refused
     space = select(game, dimensions(game, options), list(vary), list(fix))
     by_address = {d.address: d for d in space}
+    slots = min(max_changes, len(space))  # never more changes than values to change
     strategies = _strategies(game, heuristic, weaker, search)
     seatings = candidate_seatings(players, spec.team_game)
     table = options.get(COMPONENTS_OPTION)
@@ -594,7 +603,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     stale = [t for t in fail_stale(study, waiting=True) if t.state == optuna.trial.TrialState.RUNNING]
     finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     done = [t for t in study.trials if t.state in finished]
-    fixed = _enqueued(space, max_changes, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
+    fixed = _enqueued(space, slots, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
     if old is not None:
         notes.append(f"resuming: {sum(h['state'] != 'unplayable' for h in _history(study, optuna))} of {trials} trials done"
                      + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
@@ -614,7 +623,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
 
         def objective_fn(trial):
             k = len([t for t in study.trials if t.state in finished])
-            changes = _propose(trial, space, max_changes)
+            changes = _propose(trial, space, slots)
             cand_rules = rules_of(by_address, baseline_rules, changes)
             where = out / "trials" / str(k)
             if where.exists():
@@ -684,7 +693,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
             elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
                 smaller = simplification(hist, objectives)
                 if smaller is not None:
-                    study.enqueue_trial(_params(smaller, max_changes, by_address), skip_if_exists=False)
+                    study.enqueue_trial(_params(smaller, slots, by_address), skip_if_exists=False)
             study.optimize(objective_fn, n_trials=1, catch=())
             new = _history(study, optuna)
             if bar is not None and len(new) > len(hist):

@@ -71,7 +71,7 @@ from .games import get_game
 from .games.spec import component_rules
 from .jobdir import JobDir, JobKind, now
 from .matchup import make_matchup
-from .runner import run as run_games
+from .runner import MAX_CHUNK, run as run_games
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
 from .errors import TourneyError
@@ -124,7 +124,7 @@ def search_chunk(deals: int) -> int:
     """The chunk size of a run of the search player: it plays a few games per second, so about 20
     parts, and every worker has work (the runner's default chunk, 1,000 games or more, would leave
     one worker alone with it). The chunk size never changes the games."""
-    return max(10, -(-deals // 20))
+    return min(MAX_CHUNK, max(10, -(-deals // 20)))
 
 
 @dataclass

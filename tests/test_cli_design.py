@@ -56,6 +56,12 @@ def invoke(*args):
     (["cardavia", "--sampler", "annealing"], "annealing"),
     (["cardavia", "--budget", "huge"], "huge"),
     (["cardavia", "--trials", 0], "--trials"),
+    # the largest counts: refused before anything is written (a run of them would outgrow memory)
+    (["cardavia", "--deals", 10**11], "--deals must be from 8 to 2,000,000"),
+    (["cardavia", "--search-deals", 3_000_000], "--search-deals"),
+    (["cardavia", "--trials", 10**11], "--trials"),
+    (["cardavia", "--max-changes", 10**6], "--max-changes must be from 1 to 50"),
+    (["cardavia", "--designs", 100], "--designs"),
     (["cardavia", "--seed", 3, "--confirm-seed", 3], "--confirm-seed"),
     (["cardavia", "--heuristic", "guard", "--weaker", "guard"], "guard"),
     (["cardavia", "--search", "nobody"], "nobody"),
