@@ -488,6 +488,71 @@ def test_cl5_dismissal_ties():
     assert cl.dismissed_mask(state) == 0
 
 
+def _reference_dismissed(n, totals, values, options=None):
+    """The reference engine's dismissal for per-seat Reprimand cards given as value lists (the
+    table's Reprimand values set so that card i is worth ``values[i]``)."""
+    table = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["reprimand.values=" + ",".join(map(str, values))])
+    params = cl.make_params(n, {**(options or {}), "components": table})
+    g = ref.Game(params, PyStream(0, 0, 0))
+    for desk, cards in zip(g.desks, totals):
+        desk.reprimands = list(cards)
+    return g.dismissed()
+
+
+NEGATIVE = [-1] * 5 + [-2] * 5 + [-3] * 5  # issue 38's table: every Reprimand total below 0
+
+
+def test_cl5_a_negative_highest_reprimand_total_is_dismissed():
+    """Only a highest total of exactly 0 dismisses nobody (CL-5); with every card below 0 the
+    highest total (-1 above -3) is dismissed, in the kernel and in the reference engine alike
+    (issue 38: the kernel dismissed nobody, the reference engine the highest)."""
+    # seats 0, 1, 2 took -3 (one card), -1 (one card), -4 (two cards): seat 1 is dismissed
+    state = end_state(3, [(4, 0, -3, 0, 2, 1, 0), (5, 0, -1, 0, 2, 1, 0), (3, 0, -4, 0, 1, 2, 0)])
+    assert cl.dismissed_mask(state) == 0b010
+    assert _reference_dismissed(3, [[10], [0], [11, 0]], NEGATIVE) == {1}
+    # tied on -2: fewer cards is dismissed (seat 0 one card, seat 2 two cards)
+    state = end_state(3, [(4, 0, -2, 0, 2, 1, 0), (5, 0, -5, 0, 2, 3, 0), (3, 0, -2, 0, 1, 2, 0)])
+    assert cl.dismissed_mask(state) == 0b001
+    assert _reference_dismissed(3, [[5], [10, 5], [0, 1]], NEGATIVE) == {0}
+    # a highest total of exactly 0 (a player without Reprimands beside negative totals): nobody
+    state = end_state(3, [(4, 0, 0, 0, 2, 0, 0), (5, 0, -1, 0, 2, 1, 0), (3, 0, -4, 0, 1, 2, 0)])
+    assert cl.dismissed_mask(state) == 0
+    assert _reference_dismissed(3, [[], [0], [11, 0]], NEGATIVE) == set()
+
+
+def test_cl11_shield_with_negative_totals():
+    """The shield compares with the Grey Entity in it: a Grey Entity at 0 above real totals below 0
+    holds the highest total (CL-5 with it in dismisses nobody); below them, the highest real
+    total is dismissed."""
+    grey_zero = [(4, 0, -1, 0, 1, 1, 0), (2, 0, -3, 0, 1, 1, 0), (6, 0, 0, 0, 4, 0, 0)]
+    assert cl.dismissed_mask(end_state(2, grey_zero, {"grey_dismissal": "shield"})) == 0
+    assert cl.dismissed_mask(end_state(2, grey_zero)) == 0b001
+    assert _reference_dismissed(2, [[0], [10], []], NEGATIVE, {"grey_dismissal": "shield"}) == set()
+    assert _reference_dismissed(2, [[0], [10], []], NEGATIVE) == {0}
+    grey_low = [(4, 0, -1, 0, 1, 1, 0), (2, 0, -3, 0, 1, 1, 0), (6, 0, -5, 0, 4, 2, 0)]
+    assert cl.dismissed_mask(end_state(2, grey_low, {"grey_dismissal": "shield"})) == 0b001
+    assert _reference_dismissed(2, [[0], [10], [11, 5]], NEGATIVE, {"grey_dismissal": "shield"}) == {0}
+
+
+def test_issue_38_negative_reprimands_replay_and_check(tmp_path):
+    """The reproduction of issue 38: a table whose Reprimands are all below 0 plays, replays and
+    passes `tourney check` (the kernel and the reference engine agree move by move)."""
+    from tourney_sim.simulate.check import check_trace
+    from tourney_sim.simulate.replay import trace_game
+    table = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["reprimand.values=" + ",".join(map(str, NEGATIVE))])
+    for players in range(cl.MIN_PLAYERS, cl.MAX_PLAYERS + 1):
+        params = cl.make_params(players, {"components": table})
+        harness.differential(SPEC, ref, params, seed=5, games=2)
+    m = make_matchup("colleagues", 3, ["dodger-tuned", "random"], seed=5,
+                     options={**SPEC.resolve_options([]), "components": table})
+    dismissed = 0
+    for game in range(3):
+        t = trace_game(m, game)
+        assert check_trace(t).ok, game
+        dismissed += sum(row["dismissed"] for row in t["result"])
+    assert dismissed > 0  # the highest negative total is dismissed in these games
+
+
 def test_cl5_victory_ties_fewer_cards_then_shared():
     # seat 3 dismissed; seats 0, 1, 2 all score 5; seat 1 has fewest Work+Overtime cards (2)
     state = end_state(4, [(5, 0, 1, 0, 3, 1, 0), (3, 2, 1, 0, 1, 1, 1), (6, 0, 2, 1, 3, 1, 0),

@@ -487,7 +487,8 @@ class Game:
 
     # -- the end
     def dismissed(self) -> set[int]:
-        """CL-5 / CL-11: highest Reprimand total among the real players, fewer cards first."""
+        """CL-5 / CL-11: highest Reprimand total among the real players, fewer cards first; nobody
+        when the highest total is exactly 0 (a negative highest total is dismissed)."""
         def totals(seats):
             return {s: (sum(self.table.reprimand_value[r] for r in self.desks[s].reprimands),
                         len(self.desks[s].reprimands)) for s in seats}
@@ -500,11 +501,10 @@ class Game:
             fewest = min(tied.values())
             return {s for s, cards in tied.items() if cards == fewest}
 
-        out = loser(totals(range(self.players)))
-        if self.grey is not None and self.shield:
-            if self.grey in loser(totals(range(self.players + 1))):
-                return set()
-        return out
+        if self.grey is not None and self.shield:  # CL-11 shield: the comparison with it in
+            out = loser(totals(range(self.players + 1)))
+            return set() if self.grey in out else out
+        return loser(totals(range(self.players)))
 
     def standings(self):
         """(scores, ranks, dismissed) if the game ended now."""

@@ -62,9 +62,18 @@ branch-free and may leave junk in ``moves[n:MAX_MOVES]``:
 
 Result (better = low): score = Work values + Overtime values - tokens held, for every result
 seat (the Grey Entity is seat 2 of the 2-player game). Dismissal (CL-5, CL-11): among the real
-players with the highest Reprimand total (> 0), those with the fewest Reprimand cards are
-dismissed. ``grey_dismissal=shield``: the same comparison with the Grey Entity in it; if it would
-be dismissed, nobody is. Ranks: players not dismissed by (score, the Grey Entity before anyone
+players with the highest Reprimand total, those with the fewest Reprimand cards are dismissed;
+nobody is dismissed when that highest total is exactly 0. A component table may give Reprimand
+cards values of 0 or below, so every total can be below 0: the highest total is then still the
+highest (-1 above -3) and is dismissed. The rules text (CL-5: "the highest Reprimand total is
+dismissed"; "nobody is dismissed when the highest Reprimand total is 0") names one exception
+only, a highest total of 0, the shipped game's "nobody took a Reprimand"; this project reads it
+literally and does not widen it to "no total above 0". The shipped table's values are all
+positive, so its games are unchanged (rules version 2 still; before this, the kernel dismissed
+nobody when every total was below 0, and the reference engine dismissed the highest: issue 38).
+``grey_dismissal=shield``: the same comparison with the Grey Entity in it; if it would be the one
+dismissed (its total the highest, a tie going to fewer cards) or the highest total with it in is
+0, nobody is; otherwise the real players it picks. Ranks: players not dismissed by (score, the Grey Entity before anyone
 else on equal score (CL-9), fewer Work+Overtime cards), equal keys share a rank; dismissed players
 come after all others, ordered among themselves by score alone (CL-6); their score column still
 holds Work + Overtime - tokens.
@@ -869,20 +878,20 @@ def apply_move(state_, move, chance_):
 def dismissed_mask(state):
     """Bit s set for each dismissed seat (CL-5, CL-11)."""
     n = state[H_PLAYERS]
-    top, fewest = 0, 1 << 30
-    for s in range(n):
+    top, fewest = state[REPR_TOTAL], state[REPR_CARDS]
+    for s in range(1, n):
         t = state[REPR_TOTAL + s]
         if t > top:
             top, fewest = t, state[REPR_CARDS + s]
-        elif t == top and t > 0 and state[REPR_CARDS + s] < fewest:
+        elif t == top and state[REPR_CARDS + s] < fewest:
             fewest = state[REPR_CARDS + s]
     if top == 0:
-        return 0
+        return 0  # only a highest total of exactly 0 dismisses nobody (CL-5): a negative one does
     grey = state[H_GREY]
     if grey >= 0 and state[H_SHIELD] != 0:
         g = state[REPR_TOTAL + grey]
         if g > top or (g == top and state[REPR_CARDS + grey] <= fewest):
-            return 0  # the Grey Entity would be dismissed: nobody is
+            return 0  # the Grey Entity holds the highest total: nobody is dismissed
     mask = 0
     for s in range(n):
         if state[REPR_TOTAL + s] == top and state[REPR_CARDS + s] == fewest:
