@@ -41,7 +41,7 @@ def game_section(game: str) -> list[str]:
     spec = get_game(game)
     c = spec.components
     lines = [f"### {spec.title} (`{game}`)", "",
-             f"Defaults: `{c.where()}`." + (f" Playable tables: {c.playable.__doc__.strip()}"
+             f"Defaults: `{c.where()}`." + (f" Playable tables: {' '.join(c.playable.__doc__.split())}"
                                             if c.playable is not None and c.playable.__doc__ else ""), "",
              "| key | what it is | allowed | default | entries |", "|---|---|---|---|---|"]
     for key, value in c.values.items():

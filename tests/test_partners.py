@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from tourney_sim.simulate.games import RuleError
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.games.partners import notation as pa_text
 from tourney_sim.simulate.matchup import make_matchup, play_block
@@ -67,11 +68,21 @@ def split(subs, n_own):
     return code
 
 
-def build_state(pieces, hands, seat=0, overshoot="illegal"):
+def options_of(overshoot="illegal", components=None):
+    """The rule options of a built state: the overshoot rule and a component table (whose board
+    keeps 14-space sections: the diagrams' geometry)."""
+    options = {"house_overshoot": overshoot}
+    if components is not None:
+        assert components["board"]["section"] == 14
+        options["components"] = components
+    return options
+
+
+def build_state(pieces, hands, seat=0, overshoot="illegal", components=None):
     """A play-phase state: ``pieces[colour]`` = track codes (missing pieces are outside),
     ``hands[seat]`` = card kinds. Occupancy tables are recomputed here from the pieces."""
     state = np.zeros(pa.STATE_SIZE, np.int32)
-    pa.init(state, pa.make_params(4, {"house_overshoot": overshoot}), new_stream(0, 0, 0))
+    pa.init(state, pa.make_params(4, options_of(overshoot, components)), new_stream(0, 0, 0))
     state[pa.RING_COL:pa.RING_COL + pa.MAX_RING] = -1
     state[pa.RING_CNT:pa.RING_CNT + pa.MAX_RING] = 0
     for c in range(4):
@@ -115,9 +126,9 @@ def pieces_of(state, c):
     return [int(t) for t in state[pa.PIECE + 4 * c:pa.PIECE + 4 * c + 4]]
 
 
-def ref_moves(state):
+def ref_moves(state, components=None):
     """The reference engine's legal moves for a built state (same board, hand, seat)."""
-    params = pa.make_params(4, {"house_overshoot": pa.OVERSHOOT_CHOICES[state[pa.H_OVERSHOOT]]})
+    params = pa.make_params(4, options_of(pa.OVERSHOOT_CHOICES[state[pa.H_OVERSHOOT]], components))
     g = ref.Game(params, PyStream(0, 0, 0))
     g.exchanging = []
     seat = int(state[pa.H_TO_MOVE])
@@ -149,10 +160,10 @@ def result(state):
     return score, rank, extra
 
 
-def check(state):
+def check(state, components=None):
     """Kernel and reference agree on the built position; returns the legal moves."""
     moves = legal(state)
-    assert moves == ref_moves(state)
+    assert moves == ref_moves(state, components)
     return moves
 
 
@@ -241,6 +252,50 @@ def test_pa1_pa2_a_variant_board_and_deck_are_a_change_of_tables():
     assert harness.random_playthroughs(
         pa.init, pa.to_move, pa.legal_moves, pa.apply_move, invariant, pa.STATE_SIZE,
         pa.MAX_MOVES, SPEC.max_decisions, params, np.uint64(5), 300, lengths) == (-1, 0, 0)
+
+
+# ------------------------------------------------------------------ a move shorter than a lap
+LAP_CASES = [  # issue 38's tables: (components, the key the refusal names)
+    (["board.section=4", "effects.back[-4]=63"], "effects.back"),  # back further than a lap
+    (["board.section=4", "effects.back[-4]=16"], "effects.back"),  # exactly a lap: the board unchanged
+    (["board.section=4", "effects.forward[13]=40"], "effects.forward"),  # a bounce past the own start
+    (["board.section=5", "effects.forward_alt[Ace]=20"], "effects.forward_alt"),
+]
+
+
+@pytest.mark.parametrize("changes,key", LAP_CASES)
+def test_a_card_moving_a_whole_lap_is_refused_naming_the_key(changes, key):
+    """Every card moves a piece less than one lap of the ring (4 x board.section). Issue 38: a back
+    move longer than a lap (the kernel wrapped once and refused it, the reference engine walked
+    it), a back move of exactly one lap (every piece's move left the board unchanged: one move by
+    PA-11, listed once per piece by both engines) and a bounce walking back past its own start
+    (the kernel refused it, the reference engine listed it) made the engines part. The table is
+    refused in one line naming the key, for every overshoot rule."""
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, changes)
+    for overshoot in pa.OVERSHOOT_CHOICES:
+        with pytest.raises(RuleError) as exc:
+            pa.make_params(4, {"components": table, "house_overshoot": overshoot})
+        message = str(exc.value)
+        assert "\n" not in message and message.startswith(f"components: {key}:"), message
+        assert "whole lap" in message and "at most" in message
+
+
+def test_moves_just_shorter_than_a_lap_play_alike_in_both_engines():
+    """The longest moves a table may give on the smallest ring (16 spaces): back 15, forward 15
+    and the Ace's alternative 15, with and without bouncing (a bounce walks back at most to the
+    space after its own start, never past it), agree move by move in the kernel and the
+    reference engine, and keep the state invariant."""
+    ring = 16
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, [
+        "board.section=4", f"effects.back[-4]={ring - 1}", f"effects.forward[13]={ring - 1}",
+        f"effects.forward_alt[Ace]={ring - 1}", "effects.forward[12]=11", "board.house=4"])
+    for overshoot, seed in (("illegal", 71), ("bounce", 72)):
+        params = pa.make_params(4, {"components": table, "house_overshoot": overshoot})
+        assert harness.differential(SPEC, ref, params, seed=seed, games=4) > 0
+        lengths = np.zeros(100, np.int64)
+        assert harness.random_playthroughs(
+            pa.init, pa.to_move, pa.legal_moves, pa.apply_move, invariant, pa.STATE_SIZE,
+            pa.MAX_MOVES, SPEC.max_decisions, params, np.uint64(seed), 100, lengths) == (-1, 0, 0)
 
 
 # ------------------------------------------------------------------ knock-outs
@@ -414,6 +469,24 @@ def test_pa5_the_rest_goes_to_the_partner_when_own_pieces_finish():
     assert check(state) == [move]
     play(state, move)
     assert state[pa.HOME + Y] == 4 and pieces_of(state, B)[0] == sp(B, 35)
+
+
+def test_pa5_with_a_larger_house_the_own_part_takes_all_the_steps_it_can():
+    """The reading this project takes of PA-5 with more than 4 house spaces (issue 38): when the 7
+    cannot be spent wholly on one's own pieces, the own part is the most steps any legal sequence
+    of own sub-moves takes, and it must bring the last own piece home; only the steps left over go
+    to the partner. With 6 house spaces: yellow H3 H5 H6 and [54:Y]; H3 -> H4 (1) lets 54 walk
+    55 H1 H2 H3 (4), 5 steps in all, so blue gets 2. Holding own steps back for the partner
+    (54 -> H1 and 5 to blue) is not a move."""
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, ["board.house=6"])
+    yellow = [sp(Y, 54), house(3), house(5), house(6)]
+    state = build_state({Y: yellow, B: [sp(B, 30)]}, {Y: [SEVEN]}, components=table)
+    move = split([(house(3), 1), (sp(Y, 54), 4), (sp(B, 30), 2)], 2)
+    assert check(state, table) == [move]
+    assert split([(sp(Y, 54), 2), (sp(B, 30), 5)], 1) not in legal(state)
+    play(state, move)
+    assert sorted(pieces_of(state, Y)) == [house(3), house(4), house(5), house(6)]
+    assert pieces_of(state, B)[0] == sp(B, 32)
 
 
 def test_pa5_a_seven_without_a_full_split_is_not_usable():

@@ -41,7 +41,24 @@ Choices made here where the rules are silent (see also the report of the issue):
   (the most any legal own sequence uses) and the partner's pieces the rest, but only if that own
   part brings all four own pieces home (the issue: "the rest to the partner when one's own pieces
   finish"); otherwise the 7 is not usable. A player whose pieces are all home splits the 7 over
-  the partner's pieces only.
+  the partner's pieces only. With the shipped 4 house spaces "as many as they can" changes
+  nothing: four pieces home fill the house, so every own part that brings them home takes the
+  same steps. With a larger house (``board.house`` 5..8) own pieces already home may still move
+  further in, and this project keeps the reading above (issue 38): the own part takes as many
+  steps as it can before the rest goes to the partner, never fewer to hand the partner more.
+  Why: PA-5 sends to the partner only "the steps left over" once one's own part is done, and
+  makes a 7 that one's own pieces "cannot absorb" unusable, so the 7 is one's own card first; the
+  rulebook's "as soon as one has got one's pieces into the house, one helps the other" describes
+  the cards after that, not a choice to stop short inside one card; and it is the one reading
+  under which the 7 of a 4-space house and of a larger one follow the same rule.
+- Every card moves a piece less than one lap of the ring (issue 38): ``playable`` refuses a table
+  whose forward, forward_alt or back steps reach ``4 x board.section``. PA-4 allows no second lap,
+  and a whole lap is not a move of the game: a back move of exactly one lap leaves the board as it
+  was, one further would pass the piece's own start space and its own spot again, and a bounce
+  can walk back past its own start space only after a forward move of a lap or more (the walk
+  back is at most ``steps - free house spaces`` long, so it ends on the ring after the own start
+  when every move is shorter than a lap). Before this rule the two engines read such tables
+  differently. The shipped table (ring 56, longest move 14) is far from it.
 - A player with all 4 pieces home plays every card for the partner's pieces (PA's last rule):
   Start puts a partner's piece on the partner's start, -4 moves a partner's piece, and so on.
 - Score: the winning team 1, the other 0; a game stopped at the deal cap (PA-7) gives everyone 0
@@ -173,7 +190,10 @@ def kind_problem(name: str, row) -> str | None:
 
 
 def _playable(table: dict, n_players: int) -> str | None:
-    """Why a component table cannot make a playable game, or None."""
+    """Why a component table cannot make a playable game, or None: the deck holds from 48 cards
+    (a dealer's three deals) to 64; each kind's effects belong to one family; and every card moves
+    a piece less than one lap of the ring (forward, forward_alt and back steps below
+    4 x board.section: a move of a whole lap is not a move of the game, see the module's docs)."""
     counts = table["deck"]["counts"]
     n_cards = sum(counts)
     least = N_PLAYERS * HAND_SIZE * DEALS_PER_DEALER
@@ -185,6 +205,15 @@ def _playable(table: dict, n_players: int) -> str | None:
         why = kind_problem(name, [effects[key][k] for key in EFFECT_KEYS])
         if why:
             return f"effects: {why}"
+    section = table["board"]["section"]
+    ring = N_PLAYERS * section
+    for key, how in (("forward", "forward"), ("forward_alt", "forward"), ("back", "back")):
+        for k, name in enumerate(KIND_NAMES):
+            steps = effects[key][k]
+            if steps >= ring:
+                return (f"effects.{key}: the {name} card moves {steps} spaces {how}, a whole lap of the "
+                        f"{ring}-space ring or more ({N_PLAYERS} x board.section {section}); every move "
+                        f"must be shorter than one lap (at most {ring - 1})")
     return None
 
 
