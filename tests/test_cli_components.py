@@ -89,6 +89,19 @@ def test_a_bad_component_is_one_error_line_exit_2_nothing_written(tmp_path, comm
     assert not out.exists()
 
 
+def test_issue_38_a_back_move_longer_than_a_lap_is_refused_before_anything_is_played(tmp_path):
+    """The issue's second reproduction: before, all 3 games were played and none replayed."""
+    out = tmp_path / "R2"
+    r = invoke("run", "partners", "--component", "board.section=4", "--component", "effects.back[-4]=63",
+               "--strategy", "guardian-tuned", "--strategy", "random", "--games", 3, "--seed", 5, "--out", out)
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert lines == ["error: components: effects.back: the -4 card moves 63 spaces back, a whole lap of the "
+                     "16-space ring or more (4 x board.section 4); every move must be shorter than one lap "
+                     "(at most 15)"], r.output
+    assert not out.exists()
+
+
 def test_a_game_without_the_key_and_a_sweep_without_two_values_are_refused(tmp_path):
     r = invoke("sweep", "colleagues", "--component", "tokens.plus10=12", "--strategy", "middle",
                "--strategy", "random", "--out", tmp_path / "s")
