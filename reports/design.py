@@ -25,6 +25,14 @@ holds at the heuristic and at the search level on the fresh deals (each interval
 the designs confirmed: Bonferroni over that primary family, above 0) and it meets the targets;
 among those the smallest disruption wins, then the fairest under search play. None holds: "no fix
 found in this search space", with each design's search-level interval.
+
+A design whose games do not replay is never recommended: simulate re-checks the first games of
+each confirmed design's heuristic confirmation (and today's game's) through the game's readable
+reference engine and ``tourney check`` and records the outcome as the entry's ``recheck``
+(``{"games", "passed", "failure"}``); a ``failure`` means the kernel and the rules disagree on
+that table, and the verdict says so. The report states the re-check beside the confirmed designs'
+table (:func:`recheck_words`). An entry without ``recheck`` (a design run made before it) was not
+re-checked: it is not held against the design, and the report says it was not re-checked.
 """
 from __future__ import annotations
 
@@ -215,8 +223,19 @@ class Confirmed:
         return all(t["met"] for t in self.targets)
 
     @property
+    def recheck(self) -> dict | None:
+        """The re-check of its games through the reference engine (None: not re-checked)."""
+        return self.entry.get("recheck")
+
+    @property
+    def replays(self) -> bool:
+        """Its re-checked games replayed through the reference engine and passed ``tourney check``
+        (not re-checked: nothing held against it)."""
+        return not (self.recheck or {}).get("failure")
+
+    @property
     def eligible(self) -> bool:
-        return self.holds and self.meets_targets
+        return self.holds and self.meets_targets and self.replays
 
 
 def _read_confirmed(out: Path, game: str, players: int, entry: dict) -> Confirmed:
@@ -319,7 +338,7 @@ def recommend(designs: list[Confirmed]) -> list[Confirmed]:
 
     eligible = sorted([d for d in designs if d.eligible], key=lambda d: (d.disruption, fairness(d)))
     rest = sorted([d for d in designs if not d.eligible],
-                  key=lambda d: (not d.holds, -_finite(d.gain_search.get("low")), d.disruption))
+                  key=lambda d: (not d.replays, not d.holds, -_finite(d.gain_search.get("low")), d.disruption))
     for i, d in enumerate(eligible + rest, 1):
         d.rank = i
         d.recommended = i == 1 and d.eligible
@@ -335,6 +354,8 @@ def _verdict(d: Confirmed, best: Confirmed | None) -> str:
         if d.disruption > best.disruption:
             return f"also fixes it, more disruptive ({d.disruption:.2f} v {best.disruption:.2f})"
         return "also fixes it, as disruptive but less fair under search play"
+    if not d.replays:
+        return _replay_words(d)
     if d.holds:
         return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
     if gs.get("high", math.nan) < 0:
@@ -363,6 +384,54 @@ def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed
 
 
 # ----------------------------------------------------------------------------- words
+def _replay_words(d: Confirmed) -> str:
+    """The verdict of a design whose games do not replay, as a designer reads it."""
+    return (f"its games do not replay through the reference engine ({d.recheck['failure']}); the kernel and the "
+            f"rules disagree on this table — please report it")
+
+
+def recheck_words(today: Confirmed | None, designs: list[Confirmed]) -> str | None:
+    """The sentence beside the confirmed designs' table: their games (and today's) replayed
+    through the reference engine and re-checked, and which did not replay; None when nothing was
+    re-checked (a design run made before the re-check)."""
+    tables = ([today] if today is not None else []) + list(designs)
+    checked = [d for d in tables if d.recheck is not None]
+    if not checked:
+        return None
+    counts = sorted({int(d.recheck.get("games") or 0) for d in checked})
+    first = f"first {counts[0]:,}" if len(counts) == 1 else "first"
+    whose = ("each design and of today's game" if today is not None and designs else
+             "each design" if designs else "today's game")
+    said = (f"The {first} confirmation games (heuristic play) of {whose} were replayed through the readable "
+            f"reference engine (tourney replay) and ")
+    failed = [d for d in checked if not d.replays]
+    unchecked = [d for d in tables if d.recheck is None]
+    if not failed:
+        said += "passed tourney check"
+    else:
+        passed = [d for d in checked if d.replays]
+        said += "checked with tourney check: " + (f"those of {_names(passed)} passed; " if passed else "")
+        bad = [d for d in failed if d is not today]
+        parts = []
+        if bad:
+            one = len(bad) == 1
+            parts.append("; ".join(f"those of {d.label} did not ({d.recheck['failure']})" for d in bad)
+                         + f", so {'it is' if one else 'they are'} not recommended: the kernel and the rules disagree "
+                         f"on {'that table' if one else 'those tables'}")
+        if today in failed:
+            parts.append(f"those of today's game did not ({today.recheck['failure']}): the kernel and the rules "
+                         f"disagree on today's table, so every comparison with today's game is in doubt")
+        said += "; ".join(parts) + " — please report it"
+    if unchecked:
+        said += f" ({_names(unchecked)}: not re-checked)"
+    return said + "."
+
+
+def _names(tables: list[Confirmed]) -> str:
+    labels = [d.label for d in tables]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
 def _pp(x, digits: int = 1) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:+.{digits}f}"
 
@@ -494,10 +563,14 @@ def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = N
                 f"(none fairer than today's game at the heuristic level within the limits)." + _today_words(today))
     level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
     why = "; ".join(f"{d.label}: balance gained under search play {_gain_cell(d.gain_search)} pp ({level})"
-                    + ("" if not d.holds else " — " + "; ".join(t["why"] for t in d.targets if not t["met"]))
+                    + (" — " + "; ".join(t["why"] for t in d.targets if not t["met"]) if d.holds and not d.meets_targets
+                       else "")
+                    + ("" if d.replays else f" — its games do not replay through the reference engine "
+                                            f"({d.recheck['failure']})")
                     for d in designs)
+    replay = "" if all(d.replays for d in designs) else " and replaying through the reference engine"
     return (f"No fix found in this search space: no confirmed design's balance gain holds under search play "
-            f"and at the heuristic level while meeting the targets. {why}." + _today_words(today))
+            f"and at the heuristic level while meeting the targets{replay}. {why}." + _today_words(today))
 
 
 def disagreements(designs: list[Confirmed]) -> list[str]:
@@ -680,7 +753,7 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
         b.append(_figs(*figs))
     _layout_trials(r, m)
     _layout_strategies(r, m)
-    _layout_methods(r, m, len(designs))
+    _layout_methods(r, m, len(designs), rechecked=recheck_words(today, designs) is not None)
     return r
 
 
@@ -701,19 +774,28 @@ def _command(m: dict) -> str:
     return " ".join(t for t in command.split() if t not in ("--resume", "--overwrite"))
 
 
+#: what a recommendation needs besides the gain and the targets, once the games were re-checked
+_REPLAYS = ", and its games replay through the reference engine"
+
+
 def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[Confirmed], folders: list[str]) -> None:
     b = r.blocks
     b.append(_h(2, "Confirmed designs", "designs"))
     if today is None or not designs:
         b.append(_p("No design was confirmed: the search's Pareto front held nothing but today's game."))
+        rechecked = recheck_words(today, [])
+        if rechecked:
+            b.append(_p(rechecked))
         return
     level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
+    rechecked = recheck_words(today, designs)
     b.append(_p(f"Each design replayed on fresh deals and paired with today's game on them. Balance figure: 1 minus "
                 f"the largest gap between {'team' if get_game(m['game']).team_game else 'seat'} win rates (1 = even); "
                 f"gained: positive is fairer, its paired interval at {level} (Bonferroni over the {len(designs)} designs "
                 f"confirmed). Skill: the strong heuristic's win minus the weaker's, per deal (0 = a coin flip). Length: "
                 f"the design's mean decisions per game over today's. Recommended (highlighted): the gain holds at both "
-                f"levels and every target is met; among those, the smallest disruption."))
+                f"levels and every target is met{_REPLAYS if rechecked else ''}; among those, the smallest "
+                f"disruption."))
     rows = []
     for d in designs:
         c = d.changes
@@ -724,6 +806,8 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
     b.append(Table(["rank", "what changes", "disruption", f"balance, heuristic: today → design (gained, pp [{level}])",
                     f"balance, search: today → design (gained, pp [{level}])", "skill, pp: today → design (change [95%])",
                     "length", "verdict"], rows, [d.recommended for d in designs]))
+    if rechecked:
+        b.append(_p(rechecked))
     b.append(_h(3, "Every measure of the confirmed designs"))
     b.append(_p("On the fresh deals, with 95% intervals; changes against today's game on the same deals in brackets. "
                 "Targets: checked on the estimates (balance under search play, the others at the heuristic level)."))
@@ -808,9 +892,14 @@ def _made_for(strategy: str | None) -> str:
     return "was tuned on" if "tuned" in name or "@" in name or ":" in name else "was written for"
 
 
-def _layout_methods(r: Report, m: dict, k: int) -> None:
+def _layout_methods(r: Report, m: dict, k: int, rechecked: bool = False) -> None:
     c = m.get("confirm") or {}
     r.blocks.append(_h(2, "Methods", "methods"))
+    recheck = ["Re-check: the first games of each confirmed design's heuristic confirmation (and of today's game's) "
+               "are played again by the kernel with the game's readable reference engine following on the same "
+               "chance stream (tourney replay: the two must agree at every step, and the result must be the one "
+               "stored), and each trace is then checked by the reference engine alone (tourney check). A design "
+               "whose games do not replay is never recommended: the kernel and the rules disagree on its table."]
     r.blocks.append(_ul([
         "A deal is a seed and game index; every candidate plays the same deals (seed "
         f"{m.get('seed')}), so every comparison with today's game is paired deal by deal.",
@@ -829,7 +918,7 @@ def _layout_methods(r: Report, m: dict, k: int) -> None:
         "fresh deals); among those, the smallest disruption, then the fairest under search play.",
         "Disruption: the number of values changed plus the mean relative size of the changes (|new - old| / range "
         "for an integer, 1 for an option).",
-    ]))
+    ] + (recheck if rechecked else [])))
 
 
 # ----------------------------------------------------------------------------- outputs
@@ -854,7 +943,8 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                 "rules": d.entry.get("rules"), "disruption": d.disruption, "rank": d.rank,
                 "recommended": d.recommended, "verdict": d.verdict, "heuristic": d.measures,
                 "search": d.search_measures, "gain_heuristic": d.gain_heuristic, "gain_search": d.gain_search,
-                "changes_vs_today": d.changes, "targets": d.targets, "holds": d.holds}
+                "changes_vs_today": d.changes, "targets": d.targets, "holds": d.holds, "recheck": d.recheck,
+                "replays": d.replays}
 
     best = next((d for d in designs if d.recommended), None)
     return _safe({"format": "tourney-design-report/1", "game": m["game"], "players": m["players"],
@@ -862,9 +952,10 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                   "family_level": 1 - ALPHA / max(1, len(designs)), "verdict": verdict,
                   "recommended": None if best is None else {"trial": best.entry.get("trial"), "label": best.label,
                                                            "folder": folders[designs.index(best)]},
-                  "today": None if today is None else {"heuristic": today.measures, "search": today.search_measures},
+                  "today": None if today is None else {"heuristic": today.measures, "search": today.search_measures,
+                                                       "recheck": today.recheck, "replays": today.replays},
                   "designs": [dict(one(d), folder=f) for d, f in zip(designs, folders)],
-                  "disagreements": disagreements(designs)})
+                  "disagreements": disagreements(designs), "recheck": recheck_words(today, designs)})
 
 
 def write_report(out: Path, manifest: dict) -> str:
@@ -889,6 +980,10 @@ def write_report(out: Path, manifest: dict) -> str:
     said = disagreements(designs)
     if said:
         lines.append("  the heuristic and the search level disagree on: " + "; ".join(said))
+    parted = [d for d in ([today] if today is not None else []) + designs if not d.replays]
+    if parted:
+        lines.append("  games that do not replay through the reference engine (the kernel and the rules disagree; "
+                     "please report it): " + "; ".join(f"{d.label} ({d.recheck['failure']})" for d in parted))
     lines.append(f"  {_tried(manifest.get('history') or [])}, {len(designs)} design{'' if len(designs) == 1 else 's'} "
                  "confirmed on fresh deals")
     lines.append(f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}")

@@ -26,14 +26,20 @@ teams' win rates; gains paired on the same deals with ``reports.stats.balance_ga
   +0.001 [-0.006, +0.007], +0.000 [-0.025, +0.026]: a space with no fix.
 """
 import contextlib
+import copy
+import html
 import json
+import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tourney_sim import api
 from tourney_sim.reports.analysis import balance_of, unit_deal_rates
 from tourney_sim.reports.load import load
+from tourney_sim.simulate import design as design_module
+from tourney_sim.simulate.design import RECHECK_GAMES
 from tourney_sim.simulate.games import get_game
 
 GAME = "cardavia"
@@ -75,12 +81,15 @@ def play(out: Path, folder: str, games: int, seed: int) -> tuple[dict, float]:
 
 
 # ----------------------------------------------------------------------------- found and confirmed
+#: today's Cardavia, the match length searched (a resume gives these again)
+MATCH_LENGTH = dict(vary=["rule:match_deals"], trials=6, designs=1, search_deals=1200, seed=1, **SMALL)
+
+
 @pytest.fixture(scope="module")
 def match_length(tmp_path_factory):
     """Today's Cardavia, the match length searched."""
     out = tmp_path_factory.mktemp("design") / "match"
-    result = api.design(GAME, out=out, vary=["rule:match_deals"], trials=6, designs=1, search_deals=1200,
-                        seed=1, **SMALL)
+    result = api.design(GAME, out=out, **MATCH_LENGTH)
     return out, result
 
 
@@ -159,10 +168,13 @@ def no_fix(tmp_path_factory):
     on the search's 400 deals ``single_match_forced=true`` looks fairer by chance (0.603 against
     0.585) and is confirmed; the fresh deals show it is not."""
     out = tmp_path_factory.mktemp("design") / "nofix"
-    result = api.design(GAME, out=out, **{**SMALL, "deals": 400, "skill_deals": 100},
-                        vary=["rule:napula_beyond_10", "rule:last_sweep_scores", "rule:single_match_forced"],
-                        trials=6, designs=2, search_deals=60, seed=4)
+    result = api.design(GAME, out=out, **NO_FIX)
     return out, result
+
+
+#: three rule options that change (almost) no deal's winner (a resume gives these again)
+NO_FIX = dict(SMALL, deals=400, skill_deals=100, trials=6, designs=2, search_deals=60, seed=4,
+              vary=["rule:napula_beyond_10", "rule:last_sweep_scores", "rule:single_match_forced"])
 
 
 def test_a_space_without_a_fix_says_so_and_recommends_nothing(no_fix):
@@ -197,3 +209,144 @@ def test_the_same_command_gives_the_same_design_whatever_the_workers(tmp_path, s
     assert reports[0] == reports[1]
     history = reports[0][0]
     assert len(history) == 10 and len({str(c) for c, _, _ in history}) > 5  # the sampler explored
+
+
+# ----------------------------------------------------------------------------- the re-check
+def plant_disagreement(monkeypatch, rules: list[str], players: int = 4) -> dict:
+    """Plant a disagreement between the kernel and the rules on one table: Cardavia's reference
+    engine ends the games of the table ``rules`` (only) with other scores than the kernel. Returns
+    how many games of that table it has followed so far."""
+    spec = get_game(GAME)
+    planted = spec.make_params(players, spec.resolve_options(rules))
+    real = spec.reference.Game
+    seen = {"games": 0}
+
+    class Parting(real):
+        def __init__(self, params, chance):
+            super().__init__(params, chance)
+            self.parts = bool(np.array_equal(np.asarray(params), planted))
+            seen["games"] += self.parts
+
+        def result(self):
+            scores, ranks, extras = super().result()
+            return ([s + 1 for s in scores] if self.parts else scores), ranks, extras
+
+    monkeypatch.setattr(spec.reference, "Game", Parting)
+    return seen
+
+
+def forget_recheck(out: Path, trial) -> dict:
+    """The design run's manifest with the re-check of the confirmed entry ``trial`` not recorded
+    (as a run killed before it was done leaves it); returns the manifest as it was."""
+    before = manifest(out)
+    m = copy.deepcopy(before)
+    entry = next(c for c in m["confirmed"] if c["trial"] == trial)
+    entry["recheck"] = None
+    (out / "_design.json").write_text(json.dumps(m, indent=1))
+    return before
+
+
+RECHECKED = (f"The first {RECHECK_GAMES} confirmation games (heuristic play) of each design and of today's game "
+             f"were replayed through the readable reference engine (tourney replay) and passed tourney check.")
+#: how a planted disagreement reads (:func:`plant_disagreement`: the first game already ends differently)
+PARTED = "game 0: the kernel and the reference engine part: the game ends differently: kernel"
+
+
+def test_recheck_replays_the_first_games_and_names_the_first_failure(tmp_path, monkeypatch):
+    small = api.run(GAME, [HEURISTIC], games=5, seed=3, out=tmp_path / "five", workers=1).path
+    assert design_module.recheck(small) == {"games": 5, "passed": 5, "failure": None}  # fewer games than asked
+    assert design_module.recheck(small, games=2) == {"games": 2, "passed": 2, "failure": None}
+    real = design_module.replay_trace
+
+    def broken(directory, game_index):
+        if game_index == 3:
+            raise KeyError("seat")  # a bug of the replay: a failure of that game, not of the design run
+        return real(directory, game_index)
+
+    monkeypatch.setattr(design_module, "replay_trace", broken)
+    assert design_module.recheck(small) == {"games": 5, "passed": 3, "failure": "game 3: KeyError: 'seat'"}
+    monkeypatch.setattr(design_module, "replay_trace", lambda d, i: {**real(d, i), "matches_dataset": i != 1})
+    got = design_module.recheck(small)
+    assert got["passed"] == 1 and got["failure"].startswith("game 1: replayed, it ends differently"), got
+    monkeypatch.undo()
+    plant_disagreement(monkeypatch, [])
+    got = design_module.recheck(small)
+    assert got["passed"] == 0 and got["failure"].startswith(PARTED) and "\n" not in got["failure"], got
+    assert len(got["failure"]) <= design_module.RECHECK_REASON
+    unread = design_module.recheck(tmp_path / "none", root=tmp_path)["failure"]  # paths: relative to the run
+    assert unread.startswith("cannot read the dataset: none ") and str(tmp_path) not in unread, unread
+
+
+def test_every_confirmed_design_is_rechecked_and_the_report_says_so(no_fix):
+    out, result = no_fix
+    m = manifest(out)
+    assert len(m["confirmed"]) >= 2  # today's game and the design(s)
+    for c in m["confirmed"]:
+        assert c["recheck"] == {"games": RECHECK_GAMES, "passed": RECHECK_GAMES, "failure": None}, c["label"]
+    d = design_json(out)
+    assert d["recheck"] == RECHECKED
+    assert d["today"]["replays"] and all(x["replays"] and x["recheck"]["failure"] is None for x in d["designs"])
+    md = (out / "report.md").read_text()
+    assert md.index("## Confirmed designs") < md.index(RECHECKED) < md.index("### Every measure")
+    assert html.escape(RECHECKED) in (out / "report.html").read_text()
+    assert "do not replay" not in result.summary.text
+
+
+def test_a_planted_disagreement_fails_its_design_only_and_the_run_completes(no_fix, tmp_path, monkeypatch):
+    """One design's table planted so that the kernel and the reference engine part: resumed with
+    every re-check recorded nothing is re-checked again; with that design's re-check not yet
+    recorded, it is done, fails for that design alone, the verdict says why, the run completes."""
+    there = tmp_path / "nofix"
+    shutil.copytree(no_fix[0], there)
+    before = manifest(there)
+    target = before["confirmed"][1]
+    spec = get_game(GAME)
+    assert not np.array_equal(spec.make_params(4, spec.resolve_options(target["rules"])),
+                              spec.make_params(4, spec.resolve_options([])))  # the plant hits that table alone
+    seen = plant_disagreement(monkeypatch, target["rules"])
+    api.design(GAME, out=there, resume=True, **NO_FIX)
+    assert seen["games"] == 0  # recorded: not done again
+    assert manifest(there)["confirmed"] == before["confirmed"] and design_json(there)["recheck"] == RECHECKED
+
+    forget_recheck(there, target["trial"])
+    result = api.design(GAME, out=there, resume=True, **NO_FIX)
+    assert seen["games"] == 1  # the first game already parts: the re-check stops there
+    m = manifest(there)
+    assert m["status"] == "complete"
+    for old, new in zip(before["confirmed"], m["confirmed"]):
+        if new["trial"] != target["trial"]:
+            assert new == old  # the others: still passed
+    got = m["confirmed"][1]["recheck"]
+    assert got["games"] == RECHECK_GAMES and got["passed"] == 0 and got["failure"].startswith(PARTED), got
+    d = design_json(there)
+    x = next(x for x in d["designs"] if x["trial"] == target["trial"])
+    assert not x["replays"] and not x["recommended"] and x["recheck"] == got
+    assert x["verdict"] == (f"its games do not replay through the reference engine ({got['failure']}); the kernel "
+                            f"and the rules disagree on this table — please report it")
+    md = (there / "report.md").read_text()
+    assert f"those of {target['label']} did not ({got['failure']}), so it is not recommended" in md
+    assert "games that do not replay through the reference engine" in result.summary.text
+    readme = (there / x["folder"] / "README.md").read_text()
+    assert "Not recommended: its games do not replay through the reference engine" in readme
+
+
+@pytest.mark.slow
+def test_a_fix_whose_games_do_not_replay_is_not_recommended(match_length, tmp_path, monkeypatch):
+    """The known fix (a match of two deals), its table planted to part from the rules: no longer
+    recommended, and nothing else is; the report says why."""
+    there = tmp_path / "match"
+    shutil.copytree(match_length[0], there)
+    best = recommended(there)
+    assert best is not None and all(c["recheck"]["failure"] is None for c in manifest(there)["confirmed"])
+    forget_recheck(there, best["trial"])
+    plant_disagreement(monkeypatch, best["rules"])
+    result = api.design(GAME, out=there, resume=True, **MATCH_LENGTH)
+    d = design_json(there)
+    assert d["recommended"] is None
+    x = next(x for x in d["designs"] if x["trial"] == best["trial"])
+    assert x["holds"] and not x["replays"] and x["recheck"]["failure"].startswith(PARTED)  # fairer, but not replayed
+    assert d["today"]["replays"]
+    assert result.summary.text.startswith("No fix found in this search space: no confirmed design's balance gain "
+                                          "holds under search play and at the heuristic level while meeting the "
+                                          "targets and replaying through the reference engine.")
+    assert "do not replay through the reference engine" in (there / "report.md").read_text()

@@ -11,6 +11,7 @@ back through ``--rule components=FILE``); a report written twice is the same byt
 from __future__ import annotations
 
 import copy
+import html
 import json
 import shutil
 from pathlib import Path
@@ -215,6 +216,100 @@ def test_no_effect_design_is_refused(run_dir, tmp_path):
     assert "napula_beyond_10=true: balance gained under search play" in summary
     report = json.loads((there / "design.json").read_text())
     assert report["recommended"] is None and not report["designs"][0]["recommended"]
+
+
+def _rechecked(manifest: dict, failures: dict | None = None) -> dict:
+    """The manifest with each confirmed entry's re-check recorded as simulate.design records it:
+    its first 8 games replayed and checked, all passed but for the entries ``failures`` names (by
+    label: the one-line failure)."""
+    out = copy.deepcopy(manifest)
+    for c in out["confirmed"]:
+        why = (failures or {}).get(c["label"])
+        c["recheck"] = {"games": 8, "passed": 3 if why else 8, "failure": why}
+    return out
+
+
+def _copy(out: Path, there: Path) -> Path:
+    shutil.copytree(out, there, ignore=shutil.ignore_patterns("designs", "report*", "design.json"))
+    return there
+
+
+RECHECKED = ("The first 8 confirmation games (heuristic play) of each design and of today's game were replayed "
+             "through the readable reference engine (tourney replay) and passed tourney check.")
+PARTED = ("game 3: the kernel and the reference engine part: step 12: the kernel has seat 1 to move, the reference "
+          "engine seat 2")
+
+
+def test_designs_rechecked_are_said_to_be(run_dir, tmp_path):
+    out, manifest = run_dir
+    there = _copy(out, tmp_path / "d")
+    summary = design.write_report(there, _rechecked(manifest))
+    report = json.loads((there / "design.json").read_text())
+    assert report["recommended"]["label"] == "match_deals=2"  # passing the re-check changes nothing
+    assert report["recheck"] == RECHECKED
+    assert report["today"]["replays"] and all(d["replays"] and d["recheck"]["passed"] == 8 for d in report["designs"])
+    md = (there / "report.md").read_text()
+    assert md.index("## Confirmed designs") < md.index(RECHECKED) < md.index("### Every measure")
+    assert "- Re-check: the first games of each confirmed design's heuristic confirmation" in md
+    assert html.escape(RECHECKED) in (there / "report.html").read_text()
+    assert "replay" not in summary
+    # a design run made before the re-check: nothing said, nothing held against a design
+    plain = _copy(out, tmp_path / "plain")
+    design.write_report(plain, manifest)
+    report = json.loads((plain / "design.json").read_text())
+    assert report["recheck"] is None and report["recommended"]["label"] == "match_deals=2"
+    assert "replayed through" not in (plain / "report.md").read_text()
+
+
+def test_a_design_whose_games_do_not_replay_is_never_recommended(run_dir, tmp_path):
+    """The known fix, its re-check failed: not eligible however fair (the kernel and the rules
+    disagree on its table), ranked after the design that replays, and every output says why."""
+    out, manifest = run_dir
+    there = _copy(out, tmp_path / "d")
+    summary = design.write_report(there, _rechecked(manifest, {"match_deals=2": PARTED}))
+    first = summary.splitlines()[0]
+    assert first.startswith("No fix found in this search space: no confirmed design's balance gain holds under "
+                            "search play and at the heuristic level while meeting the targets and replaying through "
+                            "the reference engine.")
+    assert "match_deals=2: balance gained under search play" in first
+    assert f"— its games do not replay through the reference engine ({PARTED})" in first
+    assert f"games that do not replay through the reference engine (the kernel and the rules disagree; please " \
+           f"report it): match_deals=2 ({PARTED})" in summary
+    report = json.loads((there / "design.json").read_text())
+    assert report["recommended"] is None
+    fix = next(d for d in report["designs"] if d["label"] == "match_deals=2")
+    assert fix["holds"] and not fix["replays"] and not fix["recommended"] and fix["rank"] == 2
+    assert fix["recheck"] == {"games": 8, "passed": 3, "failure": PARTED}
+    verdict = (f"its games do not replay through the reference engine ({PARTED}); the kernel and the rules disagree "
+               f"on this table — please report it")
+    assert fix["verdict"] == verdict
+    said = ("The first 8 confirmation games (heuristic play) of each design and of today's game were replayed "
+            "through the readable reference engine (tourney replay) and checked with tourney check: those of "
+            "today's game and napula_beyond_10=true passed; those of match_deals=2 did not "
+            f"({PARTED}), so it is not recommended: the kernel and the rules disagree on that table — please "
+            "report it.")
+    assert report["recheck"] == said
+    md = (there / "report.md").read_text()
+    assert said in md and verdict in md
+    assert md.index("## Confirmed designs") < md.index(said) < md.index("### Every measure")
+    assert html.escape(said) in (there / "report.html").read_text()
+    readme = (there / fix["folder"] / "README.md").read_text()
+    assert f"Not recommended: {verdict}." in readme
+
+
+def test_todays_games_that_do_not_replay_are_said(run_dir, tmp_path):
+    """Today's table failing its re-check is said (every comparison with it is in doubt); the
+    designs, whose own games replay, are judged as before."""
+    out, manifest = run_dir
+    there = _copy(out, tmp_path / "d")
+    summary = design.write_report(there, _rechecked(manifest, {"today's game": PARTED}))
+    report = json.loads((there / "design.json").read_text())
+    assert not report["today"]["replays"] and report["recommended"]["label"] == "match_deals=2"
+    assert report["recheck"].endswith(f"checked with tourney check: those of match_deals=2 and napula_beyond_10=true "
+                                      f"passed; those of today's game did not ({PARTED}): the kernel and the rules "
+                                      "disagree on today's table, so every comparison with today's game is in doubt — "
+                                      "please report it.")
+    assert f"today's game ({PARTED})" in summary
 
 
 def test_a_design_that_misses_a_target_is_not_recommended(run_dir, tmp_path):
