@@ -129,6 +129,20 @@ def test_kernel_matches_reference(players, games):
     assert harness.differential(SPEC, ref, params, seed=11, games=games) > games * 30
 
 
+def test_a_match_of_one_round_has_no_leader_at_two_thirds():
+    """One card a hand and one game: two thirds of the match, (2 * 1 * 1) // 3 = 0 rounds, is
+    before its first round, where nobody leads: -1 in the kernel and the reference engine alike
+    (issue 38: the kernel left init's 0, naming seat 0)."""
+    table = co.COMPONENTS.set(co.COMPONENTS.defaults, ["deal.hand=1"])
+    for players in range(co.MIN_PLAYERS, co.MAX_PLAYERS + 1):
+        params = co.make_params(players, {"components": table, "match_games": 1})
+        harness.differential(SPEC, ref, params, seed=3800, games=3)
+        k = KernelGame(SPEC, params, 3800, 0)
+        while k.to_move() >= 0:
+            k.apply(k.legal_moves()[0])
+        assert {row[2] for row in k.result()[2]} == {-1}, players
+
+
 def test_kernel_matches_reference_in_matches():
     params = co.make_params(4, {"match_games": 3})
     harness.differential(SPEC, ref, params, seed=5, games=300)

@@ -21,7 +21,11 @@ here where both are silent:
   starter is the leader on match points, ties going to the earliest leader in the seat order of
   the previous game's first round (that game's starter first). The match total is the score.
 - Result columns: ``cards_taken`` (display cards taken over the match) and
-  ``rounds_first_taker`` (rounds in which the seat was the first to take, so starts the next).
+  ``rounds_first_taker`` (rounds in which the seat was the first to take, so starts the next),
+  and ``leader_at_two_thirds``: the seat alone in the lead on match points once
+  ``(2 * rounds * games) // 3`` rounds of the match are played, -1 if shared. A match of one
+  round (``deal.hand`` 1, one game) has that point before its first round, where nobody leads:
+  -1 (issue 38: the kernel reported seat 0, the reference engine -1).
 
 Every card of the game is in exactly one place: a hand, the display mask, ``PLAYED`` or a
 taken mask. Masks make taking a colour two mask operations (no scan over cards).
@@ -421,11 +425,16 @@ def apply_move(state, move, chance):
 @njit(cache=True, inline="always")
 def result(state, score, rank, extra):
     n = state[H_PLAYERS]
+    leader = state[H_LEADER_2_3]
+    if 2 * state[H_HAND_SIZE] * state[H_MATCH_GAMES] < 3:
+        # a match of one round (deal.hand 1, one game): its two-thirds point, (2 * 1 * 1) // 3 = 0
+        # rounds, is before the first round, where nobody leads (issue 38: the kernel gave 0)
+        leader = -1
     for p in range(n):
         score[p] = state[SCORE + p]
         extra[p, 0] = state[CARDS_TAKEN + p]
         extra[p, 1] = state[FIRST_TAKES + p]
-        extra[p, 2] = state[H_LEADER_2_3]
+        extra[p, 2] = leader
     rank_descending(score, n, rank)
 
 
