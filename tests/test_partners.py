@@ -409,6 +409,40 @@ def test_pa4_no_second_lap():
 
 
 # ------------------------------------------------------------------ the 7 (PA-5, PA-11)
+def test_pa11_the_aces_1_and_14_onto_protected_pairs_are_one_move():
+    """Issue 38, the shipped table: [10:Y], red pairs on 11 and 24. The Ace's 1 and its 14 both
+    land on a pair and knock the mover out, leaving one board: one move (the smaller code).
+    Rules version 1 listed both, in both engines."""
+    state = build_state({Y: [sp(Y, 10)], R: [sp(R, 11), sp(R, 11), sp(R, 24), sp(R, 24)]}, {Y: [ACE]})
+    assert check(state) == [single(ACE, 1, sp(Y, 10))]
+    play(state, single(ACE, 1, sp(Y, 10)))
+    assert pieces_of(state, Y) == [OUT] * 4 and state[pa.KO_SUFFERED + Y] == 1
+
+
+def test_pa11_two_step_counts_bouncing_to_one_space_are_one_move():
+    """Issue 38: a 5 that may also move 7, bouncing: [53:Y] 5 -> 54 55 H1 H2 H3, and 7 -> ... H4,
+    back to H3: one board, one move (the 5's code). A piece that bounces back to where it stood
+    leaves the board unchanged: whichever piece and step count, one move."""
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, ["effects.forward_alt[5]=7"])
+    state = build_state({Y: [sp(Y, 53)]}, {Y: [FIVE]}, overshoot="bounce", components=table)
+    assert check(state, table) == [single(FIVE, 5, sp(Y, 53))]
+    play(state, single(FIVE, 5, sp(Y, 53)))
+    assert pieces_of(state, Y)[0] == house(3)
+    # a 10 that may also move 12: [54:Y] 10 -> 55 H1..H4, back 5 to 54; [53:Y] 12 -> 54 55 H1..H4,
+    # back 6 to 53: both leave the board as it was (the other two moves do not)
+    table = pa.COMPONENTS.set(pa.COMPONENTS.defaults, ["effects.forward_alt[10]=12"])
+    state = build_state({Y: [sp(Y, 53), sp(Y, 54)], G: [sp(G, 30)]}, {Y: [TEN]}, overshoot="bounce",
+                        components=table)
+    moves = check(state, table)
+    unchanged = []
+    for move in moves:
+        after = state.copy()
+        play(after, move)
+        if pieces_of(after, Y) == pieces_of(state, Y):
+            unchanged.append(move)
+    assert unchanged == [single(TEN, 10, sp(Y, 54))] and len(moves) == 3, [hex(m) for m in moves]
+
+
 def test_pa5_seven_split_knocks_out_at_each_landing():
     # [10:Y] . . [13:R] ... [20:Y] . . . [24:R]   3 + 4: both red pieces go out mid-split
     state = build_state({Y: [sp(Y, 10), sp(Y, 20)], R: [sp(R, 13), sp(R, 24)]}, {Y: [SEVEN]})

@@ -358,7 +358,18 @@ class Game:
             for p in places:
                 if b.walk_back(m, p, eff[BACK]) is not None:
                     moves.append(base | eff[BACK] << 7 | b.track(m, p))
-        return moves
+        return self._one_per_board(seat, kind, moves)
+
+    def _one_per_board(self, seat: int, kind: int, moves: list[int]) -> list[int]:
+        """PA-11: the moves of one card that leave the same board are one move, the smallest
+        code (the Ace's 1 and 14 both onto a protected pair; two step counts bouncing to one
+        space; pieces bouncing back to where they stood)."""
+        best = {}
+        for code in sorted(moves):
+            after = self.board.copy()
+            self._move_pieces(after, seat, kind, code)
+            best.setdefault(after.outcome(), code)
+        return sorted(best.values())
 
     # -- the 7 (PA-5)
     def _sequences(self, board, colour, budget, prefix, out):

@@ -51,6 +51,13 @@ Choices made here where the rules are silent (see also the report of the issue):
   rulebook's "as soon as one has got one's pieces into the house, one helps the other" describes
   the cards after that, not a choice to stop short inside one card; and it is the one reading
   under which the 7 of a 4-space house and of a larger one follow the same rule.
+- PA-11 for single-piece moves (rules version 2, issue 38): the moves of one card that leave the
+  same board are one move, the smallest code. With the shipped table this happens when the Ace's
+  1 and 14 both land on protected pairs (the mover is knocked out either way); with other tables
+  also when two step counts of one card bounce to the same house or ring space, or when pieces
+  bounce back to where they stood. Version 1 listed one move per step count and piece there
+  (both engines), so a random or search player could pick among what the rules call one move:
+  games of version 1 with such a position play differently now, hence the new version.
 - Every card moves a piece less than one lap of the ring (issue 38): ``playable`` refuses a table
   whose forward, forward_alt or back steps reach ``4 x board.section``. PA-4 allows no second lap,
   and a whole lap is not a move of the game: a back move of exactly one lap leaves the board as it
@@ -142,7 +149,7 @@ from ..layout import Layout
 
 NAME = "partners"
 #: bumped whenever the behaviour of the rules (and so any result) changes
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: PA-11 for single-piece moves (see the module docstring)
 N_PLAYERS = 4
 PIECES = 4
 HAND_SIZE = 4
@@ -919,6 +926,7 @@ def _gen_kind(st, moves, n, kind, seat, m):
     if f2 > 0 and f2 < f1:
         f1, f2 = f2, f1
     mask = st[HOUSE_MASK + m]
+    unchanged = False  # a move that leaves the board as it was is listed (PA-11: one move)
     for r in range(2):
         v = f1 if r == 0 else f2
         if v <= 0:
@@ -931,9 +939,24 @@ def _gen_kind(st, moves, n, kind, seat, m):
             if t == prev:
                 continue
             prev = t
-            if fwd_dest(st, m, t, v, mask) >= 0:
-                moves[n] = kc | (np.int64(v) << np.int64(7)) | np.int64(t)
-                n += 1
+            d = fwd_dest(st, m, t, v, mask)
+            if d < 0:
+                continue
+            # PA-11: moves of one card that leave the same board are one move, the smallest code
+            # (codes ascend: f1 before f2, pieces by track). Only two cases can meet: the piece
+            # ends where it stood (a bounce back), whichever piece and steps; or the same piece
+            # lands alike with f1 and f2 (both onto a protected pair, or one bounce space).
+            e = landing(st, m, d)
+            if e == t:
+                if unchanged:
+                    continue
+                unchanged = True
+            elif r == 1 and f1 > 0:
+                d1 = fwd_dest(st, m, t, f1, mask)
+                if d1 >= 0 and landing(st, m, d1) == e:
+                    continue
+            moves[n] = kc | (np.int64(v) << np.int64(7)) | np.int64(t)
+            n += 1
     return n
 
 
