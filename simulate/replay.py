@@ -76,6 +76,9 @@ def record_game(spec: GameSpec, params, seed: int, game_index: int,
         if legal:
             entry["legal"] = [{"move": m, "action": spec.move_to_json(k.state, m)} for m in k.legal_moves()]
         history.append(entry)
+        if move not in ref.legal_moves():
+            raise EngineDisagreement(f"step {len(history) - 1}: seat {seat} plays {entry['action']}, which the "
+                                     f"reference engine does not list as legal")
         k.apply(move)
         ref.apply(move)
         flush()
