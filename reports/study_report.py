@@ -48,7 +48,8 @@ def context(data: StudyData, players: int, level: str) -> str:
     return f"{players} players, everyone {name}" + ("" if name == level else f" ({LEVEL_WORDS[level]})")
 
 
-def load_study(out: Path, manifest: dict, sections=("levels", "rules", "landscape", "adaptive")) -> StudyData:
+def load_study(out: Path, manifest: dict,
+               sections=("levels", "rules", "landscape", "adaptive", "components")) -> StudyData:
     """The study's stages (of ``sections``), loaded."""
     from tourney_sim.simulate.games import get_game
     game = manifest["game"]
@@ -371,15 +372,18 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         return ["Only random play was studied: no verdict on balance under skilled play (see the seat table)."]
     unfair = [lv for lv in levels if state[lv][0] == "unfair"]
     if unfair:
+        # said from the findings themselves (the adaptive stage's deals included), each with its
+        # own interval and adjusted p: a level is unfair only where a seat's question is a finding
         lv = unfair[-1]  # the strongest play at which it is unfair
-        units = seats[(p, lv)]["units"]
-        top = units.win_rate.idxmax()
-        row = units.loc[top]
-        every = len(unfair) == len(levels) and len(levels) > 1
-        where = f"at every level of play: {top} wins" if every else f"under {LEVEL_WORDS[lv]}: {top} wins"
-        out.append(f"Unfair {where} {100 * row.win_rate:.0f}% of deals{f' under {LEVEL_WORDS[lv]}' if every else ''} "
-                   f"(95% [{100 * row.ci_low:.0f}, {100 * row.ci_high:.0f}]; an even share is "
-                   f"{100 / len(units):.0f}%).")
+        found = _findings_first(state[lv][1])
+        said = "; ".join(_finding_words(q) for q in found[:2])
+        also = [x for x in reversed(unfair) if x != lv]
+        if also:
+            out.append(f"Unfair at every level of play: under {LEVEL_WORDS[lv]}, {said}"
+                       + "".join(f"; under {LEVEL_WORDS[x]}, {_finding_words(_findings_first(state[x][1])[0])}"
+                                 for x in also) + ".")
+        else:
+            out.append(f"Unfair under {LEVEL_WORDS[lv]}: {said}.")
     for lv in levels:
         st, qs = state[lv]
         if st == "fair":
@@ -410,13 +414,33 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
              and q.family == "primary" and q.outcome == "finding"]
     if first:
         q = max(first, key=lambda q: abs(q.estimate))
-        word = "more" if q.estimate > 0 else "less"
-        out.append(f"The first player wins {abs(100 * q.estimate):.1f} pp {word} often than the average seat "
-                   f"under {LEVEL_WORDS[q.level]}.")
+        out.append(f"Under {LEVEL_WORDS[q.level]}, {_finding_words(q)}.")
     skill = _skill(data, family, p)
     if skill:
         out.append(skill)
     return out[:5]
+
+
+def _findings_first(qs: list[Question]) -> list[Question]:
+    """A level's seat questions that are findings, the largest first."""
+    return sorted((q for q in qs if q.outcome == "finding"), key=lambda q: -abs(q.estimate))
+
+
+def _finding_words(q: Question) -> str:
+    """A finding as the verdict says it: its claim, size, own interval and adjusted p."""
+    p = f", adjusted p {findings._p(q.p_holm)}" if math.isfinite(q.p_holm) else ""
+    return q.phrase() + p
+
+
+def verdict_state(data: StudyData, family: Family, p: int) -> str:
+    """The verdict's outcome at ``p`` players, for its colour: "unfair" (a seat's question is a
+    finding at some level), "fair" (every studied level shown fair), else "open"."""
+    states = [_level_state([q for q in family.questions if q.section == "seats" and q.players == p
+                            and q.level == lv and q.measure == "win rate"])
+              for lv in ("heuristic", "search") if (p, lv) in data.levels]
+    if "unfair" in states:
+        return "unfair"
+    return "fair" if states and all(s == "fair" for s in states) else "open"
 
 
 def level_seats(data: StudyData) -> dict:
@@ -482,11 +506,11 @@ def build(data: StudyData, family: Family) -> Report:
     b.append(_h(2, "Verdict", "verdict"))
     for p, said in verdicts(data, family, rows, seats).items():
         r.terminal.append(f"{p} players: " + " ".join(said))
-        b.append(_p(f"{p} players: " + (" ".join(said) if said else "nothing settled at this budget."), "key"))
+        b.append(_p(f"{p} players: " + (" ".join(said) if said else "nothing settled at this budget."),
+                    VERDICT_CLASS[verdict_state(data, family, p)]))
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
                 f"unfair: a significant difference (Holm, 5% per family). {SHARED_FIRST}"))
-    if rows:
-        _layout_changes(r, rows)
+    _layout_changes(r, data, family, rows)
     _layout_plots(r, data, rows, seats)
     _layout_findings(r, data, family, rows)
     _layout_seats(r, data, seats)
@@ -502,7 +526,36 @@ def build(data: StudyData, family: Family) -> Report:
     return r
 
 
-def _layout_changes(r: Report, rows: list[RuleRow]) -> None:
+def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleRow]) -> None:
+    """What to change: the rule options tried, the paired checks of the components' nearest
+    changes, and the ``tourney design`` command that searches for the smallest fix."""
+    if not rows:
+        b = _section(r, "What to change", "change", "No rule option of this game was tried at these player "
+                     "counts: the game has none to try here.")
+    else:
+        b = _rule_options(r, rows)
+    if data.components:
+        from .study_components import checks  # it builds on this module's rule rows
+        _family, checked = checks(data)
+        b.append(_p("The nearest change of each of the components worth most (one fewer copy, a value one lower), "
+                    "played on the same deals as the default rules (details under Components): "
+                    + "; ".join(f"{x.players} players, {x.option}: {x.verdict()}, balance gained {_gain(x)} pp"
+                                for x in checked) + "."))
+    budget = data.manifest.get("budget")
+    budget = f" --budget {budget}" if budget in DESIGN_BUDGETS else ""
+    commands = [f"tourney design {data.game} --players {p}{budget} --out design/{data.game}-{p}p"
+                for p in data.players]
+    b.append(_p("To search every rule option and component value for the smallest change that makes the game "
+                "fairer, and confirm it under strong play, run " + "; ".join(commands)
+                + " (README: Designing a fix)."))
+
+
+DESIGN_BUDGETS = ("quick", "standard", "thorough")
+#: the verdict's colour: green when fair, red when unfair, grey when not settled
+VERDICT_CLASS = {"fair": "key", "unfair": "unfair", "open": "open"}
+
+
+def _rule_options(r: Report, rows: list[RuleRow]) -> list:
     b = _section(r, "What to change", "change",
                  "Each rule option against the default rules on the same deals, ranked by the balance it gains "
                  "(the balance figure is 1 minus the largest gap between seat or team win rates; its change is the "
@@ -519,6 +572,7 @@ def _layout_changes(r: Report, rows: list[RuleRow]) -> None:
     b.append(Table(["rank", "option", "players", "level", "deals", "balance figure: default → option",
                     "balance gained, pp [95%]", "what it does to balance"], table,
                    [x.level == "heuristic" and x.shown() == "fairer" for x in ranked]))
+    return b
 
 
 def _gain(x: RuleRow) -> str:

@@ -167,7 +167,71 @@ def test_a_fair_game_is_called_fair_and_the_verdict_names_the_unfair_team():
     assert {q.outcome for q in unfair.questions if q.family == "primary"} == {"finding"}
     r = build(unfair_data, unfair)
     line = r.terminal[0]
-    assert line.startswith("4 players: Unfair at every level of play: team 1 (seats 1, 3) wins "), line
+    assert line.startswith("4 players: Unfair at every level of play: under search play, team 1 (seats 1, 3) "
+                           "wins "), line
+    assert "under heuristic play, team 1 (seats 1, 3) wins" in line
+
+
+def _verdict_contradictions(data: StudyData) -> list[str]:
+    """Every verdict sentence of ``data``'s report held against findings.json's questions (the
+    final family, the adaptive stage included): a level called unfair has a seat finding there,
+    and every interval the sentence quotes is that finding's own; a level called fair has every
+    seat question equivalent; the verdict's colour says the same. Returns what contradicts."""
+    from tourney_sim.reports.study_report import build, findings_json, verdict_state
+    family = questions(data)
+    report = build(data, family)
+    qs = findings_json(data, family)["questions"]
+    wrong = []
+    for p, line in zip(data.players, report.terminal):
+        seats = {lv: [q for q in qs if q["section"] == "seats" and q["players"] == p and q["level"] == lv
+                      and q["measure"] == "win rate"] for lv in ("heuristic", "search")}
+        for lv, words in (("heuristic", "heuristic play"), ("search", "search play")):
+            found = [q for q in seats[lv] if q["outcome"] == "finding"]
+            said_unfair = (f"Unfair under {words}" in line or f"under {words}, " in line
+                           and "Unfair at every level" in line)
+            if said_unfair != bool(found):
+                wrong.append(f"{p}p {lv}: unfair said {said_unfair}, findings {len(found)}: {line}")
+            for q in found[:1]:
+                interval = q["sentence"].split(", adjusted p")[0].rsplit(" ", 2)[-2:]
+                if said_unfair and " ".join(interval) not in line:
+                    wrong.append(f"{p}p {lv}: the finding's interval {' '.join(interval)} is not quoted: {line}")
+            said_fair = f"Fair under {words}" in line
+            if said_fair and not (seats[lv] and all(q["outcome"] == "equivalent" for q in seats[lv])):
+                wrong.append(f"{p}p {lv}: called fair: {line}")
+        state = verdict_state(data, family, p)
+        if (state == "unfair") != line.startswith(f"{p} players: Unfair"):
+            wrong.append(f"{p}p: colour {state} against {line}")
+    return wrong
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_every_verdict_sentence_matches_its_findings_on_planted_and_null_studies(seed):
+    """Issue 39: the verdict is said from the final findings, quoting each finding's own interval,
+    and calls a level unfair only where a seat's question is a finding in its family; fair only
+    where every seat is shown equivalent. Over planted studies (an unfair seat at one level, a
+    team gap at both) and null ones (nothing planted): no sentence contradicts findings.json."""
+    studies = [planted_study(seed), planted_study(seed, plant=False), team_study(seed),
+               team_study(seed + 10, bias=[0, 0.25, 0, 0.25])]
+    for data in studies:
+        assert _verdict_contradictions(data) == []
+    # the planted ones are called unfair, and at the level planted only
+    line = build_line(planted_study(seed))
+    assert "Unfair under heuristic play: seat 0 wins more often" in line and "under search play, seat" not in line
+
+
+def build_line(data: StudyData) -> str:
+    from tourney_sim.reports.study_report import build
+    return build(data, questions(data)).terminal[0]
+
+
+def test_every_study_report_says_what_to_change():
+    """Issue 39: a game without rule options at the studied counts still gets "What to change",
+    with the tourney design command for its game, players and budget."""
+    from tourney_sim.reports.study_report import build
+    data = team_study(7)
+    data.manifest["budget"] = "quick"
+    text = "\n".join(str(b) for b in build(data, questions(data)).blocks)
+    assert "What to change" in text and "tourney design synthetic --players 4 --budget quick" in text
 
 
 def test_a_planted_seat_advantage_is_named_in_the_verdict():
