@@ -532,7 +532,23 @@ def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confir
     kind = "Team" if team else "Seat"
     return (f"{title}: {what}. {kind} balance {today.search_measures['balance']:.2f} → "
             f"{d.search_measures['balance']:.2f} ({_fair_words(d.search_measures)}); {_skill_words(today, d)}; "
-            f"{_length_words(d)}.")
+            f"{_length_words(d)}" + "".join(f"; {w}" for w in _side_words(today, d)) + ".")
+
+
+def _side_words(today: Confirmed, d: Confirmed) -> list[str]:
+    """The side effects a designer must see beside the fix (issue 39): decisiveness and draws
+    where the paired change is shown (its 95% interval excludes 0), before → after."""
+    out = []
+    for name, words in (("decisiveness", "the leader at two thirds wins"), ("draws", "draws")):
+        c = d.changes.get(name) or {}
+        before, after = today.measures.get(name), d.measures.get(name)
+        if c.get("low") is None or before is None or after is None:
+            continue
+        if c["low"] > 0 or c["high"] < 0:
+            out.append(f"{words} {100 * before:.1f}% → {100 * after:.1f}% "
+                       f"({'more' if c['low'] > 0 else 'less'} often, change {_pp(c['change'])} pp, 95% "
+                       f"[{_pp(c['low'])}, {_pp(c['high'])}])")
+    return out
 
 
 #: a largest gap shown below this under heuristic play: "little to fix" (the study's ±2 pp margin)
@@ -574,14 +590,13 @@ def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = N
 
 
 def disagreements(designs: list[Confirmed]) -> list[str]:
-    """Designs the two levels of play judge differently (shown fairer at one level, not at the
-    other, or fairer at one and less fair at the other)."""
+    """Designs the two levels of play judge differently: their intervals of the balance gained do
+    not overlap (issue 39: shown at one level and not at the other is not a disagreement while
+    the intervals overlap; that is a level that has not settled it, said apart)."""
     out = []
     for d in designs:
         h, s = d.gain_heuristic, d.gain_search
-        shown = [g.get("low", math.nan) > 0 for g in (h, s)]
-        worse = [g.get("high", math.nan) < 0 for g in (h, s)]
-        if shown[0] != shown[1] or (shown[0] and worse[1]) or (shown[1] and worse[0]):
+        if h.get("low", math.nan) > s.get("high", math.nan) or s.get("low", math.nan) > h.get("high", math.nan):
             out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, search level {_gain_cell(s)} pp "
                        f"(balance gained, {_level(h.get('level', 1 - ALPHA))})")
     return out

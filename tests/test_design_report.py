@@ -395,12 +395,15 @@ def _confirmed(label: str, heuristic: tuple, search: tuple) -> design.Confirmed:
 
 
 def test_levels_that_disagree_are_named():
+    """Two levels disagree only when their intervals do not overlap (issue 39): shown at the
+    heuristic level with a search interval that overlaps it is not a disagreement."""
     both = _confirmed("a=1", (0.3, 0.2, 0.4), (0.3, 0.1, 0.5))
     heuristic_only = _confirmed("b=1", (0.3, 0.2, 0.4), (0.1, -0.1, 0.3))
     opposite = _confirmed("c=1", (-0.3, -0.4, -0.2), (0.3, 0.1, 0.5))
-    said = design.disagreements([both, heuristic_only, opposite])
-    assert [x.split(":")[0] for x in said] == ["b=1", "c=1"]
-    assert "search level +10.0 [-10.0, +30.0] pp" in said[0]
+    apart = _confirmed("d=1", (0.3, 0.25, 0.35), (0.1, 0.0, 0.2))
+    said = design.disagreements([both, heuristic_only, opposite, apart])
+    assert [x.split(":")[0] for x in said] == ["c=1", "d=1"]
+    assert "search level +10.0 [+0.0, +20.0] pp" in said[1]
 
 
 def test_split_mirror_reads_as_the_whole_run(run_dir, tmp_path):
@@ -410,3 +413,22 @@ def test_split_mirror_reads_as_the_whole_run(run_dir, tmp_path):
     trial = manifest["history"][0]
     skill = [(out / p, tuple(s)) for p, s in trial["dirs"]["skill"]]
     assert design.measure(GAME, PLAYERS, [tmp_path / whole], skill) == trial["measures"]
+
+
+def test_the_headline_names_the_side_effects_it_shows():
+    """Issue 39: a fix that drops decisiveness says so in the headline (Colleagues' top design took
+    the leader at two thirds from 59.8% to 35.8%); a change whose interval holds 0 is not named."""
+    manifest = {"game": "colleagues", "baseline": {"rules": [], "components": {}}}
+    today = design.Confirmed({"label": "today's game", "changes": {}}, None, None)
+    today.measures = {"skill": 0.30, "decisiveness": 0.598, "draws": 0.020}
+    today.search_measures = {"balance": 0.90, "balance_low": 0.85}
+    d = design.Confirmed({"label": "x", "changes": {}}, None, None)
+    d.measures = {"skill": 0.29, "decisiveness": 0.358, "draws": 0.021}
+    d.search_measures = {"balance": 0.97, "balance_low": 0.95}
+    d.changes = {"skill": {"change": -0.01, "low": -0.03, "high": 0.01},
+                 "length": {"change": 0.0, "low": -1.0, "high": 1.0, "ratio": 1.0},
+                 "decisiveness": {"change": -0.24, "low": -0.27, "high": -0.21},
+                 "draws": {"change": 0.001, "low": -0.004, "high": 0.006}}
+    line = design.headline("Colleagues", False, manifest, today, d)
+    assert "the leader at two thirds wins 59.8% → 35.8% (less often, change -24.0 pp, 95% [-27.0, -21.0])" in line
+    assert "draws" not in line
