@@ -806,8 +806,8 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
     rechecked = recheck_words(today, designs)
     b.append(_p(f"Each design replayed on fresh deals and paired with today's game on them. Balance figure: 1 minus "
                 f"the largest gap between {'team' if get_game(m['game']).team_game else 'seat'} win rates (1 = even); "
-                f"gained: positive is fairer, its paired interval at {level} (Bonferroni over the {len(designs)} designs "
-                f"confirmed). Skill: the strong heuristic's win minus the weaker's, per deal (0 = a coin flip). Length: "
+                f"gained: positive is fairer, with a paired interval widened so that the intervals of all "
+                f"{len(designs)} designs confirmed hold together 95% of the time ({level} each). Skill: the strong heuristic's win minus the weaker's, per deal (0 = a coin flip). Length: "
                 f"the design's mean decisions per game over today's. Recommended (highlighted): the gain holds at both "
                 f"levels and every target is met{_REPLAYS if rechecked else ''}; among those, the smallest "
                 f"disruption."))

@@ -326,8 +326,8 @@ class RuleRow:
         if all(q.outcome in ("equivalent", "negligible") for q in qs):
             bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
             return f"no seat's advantage changes by more than ±{100 * bound:.1f} pp"
-        more = [q.more_deals for q in qs if q.outcome == "not settled" and q.more_deals]
-        return "not settled" + (f": about {max(more):,} more deals at 80% power" if more else "")
+        most = findings.most_to_settle(qs)
+        return "not settled" + (f": {most.settle_words()}" if most else "")
 
 
 def rule_rows(data: StudyData, family: Family) -> list[RuleRow]:
@@ -392,11 +392,10 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
                        f"±{100 * bound:.1f} pp.")
     open_levels = [lv for lv in levels if state[lv][0] == "open"]
     if open_levels:
-        more = [max((q.more_deals for q in state[lv][1] if q.outcome == "not settled" and q.more_deals), default=0)
-                for lv in open_levels]
-        said = " and ".join(f"{n:,}" for n in more if n)
+        most = [findings.most_to_settle(state[lv][1]) for lv in open_levels]
+        said = "; ".join(q.settle_words() for q in most if q is not None)
         out.append(f"Not settled under {' or '.join(LEVEL_WORDS[lv] for lv in open_levels)}"
-                   + (f": about {said} more deals would show it either way." if said else "."))
+                   + (f": {said}." if said else "."))
     mine = [r for r in rows if r.players == p and r.level == "heuristic" and r.changed]
     fairer = [r for r in mine if r.shown() == "fairer"]
     worse = [r for r in mine if r.shown() == "less fair"]
@@ -509,7 +508,8 @@ def build(data: StudyData, family: Family) -> Report:
         b.append(_p(f"{p} players: " + (" ".join(said) if said else "nothing settled at this budget."),
                     VERDICT_CLASS[verdict_state(data, family, p)]))
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
-                f"unfair: a significant difference (Holm, 5% per family). {SHARED_FIRST}"))
+                f"unfair: a difference too large to be luck (at most a 5% chance of any false alarm among each group "
+                f"of questions; how it is tested is under Methods). {SHARED_FIRST}"))
     _layout_changes(r, data, family, rows)
     _layout_plots(r, data, rows, seats)
     _layout_findings(r, data, family, rows)
@@ -623,7 +623,8 @@ def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[Rule
                  "one Holm adjustment per family (5% family-wise error each). Each question is unfair / an effect "
                  "(significant), significant but negligible (inside ±1 pp), fair or equivalent (shown within the "
                  f"margin, ±{100 * findings.FAIR_PP:g} pp for rates, two one-sided tests at the family's level), or "
-                 "not settled (with about how many more deals would settle it either way at 80% power). Rule "
+                 "not settled (with about how many more deals at its level would settle it either way at 80% "
+                 "power, rounded up to two significant figures). Rule "
                  "options: option minus default on the same deals, signed, as in every table.")
     for name, what in findings.FAMILIES.items():
         qs = [q for q in findings.ordered(family.questions) if q.family == name]
@@ -868,7 +869,9 @@ def _layout_methods(r: Report) -> None:
         f"(length: ±{100 * findings.LENGTH_MARGIN:g}% of the baseline); fair or equivalent when two one-sided tests "
         f"at 0.05/m show the effect within ±{100 * findings.FAIR_PP:g} pp (Lakens 2018; the bound X of 'fair within "
         "±X pp' is the larger end of the 1 - 2·0.05/m interval); not settled otherwise, with the deals at which "
-        "either test would succeed with 80% power if the effect is as observed.",
+        "either test would succeed with 80% power for every effect within one standard error of the estimate "
+        f"(rounded up to two significant figures; beyond {findings.SETTLE_CAP_OTHERWISE:,} more deals, "
+        f"{findings.SETTLE_CAP['search']:,} at the search level, 'more than': this budget cannot settle it).",
         "Balance figure and its change between rule options: on the deals both played (see docs/analysis.md for "
         "its interval); ratings: openskill Plackett-Luce on a seeded sample of games.",
     ]))
