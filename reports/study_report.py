@@ -388,8 +388,12 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         st, qs = state[lv]
         if st == "fair":
             bound = max((q.bound for q in qs if q.outcome == "equivalent"), default=findings.NEGLIGIBLE_PP)
-            out.append(f"Fair under {LEVEL_WORDS[lv]}: no seat's win rate differs from the average by more than "
-                       f"±{100 * bound:.1f} pp.")
+            # two units (two teams, two seats): one question, their gap; else each unit against the average
+            units = "teams" if any(q.subject.startswith("team") for q in qs) else "seats"
+            what = (f"the two {units}' win rates differ by" if len(qs) == 1
+                    else "no seat's win rate differs from the average by")
+            out.append(f"Fair under {LEVEL_WORDS[lv]}: {what} at most {100 * bound:.1f} pp (95%; the margin for "
+                       f"fair is ±{100 * findings.FAIR_PP:g} pp).")
     open_levels = [lv for lv in levels if state[lv][0] == "open"]
     if open_levels:
         most = [findings.most_to_settle(state[lv][1]) for lv in open_levels]
