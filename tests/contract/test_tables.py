@@ -32,7 +32,7 @@ from .tables import DECLARED, ContractBroken
 SEED = 3800  # the extremes' games (drawn tables draw their own seed)
 #: drawn tables per game: in the default suite, in the slow tier (each plays every player count
 #: and rule option: a second or so per Partners table, the slowest reference engine)
-DEFAULT_EXAMPLES, SLOW_EXAMPLES = 6, 25
+DEFAULT_EXAMPLES, SLOW_EXAMPLES = 6, 15
 
 
 def _settings(examples: int):
