@@ -18,7 +18,7 @@ import numpy as np
 
 from tourney_sim.simulate import __version__
 
-from . import analysis, components, labels, plots
+from . import analysis, components, labels, plots, sequential
 from tourney_sim.simulate.results import part_files
 
 from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
@@ -73,6 +73,24 @@ def count(n) -> str:
     return f"{int(n):,}"
 
 
+def made_when(manifests) -> str:
+    """" from data made on DATE" (UTC, to the minute): the latest time the manifests record (a
+    job's ``finished``, ``created`` and resumptions), so that a report depends on its data alone,
+    never on the clock, and the same data make the same report; "" when they record none."""
+    times = []
+    for m in manifests:
+        for when in [m.get("finished"), m.get("created")] + [x.get("at") for x in m.get("resumed") or []
+                                                              if isinstance(x, dict)]:
+            try:
+                t = datetime.fromisoformat(str(when).replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            times.append(t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc))
+    if not times:
+        return ""
+    return f" from data made on {max(times).astimezone(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}"
+
+
 # ----------------------------------------------------------------------------- blocks
 @dataclass
 class Table:
@@ -94,6 +112,7 @@ class Report:
     blocks: list = field(default_factory=list)
     terminal: list[str] = field(default_factory=list)
     page_title: str = ""  # the HTML page's title (default: "<title>: strategies and balance")
+    sequential: dict = field(default_factory=dict)  # tournament path -> its --until-decided test, replayed
 
 
 def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
@@ -116,12 +135,38 @@ def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
         if s.tournament is not None and s.tournament_path.resolve() not in seen:
             seen.add(s.tournament_path.resolve())
             tournaments.append((s.tournament_path, s.tournament))
-    r = Report(game, title, sources, reports, variants, tournaments, _warnings(sources, reports, tournaments))
+    replayed = _replay_sequential(sources, configs, reports, tournaments)
+    r = Report(game, title, sources, reports, variants, tournaments, _warnings(sources, reports, tournaments),
+               sequential=replayed)
+    for path, seq in replayed.items():
+        wrong = sequential.disagreements(seq, dict(tournaments)[path]["until_decided"])
+        if wrong:
+            r.warnings.append(f"{path}: the data no longer give the decisions recorded when its --until-decided "
+                              f"test stopped ({'; '.join(wrong[:3])}{', ...' if len(wrong) > 3 else ''}): this "
+                              f"report says what the data give now")
     if empty:
         r.warnings.append(f"{len(empty)} unfinished dataset(s) hold no finished part and are left out: "
                           + ", ".join(str(s.path) for s in empty[:3]) + (", ..." if len(empty) > 3 else ""))
     _layout(r)
     return r
+
+
+def _replay_sequential(sources, configs, reports, tournaments) -> dict:
+    """Each ``--until-decided`` tournament's test, replayed from its data with the level, bets and
+    deals it stopped with (:func:`sequential.replay_tournament`); a strength test's pairs then get
+    its figures and decisions in the pairwise table of each configuration that is the test's."""
+    out = {}
+    for path, tm in tournaments:
+        record = tm.get("until_decided")
+        if not record:
+            continue
+        seq, labels = sequential.replay_tournament(path, record, sources, configs)
+        out[path] = seq
+        if seq.question == "strength":
+            for rep in reports:
+                if id(rep.cfg) in labels:
+                    rep.pairwise = seq.pairwise(rep.pairwise, labels[id(rep.cfg)])
+    return out
 
 
 def _warnings(sources: list[Source], reports, tournaments) -> list[str]:
@@ -144,7 +189,10 @@ def _warnings(sources: list[Source], reports, tournaments) -> list[str]:
     for path, t in tournaments:
         ud = t.get("until_decided")
         if ud:
-            out.append(f"{path} stopped by sequential testing (--until-decided): the fixed-sample "
+            pairs = ("its pairs' intervals, p-values and decisions are the stopping rule's own (anytime-valid, "
+                     "with the bets and level it stopped with); the other " if ud.get("question") == "strength"
+                     else "the ")
+            out.append(f"{path} stopped by sequential testing (--until-decided): {pairs}fixed-sample "
                        f"intervals and p-values of this report ignore the optional stopping; the "
                        f"anytime-valid results are in the section 'Sequential testing'")
     for rep in reports:
@@ -188,7 +236,7 @@ def _layout(r: Report) -> None:
     b.append(_h(1, f"{r.title}: strategies and balance"))
     lead = (f"{count(games)} games ({count(deals)} distinct deals) from {len(r.sources)} dataset(s) of "
             f"{r.game}, in {len(r.configs)} configuration(s) of players and rules. Report made by "
-            f"tourney {__version__} on {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}.")
+            f"tourney {__version__}{made_when([s.manifest for s in r.sources] + [tm for _, tm in r.tournaments])}.")
     b.append(_p(lead, "lead"))
     t.append(f"{r.game}: {count(games)} games, {count(deals)} deals, {len(r.sources)} dataset(s)")
     for w in r.warnings:
@@ -265,13 +313,26 @@ def _layout_config(r: Report, rep) -> None:
         b.append(_p("Only one strategy played: no pairs to compare."))
     else:
         rows, marks = [], []
+        seq = pw.attrs.get("sequential")  # the pairs an --until-decided test read: its own figures
         for _, row in pw.iterrows():
+            said = row.get("decision") if seq else None
             rows.append([f"{row.a} − {row.b}", count(row.games), count(row.deals), pp(row["diff"]),
                          interval_pp(row.ci_low, row.ci_high), pval(row.p_value), pval(row.p_holm),
-                         "yes ★" if row.significant else "no", interval_pp(row.unpaired_low, row.unpaired_high)])
+                         (said + (" ★" if row.significant else "")) if said else ("yes ★" if row.significant else "no"),
+                         interval_pp(row.unpaired_low, row.unpaired_high)])
             marks.append(bool(row.significant))
-        b.append(Table(["a − b", "games met", "deals", "difference (pp)", "paired 95% interval", "p",
-                        "Holm p", "significant", "unpaired interval"], rows, marks))
+        header = ["a − b", "games met", "deals", "difference (pp)", "paired 95% interval", "p",
+                  "Holm p", "significant", "unpaired interval"]
+        if seq:
+            header[4:8] = [f"anytime-valid interval ({100 * (1 - seq['alpha']):g}% for all together)", "anytime p",
+                           "Bonferroni p", "decision (--until-decided)"]
+        b.append(Table(header, rows, marks))
+        if seq:
+            b.append(_p(f"These pairs were played by --until-decided: each interval, p-value and decision is its "
+                        f"stopping rule's own, read again from the data with the level ({seq['per_test_alpha']:.4g} "
+                        f"each, α = {seq['alpha']:g} over {seq['questions']} question(s)), the bets and the deals it "
+                        f"stopped with (betting confidence sequence); the unpaired interval is a fixed-sample 95% "
+                        f"one, for contrast."))
         b.append(_p("Difference: a's win rate minus b's, in percentage points, over the games where both "
                     "sat at the table, averaged per deal; positive means a wins more often. The unpaired "
                     "interval is what the same games would give if every game had its own deal (for "
@@ -450,10 +511,15 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
     if found:
         b.append(_p(" ".join(e.sentence(k) + "." for k in found[:5])
                     + (f" ({len(found) - 5} more findings below.)" if len(found) > 5 else ""), "key"))
+    elif e.method == components.TOO_FEW:
+        b.append(_p(f"Too few deals to test any kind: {count(e.deals)} deals, fewer than {components.MIN_DEALS}; "
+                    f"the effects below are estimates only, without intervals.", "key"))
     elif e.estimated():
-        b.append(_p(f"No kind is shown to change a {unit}'s win rate (one Holm family over "
+        b.append(_p(f"No kind is shown to change a {unit}'s win rate (one "
+                    f"{'Holm family' if e.method == components.NORMAL else 'family, tested by permutation,'} over "
                     f"{e.family_size} kinds).", "key"))
     t.append(f"  components ({where or unit}): " + ("; ".join(e.sentence(k) for k in found[:3]) if found
+                                                    else "too few deals to test" if e.method == components.TOO_FEW
                                                     else "no kind shown to matter"))
     rows, marks = [], []
     for k in e.ranked():
@@ -462,7 +528,8 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
         marks.append(k.outcome == "finding")
     if rows:
         b.append(Table(["kind", "effect (pp) [95%]", f"interval at the family's level ({e.family_size} kinds)",
-                        "Holm p", "outcome", f"held per {unit}-game", f"{unit}-games dealt it",
+                        "Holm p" if e.method == components.NORMAL else "adjusted p", "outcome",
+                        f"held per {unit}-game", f"{unit}-games dealt it",
                         "win rate when dealt", "IWD (pp)"], rows, marks, details=len(rows) > 20))
     missing = e.not_estimated()
     if missing:
@@ -481,12 +548,20 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
                 f"{unit}'s win rate, in pp: a linear probability regression of each {unit}'s win on its dealt "
                 f"counts with {unit} fixed effects, over {count(e.rows)} {unit}-games on {count(e.deals)} deals, "
                 f"standard errors clustered by deal. The shuffle deals at random, so this is a causal effect. "
-                f"Outcome: a finding when its Holm-adjusted p is below 0.05 (one family over the kinds) and "
-                f"not negligible; negligible when its interval at the family's level lies inside ±1 pp; else "
+                + (f"Outcome: a finding when its Holm-adjusted p is below 0.05 (one family over the kinds) and "
+                   if e.method == components.NORMAL else
+                   f"Tested by permutation (the deals' results shuffled among the deals {components.PERMUTATIONS:,} "
+                   f"times; exact at any number of deals): p-values and intervals from the shuffles' t statistics. "
+                   f"Outcome: a finding when its family-adjusted p (step-down max-t, Westfall and Young) is below "
+                   f"0.05 (one family over the kinds) and "
+                   if e.method == components.PERMUTATION else
+                   f"Not tested: fewer than {components.MIN_DEALS} deals. Otherwise the outcome is a finding when "
+                   f"its family-adjusted p is below 0.05 and ")
+                + f"not negligible; negligible when its interval at the family's level lies inside ±1 pp; else "
                 f"not settled. Beside it, 17lands' figures: the win rate of the {unit}-games dealt at least "
                 f"one (GIH WR) and its improvement over those dealt none (IWD): plain comparisons, not "
                 f"adjusted."))
-    top = e.ranked()[:FOREST_ROWS]
+    top = e.ranked()[:FOREST_ROWS] if e.method != components.TOO_FEW else []
     if top:
         more = f", the {FOREST_ROWS} largest" if len(e.ranked()) > FOREST_ROWS else ""
         b.append(_fig(plots.forest([k.kind for k in top], [100 * k.effect for k in top],
@@ -550,24 +625,30 @@ def _layout_sequential(r: Report, seqs) -> None:
     b.append(_h(2, "Sequential testing (--until-decided)", "sequential"))
     for path, tm in seqs:
         ud = tm["until_decided"]
+        seq = r.sequential.get(path)
+        results = sequential._clean(seq.results()) if seq is not None else ud["results"]  # the data's, replayed
+        bets = seq.bets if seq is not None else {"alpha": ud["per_test_alpha"], "cap": ud["cap"]}
         why = {"decided": "every question was settled", "cap": "the game cap was reached before every "
                "question was settled", "interrupted": "it was interrupted"}.get(ud.get("stopped"), ud.get("stopped"))
         b.append(_p(f"{path}: stopped after {count(ud['deals'])} deals per seating (cap {count(ud['cap'])}) because "
                     f"{why}. Error rate α = {ud['alpha']} over all questions (Bonferroni: each at "
-                    f"{ud['per_test_alpha']:.4g}), equivalence margin ±{ud['margin']}; {ud['method']}. "
-                    f"These intervals stay valid however early the run stopped.", "key"))
+                    f"{ud['per_test_alpha']:.4g}), equivalence margin ±{ud['margin']}; {ud['method']}; bets tuned "
+                    f"to {bets['alpha']:.4g} and {count(bets['cap'] or 0)} deals. Read again from the data with "
+                    f"these, as the run read them: these intervals stay valid however early the run stopped.", "key"))
         rows = []
-        for q in ud["results"]:
+        strength = any(q.get("estimate") is not None for q in results)
+        for q in results:
             if q.get("estimate") is not None:
                 iv = f"{pp(q['estimate'])} pp {interval_pp(q['low'], q['high'])}"
             else:
                 iv = "gap " + " v ".join(interval_pct(*q[k]) for k in ("gap_first", "gap_second") if k in q)
-            rows.append([q["config"], q["question"], iv, q["text"]])
+            rows.append([q["config"], q["question"], iv] + ([pval(q.get("p_value"))] if strength else []) + [q["text"]])
         together = f"anytime-valid interval ({100 * (1 - ud['alpha']):g}% for all together)"
-        b.append(Table(["configuration", "question", together, "conclusion"], rows))
+        b.append(Table(["configuration", "question", together] + (["anytime p"] if strength else []) + ["conclusion"],
+                       rows))
         t.append("")
         t.append(f"== sequential test: stopped after {count(ud['deals'])} deals ({ud.get('stopped')})")
-        for q in ud["results"]:
+        for q in results:
             t.append(f"  {q['text']}")
 
 
@@ -640,8 +721,11 @@ td.t{min-width:8em;max-width:28em}
 tr.mark td{background:#fff4cc;font-weight:600}
 p.lead{font-size:1.05em;color:#444}p.warn{background:#fdecea;padding:.4em .7em;border-left:4px solid #d9534f}
 p.key{background:#eef6ee;padding:.4em .7em;border-left:4px solid #5cb85c;font-size:1.08em}
-img{max-width:100%;display:block;margin:.6em 0}
-div.figs{display:flex;flex-wrap:wrap;gap:.5em}div.figs img{max-width:49%;margin:0}nav a{margin-right:1em}
+p.unfair{background:#fdf0e6;padding:.4em .7em;border-left:4px solid #d9534f;font-size:1.08em}
+p.open{background:#f3f3f3;padding:.4em .7em;border-left:4px solid #999;font-size:1.08em}
+img{max-width:100%;height:auto;display:block;margin:.6em 0}
+div.figs{display:flex;flex-wrap:wrap;gap:.5em;align-items:flex-start}div.figs img{max-width:49%;margin:0}
+nav a{margin-right:1em}
 details summary{cursor:pointer;color:#555}
 """
 
@@ -729,7 +813,7 @@ def to_markdown(r: Report, figures: Path | None = None) -> str:
             out.append("#" * block[1] + " " + block[2])
         elif kind == "p":
             _, text, cls = block
-            out.append(f"**{text}**" if cls in ("warn", "key") else text)
+            out.append(f"**{text}**" if cls in ("warn", "key", "unfair", "open") else text)
         elif kind == "ul":
             out.append("\n".join(f"- {i}" for i in block[1]))
         elif kind == "img":

@@ -9,6 +9,13 @@ each batch does not inflate the error rate, and the chance that *any* stated con
 stays below ``alpha`` (split over the questions by Bonferroni). A study passes its family's
 per-question level as ``alpha``, so what a tournament decides its report calls settled.
 
+The tournament's manifest records everything the test read (``until_decided``: the level, the
+margin, the bets -- the level and the deals they are tuned to --, the deals seen at each look,
+the number of questions); its report replays the test from the data with exactly those
+(:meth:`Sequential.replay`), so each pair's p-value, interval and decision in the report are the
+ones that stopped the run, never recomputed with other bets (bets tuned to 0.05 give another
+capital process, hence another p-value, for a question that stopped at alpha / questions).
+
 Questions:
 
 - tournament, ``strength``: for each pair of strategies, the paired win-rate difference over the
@@ -28,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from . import analysis
-from .stats import RunningMean, anytime_interval, decide, largest_gap
+from .stats import MeanTest, RunningMean, anytime_interval, decide, largest_gap
 
 
 class Sequential:
@@ -37,9 +44,12 @@ class Sequential:
     ``alpha``: the chance that any conclusion of this tournament is wrong (Bonferroni over its
     questions: :attr:`per_test_alpha` each); ``margin``: "equal within +-margin" (a win-rate
     difference); ``cap``: the deals the tournament plays at most, to which the sequence is tuned
-    (when None: the seatings' planned games, read from their manifests at the first batch)."""
+    (when None: the seatings' planned games, read from their manifests at the first batch);
+    ``bets_alpha``: the level the plug-in bets are tuned to (None: :attr:`per_test_alpha`, the
+    level each question is read at; a replay passes the recorded one)."""
 
-    def __init__(self, question: str, alpha: float = 0.05, margin: float = 0.02, cap: int | None = None):
+    def __init__(self, question: str, alpha: float = 0.05, margin: float = 0.02, cap: int | None = None,
+                 bets_alpha: float | None = None):
         if question not in ("strength", "balance"):
             raise ValueError(question)
         if not (0 < alpha < 1):
@@ -50,9 +60,12 @@ class Sequential:
         self.alpha = alpha
         self.margin = margin
         self.cap = cap
+        self.bets_alpha = bets_alpha
         self.running: dict[tuple, RunningMean] = {}
         self.deals = 0
         self.batches = 0
+        self.looks: list[int] = []  # the deals seen after each batch (when the rule looked)
+        self._per_test_alpha: float | None = None  # a replay: the recorded level
         self._intervals = None  # computed once per batch
 
     # ------------------------------------------------------------------ feeding
@@ -92,21 +105,32 @@ class Sequential:
             self.running.setdefault(key, RunningMean(self.cap)).add(x)
         self.deals += max((len(x) for x in obs.values()), default=0)
         self.batches += 1
+        self.looks.append(self.deals)
         self._intervals = None
 
     # ------------------------------------------------------------------ deciding
     @property
     def per_test_alpha(self) -> float:
+        if self._per_test_alpha is not None:
+            return self._per_test_alpha
         return self.alpha / max(1, len(self.running))
 
-    def intervals(self) -> dict[tuple, tuple[float, float, float, int]]:
+    @property
+    def bets(self) -> dict:
+        """What the plug-in bets are tuned to: a level and a number of deals."""
+        return {"alpha": self.bets_alpha or self.per_test_alpha, "cap": self.cap}
+
+    def test(self, values) -> MeanTest:
+        """One question's anytime-valid test as this rule reads it: the betting confidence
+        sequence at :attr:`per_test_alpha`, its bets tuned to :attr:`bets`; (estimate, low, high,
+        anytime p-value of "the mean is 0", deals). The stop and the report both call this."""
+        bets = self.bets
+        return anytime_interval(values, self.per_test_alpha, bets["cap"], tune_alpha=bets["alpha"])
+
+    def intervals(self) -> dict[tuple, MeanTest]:
         if self._intervals is not None:
             return self._intervals
-        a = self.per_test_alpha
-        out = {}
-        for key, r in self.running.items():
-            t = anytime_interval(r.values, a, self.cap)
-            out[key] = (t.estimate, t.low, t.high, t.n)
+        out = {key: self.test(r.values) for key, r in self.running.items()}
         self._intervals = out
         return out
 
@@ -114,17 +138,17 @@ class Sequential:
         iv = self.intervals()
         if self.question == "strength":
             rows = []
-            for (label, a, b), (mean, low, high, n) in iv.items():
+            for (label, a, b), (mean, low, high, p, n) in iv.items():
                 d = decide(low, high, self.margin)
                 text = {"positive": f"{a} is stronger than {b}", "negative": f"{b} is stronger than {a}",
                         "equivalent": f"{a} and {b} are equally strong within +-{self.margin:g}",
                         None: f"{a} v {b}: not decided"}[d]
-                rows.append({"config": label, "question": f"{a} v {b}", "estimate": mean, "low": low,
-                             "high": high, "deals": n, "decision": d, "text": text})
+                rows.append({"config": label, "question": f"{a} v {b}", "pair": [a, b], "estimate": mean,
+                             "low": low, "high": high, "p_value": p, "deals": n, "decision": d, "text": text})
             return rows
         # balance: a gap interval per variant, then every two variants compared
         by_variant: dict[str, list] = {}
-        for (label, _, _), (mean, low, high, n) in iv.items():
+        for (label, _, _), (mean, low, high, _, n) in iv.items():
             by_variant.setdefault(label, []).append((low, high, n))
         gaps = {label: [*largest_gap([(lo, hi) for lo, hi, _ in rows]), max(n for _, _, n in rows)]
                 for label, rows in by_variant.items()}
@@ -159,11 +183,105 @@ class Sequential:
         return bool(rows) and all(r["decision"] is not None for r in rows)
 
     def summary(self) -> dict:
+        """What the manifest records (``until_decided``): enough to replay the test exactly."""
         return {"question": self.question, "alpha": self.alpha, "margin": self.margin,
                 "method": "betting confidence sequence (Waudby-Smith & Ramdas 2023), tuned to the cap, "
                           "Bonferroni over the questions",
-                "per_test_alpha": self.per_test_alpha, "deals": self.deals, "batches": self.batches,
+                "per_test_alpha": self.per_test_alpha, "questions": len(self.running), "bets": self.bets,
+                "deals": self.deals, "batches": self.batches, "looks": list(self.looks),
                 "decided": self.decided, "results": _clean(self.results())}
+
+    # ------------------------------------------------------------------ the report
+    @classmethod
+    def replay(cls, record: dict, configs) -> Sequential:
+        """The test a tournament stopped with, read again from its data: ``record`` is its
+        manifest's ``until_decided`` (:meth:`summary` plus how it stopped), ``configs`` the
+        tournament's seatings loaded (all of them, nothing else). Every question gets the
+        recorded level, margin and bets, and the deals the rule had seen when it stopped (a run
+        interrupted inside a batch holds more); each pair is oriented as the rule oriented it.
+        So :meth:`results` gives the decisions, intervals and p-values that stopped the run.
+
+        A record written before the bets were recorded gets what the rule did then: bets tuned
+        to the per-question level and the tournament's cap (``cap``)."""
+        bets = record.get("bets") or {}
+        seq = cls(record["question"], record["alpha"], record["margin"], bets.get("cap") or record.get("cap"),
+                  bets.get("alpha") or record.get("per_test_alpha"))
+        seq._per_test_alpha = record.get("per_test_alpha")
+        deals = record.get("deals")
+        flipped = set()  # the keys the rule had the other way round
+        if record["question"] == "strength":
+            for row in record.get("results") or []:
+                pair = row.get("pair") or row["question"].split(" v ", 1)
+                flipped.add((row["config"], *pair[::-1]))
+        for key, x in seq.observations(configs).items():
+            if key in flipped:
+                key, x = (key[0], key[2], key[1]), -x  # exactly the rule's values (a - b = -(b - a))
+            seq.running[key] = RunningMean(seq.cap)
+            seq.running[key].add(x if deals is None else x[:deals])
+        seq.deals = max((r.n for r in seq.running.values()), default=0)
+        seq.batches = int(record.get("batches") or 0)
+        seq.looks = list(record.get("looks") or [])
+        return seq
+
+    def pairwise(self, table, label: str):
+        """The report's pairwise table of configuration ``label`` (:func:`analysis.pairwise_table`)
+        with each pair this test read given the test's own figures: the anytime-valid interval
+        (at :attr:`per_test_alpha`, so all hold together at 1 - alpha), the anytime p-value with
+        the same bets, its Bonferroni adjustment over the questions, and the decision the run
+        stopped with; "significant" is that decision (a winner). ``table.attrs["sequential"]``
+        says so for the layout. Pairs the test did not read keep their fixed-sample figures."""
+        rows = {frozenset(r["pair"]): r for r in self.results() if r["config"] == label}
+        out = table.copy()
+        out["decision"] = None
+        out["decision"] = out["decision"].astype(object)
+        questions = max(1, len(self.running))
+        for i, row in out.iterrows():
+            r = rows.get(frozenset((row.a, row.b)))
+            if r is None:
+                continue
+            sign = 1.0 if list(r["pair"]) == [row.a, row.b] else -1.0
+            low, high = sorted((sign * r["low"], sign * r["high"]))
+            out.loc[i, ["diff", "ci_low", "ci_high", "p_value", "deals"]] = [sign * r["estimate"], low, high,
+                                                                              r["p_value"], r["deals"]]
+            out.loc[i, "p_holm"] = min(1.0, r["p_value"] * questions)
+            out.loc[i, "significant"] = r["decision"] in ("positive", "negative")
+            out.at[i, "decision"] = r["text"]
+        out.attrs["sequential"] = {"alpha": self.alpha, "per_test_alpha": self.per_test_alpha,
+                                   "questions": questions, "margin": self.margin, "pairs": len(rows)}
+        return out
+
+
+def replay_tournament(path, record: dict, sources, configs) -> tuple[Sequential, dict]:
+    """The ``--until-decided`` test of the tournament in ``path`` (its manifest's ``record``),
+    replayed from its data (:meth:`Sequential.replay`) for a report of ``sources`` loaded as
+    ``configs``. Returns the test and, for each configuration of the report that holds this
+    tournament's data and nothing else, ``id(config) -> the label the test knows it by``. When the
+    report merges the tournament with other datasets its seatings are loaded again, alone (the
+    test read nothing else), and no configuration of the report is the test's."""
+    from dataclasses import replace
+
+    from .load import _label_configs, load_sources
+    where = Path(path).resolve()
+    own = [s for s in sources if s.tournament_path is not None and Path(s.tournament_path).resolve() == where]
+    ids = {id(s) for s in own}
+    mine = [c for c in configs if any(id(s) in ids for s in c.sources)]
+    pure = (bool(mine) and all(id(s) in ids for c in mine for s in c.sources)
+            and sum(len(c.sources) for c in mine) == len(own))
+    if pure:  # the report's own configurations, labelled as the test labelled them (alone)
+        alone = [replace(c) for c in mine]
+        _label_configs(alone)
+        labels = {id(c): a.label for c, a in zip(mine, alone)}
+    else:
+        alone, labels = load_sources(own), {}
+    return Sequential.replay(record, alone), labels
+
+
+def disagreements(seq: Sequential, record: dict) -> list[str]:
+    """The questions whose replayed decision is not the recorded one (the data changed since the
+    run stopped, or the run was made by a tourney that read them otherwise)."""
+    said = {(r["config"], r["question"]): r.get("decision") for r in record.get("results") or []}
+    return [f"{r['config']}: {r['question']}" for r in seq.results()
+            if (r["config"], r["question"]) in said and said[(r["config"], r["question"])] != r["decision"]]
 
 
 def _clean(rows):

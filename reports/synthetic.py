@@ -175,6 +175,50 @@ def write_tournament(out: Path, game: Game, names: list[str], strength: dict, n_
     return out
 
 
+def write_sequential_tournament(out: Path, game: Game, names: list[str], strength: dict, cap: int, stop, *,
+                                first_batch: int = 1000, seed: int = 0, seatings=None, **kw) -> dict:
+    """A duplicate tournament played as ``tourney tournament --until-decided`` plays it: batches
+    of deals (``simulate.tournament.plan_batches``: ``first_batch``, then half of what is done,
+    up to ``cap``), each batch one part of every seating, written and handed to the stopping rule
+    ``stop`` (a :class:`~tourney_sim.reports.sequential.Sequential`) as the tournament hands it
+    the new parts, until it is decided or the cap is reached. Writes ``_tournament.json`` with its
+    ``until_decided`` record as the tournament does, and returns that record."""
+    out = Path(out)
+    seatings = seatings or all_seatings(names, game.players)
+    looks = look_schedule(cap, first_batch)
+    dirs, manifests, entries = [], [], []
+    for seating in seatings:
+        d = out / "-".join(seating)
+        d.mkdir(parents=True, exist_ok=True)
+        dirs.append(d)
+        manifests.append(manifest(game, seating, seed, cap, chunk_size=first_batch))
+        entries.append({"dir": d.name, "seats": list(seating), "matchup": "synthetic", "variant": None})
+    done, stopped = 0, "cap"
+    for k, upto in enumerate(looks):
+        new_files = {}
+        for d, m, seating in zip(dirs, manifests, seatings):
+            r = play(game, seating, strength, upto - done, seed=seed, first_game=done, **kw)
+            name = f"part-{k:06d}.parquet"
+            pq.write_table(to_table(game, r), d / name)
+            m["parts"].append({"file": name, "first_game": done, "games": upto - done})
+            m["games_done"] = upto
+            write_manifest(d, m)
+            new_files[d.resolve()] = [d / name]
+        done = upto
+        stop.add_datasets([(d, m, None) for d, m in zip(dirs, manifests)], new_files)
+        if stop.decided:
+            stopped = "decided"
+            break
+    record = {**stop.summary(), "stopped": stopped, "cap": cap}
+    t = {"format": "tourney-tournament/1", "tool_version": "synthetic", "kind": "tournament", "game": game.name,
+         "players": game.players, "strategies": list(names), "seed": seed, "games": cap, "datasets": entries,
+         "command": "synthetic", "created": "2000-01-01T00:00:00+00:00", "status": "complete",
+         "sequential": {"alpha": stop.alpha, "margin": stop.margin, "first_batch": first_batch},
+         "deals_played": done, "until_decided": record}
+    (out / "_tournament.json").write_text(json.dumps(t, indent=1))
+    return record
+
+
 def config(game: Game, seatings: list[list[str]], strength: dict, n_deals: int, *, seed: int = 0, **kw):
     """The same games as :func:`write_tournament`, straight into a loaded Config (no files):
     for statistics tests repeated hundreds of times."""

@@ -3,7 +3,6 @@ the starting one, and the confirmation on fresh deals. Laid out with the same bl
 tournament report, so ``tourney report DIR`` writes HTML, Markdown or text alike."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 from tourney_sim.simulate import __version__
@@ -11,7 +10,7 @@ from tourney_sim.simulate.tune import BEST_FILE, best_name, read_tune, summary_t
 from tourney_sim.strategies.params import _fmt
 
 from . import plots
-from .render import Report, Table, _figs, _fig, _h, _p, _ul, pval
+from .render import Report, Table, _figs, _fig, _h, _p, _ul, made_when, pval
 
 
 def build(path: Path) -> Report:
@@ -23,8 +22,8 @@ def build(path: Path) -> Report:
     b.append(_h(1, title))
     b.append(_p(f"{len(t.get('history', []))} trials of {t['deals']:,} deals, each played in "
                 f"{len(t['seatings'])} seatings against each of {', '.join(t['against'])}, {t['players']} "
-                f"players, sampler {t['sampler']}, seed {t['seed']}. Report made by tourney {__version__} on "
-                f"{datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}.", "lead"))
+                f"players, sampler {t['sampler']}, seed {t['seed']}. Report made by tourney {__version__}"
+                f"{made_when([t])}.", "lead"))
     r.terminal.append(summary_text(t))
     if t.get("status") != "complete":
         b.append(_p(f"This tuning run is {t.get('status')}: continue it with --resume to get a confirmation.",

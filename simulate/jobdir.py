@@ -66,6 +66,39 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def shown_path(path) -> str:
+    """A path as a recorded command shows it: never absolute, so that no manifest, report or
+    document names a directory of the machine it ran on. A relative path stays as it was given
+    (it is relative to the working directory already); an absolute one becomes relative to the
+    working directory at the time (``os.path.relpath``: ``..`` steps when it lies outside). So
+    the command runs again, the same way, from the directory it ran in. Only a path that has no
+    relative form (another drive on Windows) stays as it was."""
+    text = str(path)
+    if not os.path.isabs(text):
+        return text
+    try:
+        return os.path.relpath(text)
+    except (ValueError, OSError):  # another drive; a working directory that is gone
+        return text
+
+
+def relative_command(args) -> list[str]:
+    """The words of a command line with every absolute path in them shown by :func:`shown_path`:
+    a word that is a path (``--out /x``), an option's value (``--out=/x``), a rule's value
+    (``components=/x.toml``) or a strategy's settings file (``NAME@/x.toml``)."""
+    return [_relative_word(str(word)) for word in args]
+
+
+def _relative_word(word: str) -> str:
+    if os.path.isabs(word):
+        return shown_path(word)
+    for mark in ("=", "@"):
+        before, sep, after = word.partition(mark)
+        if sep and os.path.isabs(after):
+            return before + sep + shown_path(after)
+    return word
+
+
 def error_line(exc: BaseException) -> str:
     """The first line of an error's message (its class name if it has none)."""
     text = str(exc)
@@ -350,6 +383,7 @@ class JobDir:
         if manifest.get("status") != RUNNING:
             raise ValueError(f"only a running job ends; this one is {manifest.get('status')!r}")
         manifest["status"] = status
+        manifest["finished"] = now()  # when the data were made (reports say this, never the clock)
         if seconds is not None:
             manifest["seconds"] = round(seconds, 3)
         if error is not None:

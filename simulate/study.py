@@ -69,7 +69,7 @@ from tourney_sim.strategies import RANDOM, available, heuristics
 from . import __version__
 from .games import get_game
 from .games.spec import component_rules
-from .jobdir import JobDir, JobKind, now
+from .jobdir import JobDir, JobKind, now, shown_path
 from .matchup import make_matchup
 from .runner import MAX_CHUNK, run as run_games
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
@@ -152,7 +152,9 @@ class Stage:
         return search_chunk(self.deals) if self.kind == "run" and self.level == "search" else None
 
     def command(self, game: str, seed: int, out: Path) -> str:
-        where = shlex.quote(str(Path(out) / self.id))
+        """The stage's own ``tourney`` command; its ``--out`` relative to the working directory
+        (:func:`~tourney_sim.simulate.jobdir.shown_path`: never the machine's absolute path)."""
+        where = shlex.quote(shown_path(Path(out) / self.id))
         strategies = " ".join(f"--strategy {shlex.quote(s)}" for s in self.strategies)
         rules = "".join(f" --rule {shlex.quote(r)}" for r in self.rules)
         rules += "".join(f" --component {shlex.quote(c)}" for c in self.components)

@@ -360,13 +360,20 @@ def test_designs_folder_plays_the_design(run_dir, tmp_path):
     assert spec.resolve_options([f"components={tmp_path / 'c.toml'}"]) == spec.resolve_options(["components.prizes.most_cards=9"])
 
 
-def test_report_written_twice_is_the_same(run_dir, tmp_path):
+def test_report_written_twice_is_the_same(run_dir, tmp_path, monkeypatch):
+    """Byte for byte, even a minute later (issue 39: the time a report states is its data's)."""
+    from datetime import datetime, timedelta, timezone
+
+    from .support.clock import set_clock
     out, manifest = run_dir
+    when = datetime(2031, 5, 6, 7, 59, 58, tzinfo=timezone.utc)
+    set_clock(monkeypatch, when)
     design.write_report(out, manifest)
     first = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
              if p.is_file() and not p.relative_to(out).parts[0] in ("trials", "confirm")}
     shutil.rmtree(out / "designs")
     shutil.rmtree(out / "report-figures")
+    set_clock(monkeypatch, when + timedelta(minutes=1, seconds=3))
     design.write_report(out, manifest)
     second = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
               if p.is_file() and not p.relative_to(out).parts[0] in ("trials", "confirm")}

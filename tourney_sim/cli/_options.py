@@ -17,11 +17,14 @@ from typing import Annotated, List, Optional
 import typer
 
 from tourney_sim.api import DEFAULT_OUT
+from tourney_sim.simulate.jobdir import relative_command
 
 
 def recorded_command() -> str:
-    """The command line as manifests record it (to run it again)."""
-    return "tourney " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    """The command line as manifests record it (to run it again, from the directory it ran in):
+    every absolute path in it relative to the working directory (``simulate.jobdir.relative_command``),
+    so no recorded command names a directory of the machine it ran on."""
+    return "tourney " + " ".join(shlex.quote(a) for a in relative_command(sys.argv[1:]))
 
 
 def _option(kind, *flags: str):
