@@ -5,6 +5,7 @@ run (no --overwrite / --resume)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -84,7 +85,8 @@ def test_summary_of_a_study_prints_its_verdict_and_the_command_leaves_out_overwr
         p = _tourney(*study, *extra, "--quiet")
         assert p.returncode == 0, p.stderr[-2000:]
     man = json.loads((out / "_study.json").read_text())
-    assert man["command"] == "tourney " + " ".join(study + ["--quiet"])
+    # the command as recorded: the absolute --out relative to where it ran (no machine's path)
+    assert man["command"] == "tourney " + " ".join(study[:-1] + [os.path.relpath(out, ROOT), "--quiet"])
     assert len(man["resumed"]) == 1  # the --resume, listed apart
     p = _tourney("summary", str(out))
     assert p.returncode == 0, p.stderr
