@@ -43,8 +43,10 @@ alpha / m, one-sided at alpha / m for equivalence, m the family's tested questio
 - **equivalent** when it is not significant and its family-level interval lies inside
   +-:meth:`Question.margin` (2 pp for rates, 1% of the baseline for length; two one-sided tests,
   Lakens 2018): "fair within +-X pp", X the interval's larger end;
-- **not settled** otherwise, with about how many more deals would settle it either way (shown
-  an effect, or shown within the margin) at 80% power if the effect is as observed.
+- **not settled** otherwise, with about how many more deals at its level would settle it either
+  way (shown an effect, or shown within the margin) at 80% power for every effect within one
+  standard error of the estimate (:func:`stats.deals_to_settle`), rounded up to two significant
+  figures; beyond :func:`settle_cap` "more than X: this budget cannot settle it".
 
 A study with an **adaptive stage** (:mod:`tourney_sim.reports.adaptive`) reads each primary
 search-level question twice: its first pass (the fixed-sample interval on the first pass's search
@@ -73,6 +75,13 @@ from .load import Config
 
 ALPHA = 0.05
 POWER = 0.8  # "not settled": the deals that would settle it with this chance
+#: "not settled": beyond this many more deals no number is given ("more than X: this budget cannot
+#: settle it"): 20 times what the thorough budget plays at the heuristic level (100,000 deals), and
+#: 10 times its search deals (4,000 and up to 16,000 adaptive) at the search level, where a search
+#: plays a few games per second
+SETTLE_CAP = {"search": 200_000}
+SETTLE_CAP_OTHERWISE = 2_000_000
+SETTLE_AT = {"random": "at the random level", "heuristic": "at the heuristic level", "search": "at the search level"}
 FAIR_PP = 0.02  # rates: shown within +-2 pp is "fair" (equivalent)
 NEGLIGIBLE_PP = 0.01  # rates: a significant effect inside +-1 pp is negligible
 LENGTH_MARGIN = 0.01  # game length: 1% of the baseline's, for both
@@ -112,7 +121,8 @@ class Question:
     baseline: float = math.nan  # what the difference is relative to (game length: the baseline)
     p_holm: float = math.nan
     outcome: str = ""  # finding | negligible | equivalent | not settled | unchanged | fact | landscape
-    more_deals: int | None = None  # not settled: more deals that settle it either way at 80% power
+    more_deals: int | None = None  # not settled: more deals that settle it either way at 80% power (2 s.f.)
+    more_than: int | None = None  # not settled, and more than this many more deals (the cap) would be needed
     option: str | None = None  # rules: "key=value"
     pair: tuple | None = None  # strategies: (a, b)
     family: str = ""  # a key of FAMILIES ("" for a question that is never tested)
@@ -208,9 +218,7 @@ class Question:
         if self.outcome == "not settled" and self.anytime:
             return f"not settled within its sequential tournament's cap of {self.cap or self.deals:,} deals"
         if self.outcome == "not settled":
-            more = (f"about {self.more_deals:,} more deals at 80% power to show it either way"
-                    if self.more_deals else "more deals needed")
-            return f"not settled: {more}"
+            return f"not settled: {self.settle_words()}"
         if self.outcome == "finding" and self.balance and self.section == "seats":
             return f"unfair by {abs(100 * self.estimate):.1f} pp"
         if self.outcome == "finding" and self.balance and self.section == "rules":
@@ -219,6 +227,17 @@ class Question:
         if self.outcome == "finding":
             return "stronger" if self.section == "strategies" else "an effect"
         return self.outcome
+
+    def settle_words(self) -> str:
+        """What would settle a question not settled, at its level: "at the search level, about
+        12,000 more deals would settle it either way (80% power)", or beyond :func:`settle_cap`
+        "at the search level, more than 200,000 more deals: this budget cannot settle it"."""
+        at = f"{SETTLE_AT[self.level]}, " if self.level in SETTLE_AT else ""
+        if self.more_deals:
+            return f"{at}about {self.more_deals:,} more deals would settle it either way ({POWER:.0%} power)"
+        if self.more_than:
+            return f"{at}more than {self.more_than:,} more deals: this budget cannot settle it"
+        return "more deals needed"
 
     def sentence(self) -> str:
         if self.outcome == "fact":
@@ -319,11 +338,23 @@ def equivalence_bound(q: Question, alpha: float) -> float:
     return max(abs(low), abs(high))
 
 
+def settle_cap(level: str | None) -> int:
+    """The most more deals a "not settled" question is given a number for, at its level."""
+    return SETTLE_CAP.get(level, SETTLE_CAP_OTHERWISE)
+
+
+def most_to_settle(qs: list[Question]) -> Question | None:
+    """Of questions not settled, the one that needs the most more deals (one beyond the cap first)."""
+    open_qs = [q for q in qs if q.outcome == "not settled" and (q.more_deals or q.more_than)]
+    return max(open_qs, key=lambda q: (q.more_than or 0, q.more_deals or 0), default=None)
+
+
 def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> float:
     """Further deals at which the question is settled with chance ``power``, either way: shown
     different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
-    ``alpha``), whichever needs fewer, with the effect taken conservatively
-    (:func:`stats.deals_to_settle`) and the spread of :func:`settling_sd`."""
+    ``alpha``), planned for every effect within one standard error of the estimate
+    (:func:`stats.deals_to_settle`, rounded up to two significant figures) with the spread of
+    :func:`settling_sd`."""
     return stats.deals_to_settle(q.estimate, settling_sd(q, alpha), q.deals, alpha, q.margin(), power).either
 
 
@@ -566,7 +597,10 @@ def _outcome(q: Question, alpha: float, m: int) -> str:
         q.bound = bound
         return "equivalent"
     more = math.inf if q.anytime else more_deals_to_settle(q, alpha / m)  # a fixed-sample count: not a sequence's
-    q.more_deals = int(max(1, math.ceil(more))) if math.isfinite(more) else None
+    if math.isfinite(more) and more <= settle_cap(q.level):
+        q.more_deals = int(max(1, math.ceil(more)))
+    elif not q.anytime:
+        q.more_than = settle_cap(q.level)
     return "not settled"
 
 

@@ -6,13 +6,16 @@ the games of one deal are correlated (the same cards) and are never counted as i
 Every interval and test below takes per-deal values (or per-deal sums) for that reason:
 
 - :func:`wilson` is the Wilson score interval (scipy's ``binomtest(...).proportion_ci(method=
-  "wilson")``, vectorised; the tests check it against scipy);
+  "wilson")``, vectorised; the tests check it against scipy) with a continuity correction of a
+  tenth of a deal (:data:`CONTINUITY`) and, toward 0 and 1, never narrower than the exact
+  one-sided bound (:func:`edge_bound`): at least 93% coverage at every n >= 30 and every p;
 - :func:`clustered_proportion` is a proportion over seats whose deals may hold several of its
   seats: Wilson on the Kish effective sample size (the binomial variance over the deal-clustered
-  variance). When every deal holds at most one of its seats it *is* the plain Wilson interval;
+  variance). When every deal holds at most one of its seats it *is* :func:`wilson`'s interval;
 - :func:`mean_interval` (and :func:`paired_mean` given ``bounds``) is the score interval of the
   mean of bounded per-deal values (a difference of win rates is in [-1, 1]): Wilson's on wins,
-  Tango's on paired -1/0/+1 differences, honest at every sample size and never of zero width;
+  Tango's on paired -1/0/+1 differences, honest at every sample size and never of zero width,
+  with the same continuity correction and exact bound toward the ends of the range;
   :func:`paired_mean` without bounds is the t interval, for unbounded values (game lengths);
 - :func:`equal_means` is Hotelling's T-squared test that several per-deal means are equal (all
   seats equal), with scipy's F distribution;
@@ -38,20 +41,112 @@ Z95 = NormalDist().inv_cdf(0.975)
 
 
 # ----------------------------------------------------------------------------- proportions
-def wilson(wins, n, level: float = 0.95):
-    """Wilson score interval of ``wins`` successes in ``n`` trials (arrays allowed, ``n`` may be
-    a real effective sample size). Equal to scipy's ``binomtest(k, n).proportion_ci(level,
-    method="wilson")`` for integers. ``n == 0`` gives ``(nan, nan)``."""
+#: the continuity correction of the score intervals, in deals: the score test's |count - n m| is
+#: taken this much smaller (Yates' and Newcombe's full correction is 1/2). With the exact bound
+#: toward an edge (:func:`edge_bound`) it is what keeps the coverage at or above 93% at every
+#: n >= 30 and every p (measured exactly: ``scripts/bench_coverage.py --exact``, ``docs/analysis.md``)
+CONTINUITY = 0.1
+
+
+#: the exact bound toward an end of the range is taken when at most this many deals are away from
+#: that end: at 95% it reaches past the score interval's end for 8 at most (0/1 and -1/0/+1 values,
+#: any n), and for none from 21 on
+EDGE_DEALS = 20
+_SERIES = 240  # terms of the incomplete beta function's series (it converges within ~150 here)
+_BISECTIONS = 64
+
+
+def _betainc(x, a, b, log_front):
+    """The regularised incomplete beta function I_x(a, b) (arrays of one shape; ``log_front`` is
+    ``-log(a B(a, b))``), from the series of positive terms ``I_x(a, b) = x^a (1 - x)^b / (a B(a,
+    b)) * sum_j (a + b)_j / (a + 1)_j x^j`` (Abramowitz & Stegun 26.5.4 with 15.1.1), or from
+    ``1 - I_{1-x}(b, a)`` above ``(a + 1) / (a + b + 2)``, where that one converges faster."""
+    flip = x > (a + 1) / (a + b + 2)
+    u, p, q = np.where(flip, 1 - x, x), np.where(flip, b, a), np.where(flip, a, b)
+    front = np.where(flip, log_front + np.log(a) - np.log(b), log_front)  # -log(q B) for the flipped one
+    j = np.arange(_SERIES - 1)[:, None]
+    ratio = (p + q + j) / (p + 1 + j) * u
+    terms = np.cumprod(np.vstack([np.ones((1, len(u))), ratio]), axis=0).sum(axis=0)
+    with np.errstate(divide="ignore"):
+        value = np.exp(p * np.log(u) + q * np.log1p(-u) + front) * terms
+    return np.where(flip, 1 - value, value)
+
+
+def _binomial_lower(k, n, alpha: float) -> np.ndarray:
+    """Clopper-Pearson's one-sided lower bound at ``1 - alpha`` for ``k`` successes in ``n`` trials
+    (1-D arrays, ``0 < k <= EDGE_DEALS``, both may be real): the p at which ``P(Bin(n, p) >= k) =
+    alpha``, scipy's ``beta.ppf(alpha, k, n - k + 1)``, by bisection on :func:`_betainc`. NumPy
+    only: the run summary (``reports/summary.py``) does not import scipy.stats."""
+    a, b = k, n - k + 1
+    lgamma = np.frompyfunc(math.lgamma, 1, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # log Gamma(a + b) - log Gamma(b), Stirling's for large b
+        stirling = (b - 0.5) * np.log1p(a / b) + a * np.log(b + a) - a + 1 / (12 * (b + a)) - 1 / (12 * b)
+    rise = np.where(b > 1e3, stirling, (lgamma(a + b) - lgamma(b)).astype(float))
+    log_front = -(np.log(a) + lgamma(a).astype(float) - rise)
+    low, high = np.full_like(a, math.log(1e-300)), np.zeros_like(a)  # on log p: relative precision
+    for _ in range(_BISECTIONS):
+        mid = (low + high) / 2
+        above = _betainc(np.exp(mid), a, b, log_front) > alpha  # the tail at mid already exceeds alpha
+        low, high = np.where(above, low, mid), np.where(above, mid, high)
+    return np.exp((low + high) / 2)
+
+
+def edge_bound(n, off, distance, alpha: float):
+    """The exact one-sided lower confidence bound, at level ``1 - alpha``, of the mean distance of a
+    per-deal value from one end of its range (in units of the range), when ``off`` of ``n`` deals
+    are away from that end with total ``distance``: Clopper-Pearson's one-sided bound on the share
+    of deals away from it, ``beta.ppf(alpha, off, n - off + 1)``, times their mean distance
+    ``distance / off`` (1 for 0/1 outcomes, where it is the binomial bound itself). 0 when ``off``
+    is 0; NaN (not taken) when more than :data:`EDGE_DEALS` (20) deals are away. Arrays allowed;
+    ``n`` and ``off`` may be real (an effective sample size).
+
+    The score intervals take it as their end toward that end of the range when it reaches further
+    (never narrower than it): Brown, Cai & DasGupta's (2001) modified Wilson interval, with the
+    exact binomial bound in place of their Poisson one and at up to 20 deals instead of 1-3. At
+    95% it reaches further than Wilson's end only for the 8 or fewer counts nearest an edge, where
+    Wilson's end is too close: one success in n trials puts Wilson's lower end at 0.18 / n, the
+    exact one-sided bound at 0.05 / n, so a true rate of 0.1 / n was missed 16% of the time (84%
+    coverage)."""
+    n, off, distance = np.broadcast_arrays(*(np.asarray(v, float) for v in (n, off, distance)))
+    out = np.where(off > 0, np.nan, 0.0)
+    near = (off > 0) & (off <= EDGE_DEALS)
+    if near.any():
+        pairs, where = np.unique(np.c_[off[near], n[near]], axis=0, return_inverse=True)
+        share = _binomial_lower(pairs[:, 0], pairs[:, 1], alpha)[where.reshape(-1)]
+        out[near] = distance[near] / off[near] * share
+    return out[()]
+
+
+def wilson(wins, n, level: float = 0.95, correction: float = CONTINUITY, edge: bool = True):
+    """The reports' interval of a proportion, ``wins`` successes in ``n`` trials (arrays allowed,
+    ``n`` may be a real effective sample size): Wilson's score interval with a continuity correction
+    of ``correction`` (:data:`CONTINUITY`: each end is Wilson's at ``wins -+ correction``), and,
+    with ``edge``, never narrower toward 0 or 1 than the exact one-sided bound at ``1 - level``
+    (:func:`edge_bound`). Its coverage is at least 93% at every n from 30 to 2,000 and every p
+    (exactly: a binomial sum; plain Wilson's falls to 84% near 0 and 1). ``correction=0,
+    edge=False``: the plain Wilson interval, equal to scipy's ``binomtest(k, n).proportion_ci(
+    level, method="wilson")`` for integers. ``n == 0`` gives ``(nan, nan)``."""
     wins = np.asarray(wins, float)
     n = np.asarray(n, float)
     z = NormalDist().inv_cdf(0.5 + level / 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = wins / n
-        denom = 1 + z * z / n
-        center = (p + z * z / (2 * n)) / denom
-        half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-        low, high = np.clip(center - half, 0, 1), np.clip(center + half, 0, 1)
-    return low, high
+
+    def plain(k):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = k / n
+            denom = 1 + z * z / n
+            center = (p + z * z / (2 * n)) / denom
+            half = z / denom * np.sqrt(np.maximum(p * (1 - p), 0) / n + z * z / (4 * n * n))
+            return np.clip(center - half, 0, 1), np.clip(center + half, 0, 1)
+
+    low = plain(np.clip(wins - correction, 0, None))[0]
+    high = plain(np.minimum(wins + correction, n))[1]
+    low, high = np.where(wins <= 0, 0.0, low), np.where(wins >= n, 1.0, high)
+    if edge:  # fmin, fmax: NaN (more than EDGE_DEALS away) leaves the end as it is
+        alpha = 1 - level
+        low = np.fmin(low, edge_bound(n, wins, wins, alpha))
+        high = np.fmax(high, 1 - edge_bound(n, n - wins, n - wins, alpha))
+    empty = ~(n > 0)
+    return np.where(empty, np.nan, low)[()], np.where(empty, np.nan, high)[()]  # scalars for scalars
 
 
 def wilson_scipy(wins: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -68,7 +163,7 @@ def clustered_proportion(y, m, level: float = 0.95):
     Returns ``(p, low, high, n, n_eff)``: the interval is Wilson's on the effective sample size
     ``n_eff = p(1-p) / var``, where ``var`` is the deal-clustered (linearisation) variance of the
     ratio, ``sum((y - p m)^2) / sum(m)^2``. Games on independent deals give ``n_eff == n`` (so
-    the plain Wilson interval); several seats of one deal moving together (duplicate deals, or a
+    :func:`wilson`'s interval on the counts); several seats of one deal moving together (duplicate deals, or a
     strategy holding several seats) give a smaller or larger ``n_eff`` as the data say.
     """
     y = np.asarray(y, float)
@@ -176,23 +271,36 @@ def _accepted_ends(rejected, start: float) -> tuple[float, float] | None:
             1.0 if spans[1] is None else float(spans[1][1]))
 
 
-def _score(v, c, mean, m, bounds):
+def _score(v, c, mean, m, bounds, slack: float = 0.0):
+    """Rao's score statistic of "the mean is m", its deviation ``|mean - m|`` taken ``slack``
+    smaller (the continuity correction, in units of the mean; at least 0)."""
     n = c.sum()
     var = _null_variance(v, c, m, bounds)
+    dev = np.maximum(np.abs(mean - m) - slack, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(var > 0, n * (mean - m) ** 2 / var, np.where(np.isclose(mean, m), 0.0, np.inf))
+        return np.where(var > 0, n * dev ** 2 / var, np.where((dev == 0) | np.isclose(mean, m), 0.0, np.inf))
 
 
-def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
+def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE, correction: float = CONTINUITY,
+                  edge: bool = True) -> MeanTest:
     """Mean of per-deal values ``x`` that lie in ``bounds`` (a win in [0, 1], a difference of two
     win rates in [-1, 1]) with its score interval and the score test's two-sided p-value against 0.
 
     The interval inverts Rao's score test of the mean in the multinomial model on the values seen
-    plus the two bounds: ``n (mean - m)^2 <= z^2 V(m)``, ``V(m)`` the variance of the restricted
-    maximum-likelihood distribution whose mean is m. On 0/1 data it is Wilson's interval (1927), on
-    -1/0/+1 differences Tango's (1998) for paired proportions. It never has zero width: 300 deals
-    that are all +1 give [+0.975, +1], where the exact one-sided bound is 0.9755, and its coverage
-    is measured in ``scripts/bench_coverage.py`` (``docs/analysis.md``)."""
+    plus the two bounds: ``(n |mean - m| - correction (hi - lo))^2 <= z^2 n V(m)``, ``V(m)`` the
+    variance of the restricted maximum-likelihood distribution whose mean is m, with the continuity
+    correction :data:`CONTINUITY` (a tenth of a deal's range). With ``edge`` each end is never
+    closer to the mean than the exact one-sided bound at ``1 - level`` toward that end of the range
+    (:func:`edge_bound`: the deals away from it, their share bounded by Clopper-Pearson, times their
+    mean distance). On 0/1 data it is :func:`wilson`; on -1/0/+1 differences Tango's (1998) score
+    interval for paired proportions, so corrected. ``correction=0, edge=False``: the plain score
+    interval (Wilson's, Tango's). It never has zero width: 300 deals that are all +1 give
+    [+0.973, +1], where the exact one-sided bound is 0.9755. Its coverage is at least 93% at every
+    n >= 30 (measured exactly, ``scripts/bench_coverage.py --exact``; ``docs/analysis.md``). The
+    p-value is the corrected score test's (on -1/0/+1 values McNemar's, ``(|wins - losses| -
+    0.2)^2 / (wins + losses)``): below ``1 - level`` exactly when 0 is outside the interval (the
+    edge bounds, which it leaves out, move an end across 0 in no -1/0/+1 outcome of 10 to 300
+    deals)."""
     x = np.asarray(x, float)
     n = len(x)
     if n == 0:
@@ -201,12 +309,19 @@ def mean_interval(x, level: float = 0.95, bounds=DIFFERENCE) -> MeanTest:
     mean = float(x.mean())
     z2 = NormalDist().inv_cdf(0.5 + level / 2) ** 2
     lo, hi = bounds
+    slack = correction * (hi - lo) / n
     start = (mean - lo) / (hi - lo)
-    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds) > z2, start)
-    low, high = (lo + (hi - lo) * e for e in (ends or (start, start)))  # the mean is accepted
+    ends = _accepted_ends(lambda u: _score(v, c, mean, lo + (hi - lo) * u, bounds, slack) > z2, start)
+    low, high = ends or (start, start)  # in units of the range; the mean is accepted
+    if edge:
+        y = np.clip((v - lo) / (hi - lo), 0, 1)  # the values seen, in [0, 1]
+        below, above = y < 1, y > 0
+        high = float(np.fmax(high, 1 - edge_bound(n, c[below].sum(), (c * (1 - y))[below].sum(), 1 - level)))
+        low = float(np.fmin(low, edge_bound(n, c[above].sum(), (c * y)[above].sum(), 1 - level)))
+    low, high = lo + (hi - lo) * low, lo + (hi - lo) * high
     p = math.nan
     if lo < 0 < hi:
-        s = float(_score(v, c, mean, np.array([0.0]), bounds)[0])
+        s = float(_score(v, c, mean, np.array([0.0]), bounds, slack)[0])
         p = math.erfc(math.sqrt(s / 2)) if math.isfinite(s) else 0.0
     return MeanTest(mean, min(low, mean), max(high, mean), p, n)
 
@@ -238,75 +353,161 @@ def paired_mean(x, level: float = 0.95, bounds=None) -> MeanTest:
 # ----------------------------------------------------------------------------- power, equivalence
 class Settling(tuple):
     """(differ, equivalent, either): the further deals that would, at 80% power, show the effect
-    differs from 0, show it lies inside +-margin, and the smaller of the two (``math.inf``: that
-    way cannot succeed at any number of deals, e.g. an effect as large as the margin)."""
+    differs from 0, show it lies inside +-margin, and settle it one way or the other (the union
+    of the two tests: never more than either alone), each rounded up to two significant figures
+    (:func:`round_deals`); ``math.inf``: that way cannot succeed at any number of deals (e.g.
+    equivalence for an effect as large as the margin)."""
 
     __slots__ = ()
 
-    def __new__(cls, differ, equivalent):
-        return super().__new__(cls, (differ, equivalent, min(differ, equivalent)))
+    def __new__(cls, differ, equivalent, either=None):
+        return super().__new__(cls, (differ, equivalent, min(differ, equivalent) if either is None else either))
 
     differ = property(lambda self: self[0])
     equivalent = property(lambda self: self[1])
     either = property(lambda self: self[2])
 
 
+#: the plan's effect is conservative: the worst for the test among the effects within this many
+#: standard errors of the estimate (``scripts/bench_settle.py`` calibrates it)
+SETTLE_WINDOW = 1.0
+_SETTLE_LIMIT = 10 ** 10  # searched up to this many more deals; beyond: math.inf
+
+
+def round_deals(n: float) -> float:
+    """Deals rounded *up* to two significant figures (165,164 -> 170,000; 57 -> 57): a plan is
+    an estimate, and the figure should not read as exact."""
+    if not math.isfinite(n) or n <= 0:
+        return n if n != 0 else 0
+    n = math.ceil(n - 1e-9)
+    step = 10 ** max(0, len(str(n)) - 2)
+    return -(-n // step) * step
+
+
+def _norm_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _settle_chance(estimate: float, sd: float, deals: int, more: int, delta: float, c_differ: float,
+                   c_equiv: float, margin: float) -> float:
+    """The chance that ``deals + more`` deals settle a question whose first ``deals`` deals
+    averaged ``estimate`` when its true effect is ``delta`` (the conditional power): the final
+    mean is normal about ``(deals * estimate + more * delta) / total`` with SD
+    ``sd sqrt(more) / total``, and it is *not* settled while its size lies between
+    ``margin - c_equiv se`` (within: equivalent) and ``c_differ se`` (beyond: a difference),
+    ``se = sd / sqrt(total)``. A test given ``math.inf`` as its critical value never settles."""
+    total = deals + more
+    se = sd / math.sqrt(total)
+    low = max(0.0, margin - c_equiv * se) if math.isfinite(c_equiv) else 0.0
+    high = c_differ * se
+    if high <= low:
+        return 1.0
+    centre = (deals * estimate + more * delta) / total
+    spread = sd * math.sqrt(more) / total
+    if spread <= 0:
+        return 0.0 if low < abs(centre) < high else 1.0
+
+    def inside(t):  # P(|mean| < t)
+        if t <= 0:
+            return 0.0
+        if math.isinf(t):
+            return 1.0
+        return _norm_cdf((t - centre) / spread) - _norm_cdf((-t - centre) / spread)
+
+    return 1.0 - (inside(high) - inside(low))
+
+
+def _worst_chance(estimate, sd, deals, more, c_differ, c_equiv, margin, window) -> float:
+    """The smallest :func:`_settle_chance` over the effects within ``window`` standard errors of
+    the estimate: at an end of that range, or where the final mean would sit at 0 or at the
+    middle of the unsettled band (the candidates where the chance is smallest)."""
+    se_now = sd / math.sqrt(deals)
+    lo, hi = estimate - window * se_now, estimate + window * se_now
+    total = deals + more
+    se = sd / math.sqrt(total)
+    low = max(0.0, margin - c_equiv * se) if math.isfinite(c_equiv) else 0.0
+    high = c_differ * se if math.isfinite(c_differ) else low + 10 * se  # equivalence alone: the band is open upwards
+    candidates = {lo, hi}
+    for target in (0.0, (low + high) / 2, -(low + high) / 2):
+        candidates.add(min(hi, max(lo, (target * total - deals * estimate) / more)))
+    return min(_settle_chance(estimate, sd, deals, more, d, c_differ, c_equiv, margin) for d in candidates)
+
+
+def _plan(estimate, sd, deals, power, c_differ, c_equiv, margin, window) -> float:
+    """The fewest more deals whose worst chance (:func:`_worst_chance`) reaches ``power``: a
+    scan by factors of 1.25, then bisection; ``math.inf`` beyond :data:`_SETTLE_LIMIT`."""
+    def enough(m):
+        return _worst_chance(estimate, sd, deals, m, c_differ, c_equiv, margin, window) >= power
+
+    prev, m = 0, 1
+    while not enough(m):
+        prev, m = m, max(m + 1, int(m * 1.25))
+        if m > _SETTLE_LIMIT:
+            return math.inf
+    while m - prev > 1:
+        mid = (prev + m) // 2
+        if enough(mid):
+            m = mid
+        else:
+            prev = mid
+    return m
+
+
 def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin: float,
-                    power: float = 0.8, sequential: bool = False) -> Settling:
-    """How many more deals would settle a question either way, at ``power`` (80%).
+                    power: float = 0.8, sequential: bool = False, window: float = SETTLE_WINDOW) -> Settling:
+    """How many more deals would settle a question, at ``power`` (80%), planned conservatively.
 
     - ``estimate``: the observed mean of the per-deal values (e.g. a win-rate difference);
     - ``sd``: their standard deviation per deal (``x.std(ddof=1)``);
-    - ``deals``: the deals already played (the answer counts deals to *add*);
+    - ``deals``: the deals already played (the answer counts deals to *add*; the question is then
+      tested on all of them, the deals already played included);
     - ``alpha``: the level each test of the question is run at, i.e. the family's per-question
       level (Bonferroni's ``alpha / m``, which Holm never needs to exceed), two-sided for the
       difference, one-sided for each of the two tests of equivalence;
     - ``margin``: the equivalence margin (+-margin, in the units of ``estimate``);
-    - ``sequential``: the question is decided by the betting confidence sequence (tuned to the
-      deals it will end with) instead of a fixed-sample interval: its critical value
-      ``sqrt(2 log(2 / alpha))`` (``sqrt(2 log(1 / alpha))`` for each one-sided test) replaces
-      the normal quantile, as in :func:`cs_radius`.
+    - ``sequential``: the question is decided by the betting confidence sequence instead of a
+      fixed-sample interval: its critical values ``sqrt(2 log(2 / alpha))`` and
+      ``sqrt(2 log(1 / alpha))`` replace the normal quantiles, as in :func:`cs_radius`;
+    - ``window``: how many standard errors of the estimate the plan guards against.
 
-    The effect is taken conservatively. The observed size ``|estimate|`` is biased upwards (it
-    is at least the true size on average, and more so for questions picked because they are
-    unsettled), so for showing a difference it is taken one standard error closer to 0,
-    ``|estimate| - sd / sqrt(deals)``; for showing equivalence that upward bias is already the
-    conservative side and ``|estimate|`` is used. The normal-approximation sample sizes:
+    With ``n = deals + N`` deals and ``se = sd / sqrt(n)``, the question is settled when the mean's
+    size is at least ``z[1 - alpha/2] se`` (a difference) or at most ``margin - z[1 - alpha] se``
+    (equivalence, two one-sided tests: Lakens 2018); between the two it is not. The chance of
+    settling (the conditional power, given the mean of the deals already played) is normal
+    arithmetic. ``N`` is the fewest deals at which that chance is at least ``power`` for **every
+    effect within ``window`` (one) standard error of the estimate**, not for the estimate alone:
+    the observed size of an unsettled question is biased, and a count planned at it explodes
+    where it nears 0 (the former "one SE closer to 0" rule gave 519,159 / 1,720,205 / 2,409,401
+    deals for estimates one SE apart). Settling either way is bounded: once
+    ``se < margin / (z[1 - alpha/2] + z[1 - alpha])`` the two regions meet and any mean settles
+    it, so ``either`` never exceeds ``((z[1 - alpha/2] + z[1 - alpha]) sd / margin)^2 - deals``;
+    between estimates one standard error apart it changes smoothly. ``differ`` and ``equivalent``
+    are the same plan with one test alone. Every figure is rounded up to two significant figures
+    (:func:`round_deals`); 0 when the deals already played settle it.
 
-    - differs from 0 (two-sided at alpha):
-      ``N = ((z[1 - alpha/2] + z[power]) * sd / effect)^2``;
-    - inside +-margin (two one-sided tests at alpha, Lakens 2018):
-      ``N = ((z[1 - alpha] + z[power]) * sd / (margin - |effect|))^2`` (for an effect of 0 the
-      power is split over the two tests, ``z[1 - (1 - power)/2]``).
-
-    Returns a :class:`Settling` of deals to add (0 when already enough), ``math.inf`` when a way
-    cannot succeed.
+    Calibrated by ``scripts/bench_settle.py`` (simulated questions with known effects, planned,
+    played on, tested again).
     """
     if deals < 1 or not (math.isfinite(estimate) and math.isfinite(sd)) or sd <= 0:
         return Settling(math.inf, math.inf)
     nd = NormalDist()
-    se = sd / math.sqrt(deals)
-    z_power = nd.inv_cdf(power)
     if sequential:
         c_differ, c_equiv = math.sqrt(2 * math.log(2 / alpha)), math.sqrt(2 * math.log(1 / alpha))
     else:
         c_differ, c_equiv = nd.inv_cdf(1 - alpha / 2), nd.inv_cdf(1 - alpha)
-    differ_effect = abs(estimate) - se
-    if differ_effect > 0:
-        differ = ((c_differ + z_power) * sd / differ_effect) ** 2
-    else:
-        differ = math.inf
-    equiv_effect = abs(estimate)
-    if equiv_effect < margin:
-        z_eq = nd.inv_cdf(1 - (1 - power) / 2) if equiv_effect == 0 else z_power
-        equiv = ((c_equiv + z_eq) * sd / (margin - equiv_effect)) ** 2
-    else:
-        equiv = math.inf
+    margin = max(0.0, margin) if math.isfinite(margin) else 0.0
 
-    def more(n):
-        return n if math.isinf(n) else max(0, math.ceil(n - deals))
+    se = sd / math.sqrt(deals)
 
-    return Settling(more(differ), more(equiv))
+    def plan(cd, ce):
+        if abs(estimate) >= cd * se or abs(estimate) < margin - ce * se:  # the deals played settle it
+            return 0
+        return round_deals(_plan(estimate, sd, deals, power, cd, ce, margin, window))
+
+    differ = plan(c_differ, math.inf)
+    equiv = plan(math.inf, c_equiv) if margin > 0 else math.inf
+    either = min(plan(c_differ, c_equiv), differ, equiv)
+    return Settling(differ, equiv, either)
 
 
 def equivalent(low: float, high: float, margin: float) -> bool:

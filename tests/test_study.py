@@ -122,25 +122,41 @@ def test_not_settled_names_the_deals_that_would_settle_it_either_way_at_80_perce
     assert open_qs
     for q in open_qs:
         assert q.p_holm >= 0.05 and (q.more_deals is None or q.more_deals > 0)
-    # the formula: 80% power at the family's Bonferroni level, to show a difference or, for an
-    # effect inside the margin, equivalence, whichever needs fewer deals
-    from statistics import NormalDist
-    z = NormalDist().inv_cdf
-    q = next(q for q in open_qs if q.more_deals and abs(q.estimate) >= q.margin())
+    # the plan: 80% power at the family's Bonferroni level, either way, for every effect within one
+    # standard error of the estimate, with the spread settling_sd gives; rounded to 2 figures
+    q = next(q for q in open_qs if q.more_deals)
     m = family.tested(q.family)
-    n = q.deals + q.more_deals
     sd = findings.settling_sd(q, 0.05 / m)  # never below the sample's
     assert sd >= q.sd
-
-    def differ(effect):
-        return ((z(1 - 0.05 / (2 * m)) + z(0.8)) * sd / effect) ** 2
-    # at least 80% power at the observed effect (not 50%), at most at an effect one standard error
-    # smaller (the observed one is biased upwards)
-    assert differ(abs(q.estimate)) <= n <= differ(abs(q.estimate) - sd / math.sqrt(q.deals)) + 1
+    assert q.more_deals == stats.deals_to_settle(q.estimate, sd, q.deals, 0.05 / m, q.margin()).either
+    assert q.more_deals == stats.round_deals(q.more_deals)
+    # said with its level, as a round figure, not as exact
+    assert q.verdict() == (f"not settled: at the heuristic level, about {q.more_deals:,} more deals would settle "
+                           f"it either way (80% power)")
     # a null effect: showing it within the margin counts as settling it (no "2,000,000 deals")
     near = [q for q in family.questions if q.outcome == "not settled" and abs(q.estimate) < 0.002 and q.unit == "pp"]
     for q in near:
         assert q.more_deals < 20 * q.deals
+
+
+def test_beyond_the_cap_a_question_is_said_to_be_more_than_this_budget_can_settle():
+    """A length question (its margin 1% of the baseline) with a huge spread per deal needs more
+    deals than any budget plays: no number, "more than X", X the level's cap."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.5, 60.0, 300)
+    q = findings._q("rules", 4, "search", "opt=true", "length", "4 players", "lengthens", "shortens",
+                    "decisions", x, baseline=40.0)
+    assert findings.more_deals_to_settle(q, 0.05 / 10) > findings.settle_cap("search") == 200_000
+    q.p_holm = 1.0
+    q.outcome = findings._outcome(q, 0.05, 10)
+    assert q.outcome == "not settled" and q.more_deals is None and q.more_than == 200_000
+    assert q.verdict() == "not settled: at the search level, more than 200,000 more deals: this budget cannot settle it"
+    # the heuristic level's cap is higher (a heuristic plays thousands of games a second): a number
+    q.level, q.more_than = "heuristic", None
+    findings._outcome(q, 0.05, 10)
+    assert q.more_than is None and 200_000 < q.more_deals <= findings.settle_cap("heuristic") == 2_000_000
+    assert q.verdict() == f"not settled: at the heuristic level, about {q.more_deals:,} more deals would settle it " \
+                          f"either way (80% power)"
 
 
 def team_study(seed: int, bias=None, deals: int = 40000) -> StudyData:
