@@ -512,8 +512,9 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
         b.append(_p(" ".join(e.sentence(k) + "." for k in found[:5])
                     + (f" ({len(found) - 5} more findings below.)" if len(found) > 5 else ""), "key"))
     elif e.method == components.TOO_FEW:
-        b.append(_p(f"Too few deals to test any kind: {count(e.deals)} deals, fewer than {components.MIN_DEALS}; "
-                    f"the effects below are estimates only, without intervals.", "key"))
+        b.append(_p(f"Too few deals to test any kind: {count(e.deals)} deals (at least {components.MIN_DEALS}, "
+                    f"and more than the kinds, are needed); the effects below are estimates only, without "
+                    f"intervals.", "key"))
     elif e.estimated():
         b.append(_p(f"No kind is shown to change a {unit}'s win rate (one "
                     f"{'Holm family' if e.method == components.NORMAL else 'family, tested by permutation,'} over "
@@ -539,7 +540,8 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
         text = {components.NEVER_DEALT: "never dealt", components.NO_VARIATION:
                 f"dealt the same to every {unit} (no variation to learn from)",
                 components.NOT_SEPARABLE: "always dealt together with other kinds (their effects cannot "
-                                          "be told apart)"}
+                                          "be told apart)" if e.method != components.TOO_FEW else
+                "not told apart from the others on so few deals"}
         b.append(_ul([f"{text[s]}: {', '.join(names)}" for s, names in why.items()]))
     grouped = sorted({k.versus for k in e.estimated() if k.versus != "an average card"})
     against = (f" (a kind of a group that always adds up to the same count per {unit}, a hand of fixed size, in "
