@@ -423,8 +423,9 @@ def test_study_killed_then_resumed_gives_the_same_report(quick_study, tmp_path):
     _, err = p.communicate(timeout=900)
     assert p.returncode == 0, err[-3000:]
     assert (out / "findings.json").read_text() == (ref / "findings.json").read_text()
-    mine = (out / "report.md").read_text().replace(str(out), "OUT")
-    theirs = (ref / "report.md").read_text().replace(str(ref), "OUT")
+    # each report quotes its own --out (relative to where the study ran, ROOT): written OUT
+    mine = (out / "report.md").read_text().replace(os.path.relpath(out, ROOT), "OUT").replace(str(out), "OUT")
+    theirs = (ref / "report.md").read_text().replace(os.path.relpath(ref, ROOT), "OUT").replace(str(ref), "OUT")
     assert mine == theirs
     man = json.loads((out / "_study.json").read_text())
     assert man["status"] == "complete" and man["resumed"] and "--resume" in man["resumed"][0]["command"]
