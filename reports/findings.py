@@ -167,8 +167,10 @@ class Question:
 
     def _interval(self, low: float, high: float) -> str:
         if self.unit == "pp":  # rates: an interval cannot leave [-100, +100] pp
-            return f"[{100 * max(low, -1.0):+.1f}, {100 * min(high, 1.0):+.1f}]"
-        return f"[{low:+.1f}, {high:+.1f}]"
+            low, high, scale = max(low, -1.0), min(high, 1.0), 100
+        else:
+            scale = 1
+        return f"[{_apart(scale * low, scale * high)}]"
 
     def cell(self) -> str:
         """The estimate and 95% interval as a table shows them: signed, the study's one convention
@@ -256,6 +258,15 @@ class Question:
         d["sentence"] = self.sentence()
         d["verdict"] = self.verdict()
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
+
+
+def _apart(low: float, high: float, digits: int = 1) -> str:
+    """An interval's ends with as many decimals as tell them apart (one, up to three): a precise
+    effect reads "[+84.38, +84.43]", never as a zero-width "[+84.4, +84.4]" (issue 39); ends
+    that are equal are a constant and keep one decimal."""
+    while digits < 3 and low != high and f"{low:+.{digits}f}" == f"{high:+.{digits}f}":
+        digits += 1
+    return f"{low:+.{digits}f}, {high:+.{digits}f}"
 
 
 def level_text(q: Question, x: float) -> str:

@@ -547,3 +547,17 @@ def test_a_question_of_nearly_all_zero_deals_is_not_settled_by_one_more_deal():
     assert more > 100
     # and with the sample SD alone the normal formula would have claimed a handful of deals
     assert stats.deals_to_settle(q.estimate, q.sd, q.deals, alpha, q.margin()).either < 10
+
+
+def test_a_precise_interval_is_never_shown_zero_width():
+    """Issue 39: Compañeros' match of 2 games doubled the length, "+84.4 decisions, 95% [+84.4,
+    +84.4]": a precise effect, not a constant; its ends get the decimals that tell them apart."""
+    q = findings.Question("rules", 6, "heuristic", "match_games=2: length", "length", "6 players", "longer",
+                          "shorter", "decisions", 84.405, 84.381, 84.429, 0.0, 20000, 1.7, option="match_games=2")
+    assert "[+84.38, +84.43]" in q.cell() and "[+84.38, +84.43]" in q.phrase()
+    rate = findings.Question("seats", 4, "heuristic", "seat 1", "win rate", "4 players", "more", "less", "pp",
+                             0.05, 0.0512, 0.0513, 0.0, 10**7, 0.5)
+    assert rate.interval() == "[+5.12, +5.13]"
+    wide = findings.Question("seats", 4, "heuristic", "seat 1", "win rate", "4 players", "more", "less", "pp",
+                             0.05, 0.012, 0.056, 0.0, 1000, 0.5)
+    assert wide.interval() == "[+1.2, +5.6]"
