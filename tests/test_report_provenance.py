@@ -201,3 +201,16 @@ def test_recorded_commands_hold_no_absolute_path(tmp_path, monkeypatch):
         words = shlex.split(stage.command("companeros", 0, tmp_path / "study"))
         assert words[words.index("--out") + 1] == f"../study/{stage.id}"
         assert not any(w.startswith("/") or "=/" in w or "@/" in w for w in words)
+
+
+def test_committed_docs_name_no_path_of_a_machine():
+    """Issue 39: recorded commands in docs/ (reports of standard studies and design runs) and the
+    README show paths relative to where they ran, never a directory of the machine they ran on."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    absolute = re.compile(r"(?<![\w.])/(?:work|tmp|root|home|Users)/[\w.-]")
+    found = [f"{p.relative_to(root)}:{i}" for p in [root / "README.md", *sorted((root / "docs").rglob("*"))]
+             if p.suffix in (".md", ".html", ".txt", ".json") and p.is_file()
+             for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1) if absolute.search(line)]
+    assert not found, found[:10]
