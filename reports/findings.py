@@ -133,6 +133,7 @@ class Question:
     before: float = math.nan  # rules: the measure under the default rules on the same deals
     after: float = math.nan  # ... and under the option
     cap: int | None = None  # a sequential question: the deals its tournament could play
+    tune_alpha: float | None = None  # ... and the level its bets were tuned to (None: the level read)
     cv_reduction: float = math.nan  # adaptive stage: the share of the new deals' variance the control variate removed
     cv_beta: float = math.nan  # ... its coefficient (fixed from the first pass)
     first_pass_deals: int | None = None  # a question read twice: the first pass's deals (``deals``: all)
@@ -294,7 +295,8 @@ def _p(p: float) -> str:
 
 
 # ----------------------------------------------------------------------------- per-deal values
-def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: int | None = None):
+def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: int | None = None,
+          tune_alpha: float | None = None):
     """(estimate, low, high, p, n, sd, unchanged) of the mean of per-deal values ``x``."""
     x = np.asarray(x, float)
     n = len(x)
@@ -304,7 +306,7 @@ def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: 
         return 0.0, 0.0, 0.0, math.nan, n, 0.0, True
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if anytime:
-        est, low, high, p = anytime_test(x, cap=cap)
+        est, low, high, p = anytime_test(x, cap=cap, tune_alpha=tune_alpha)
         return est, low, high, p, n, sd, False
     t = stats.paired_mean(x, **_bounds(values_in))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
@@ -337,7 +339,7 @@ def family_interval(q: Question, alpha: float) -> tuple[float, float]:
     if q.deals < 2 or q.values is None:
         return math.nan, math.nan
     if q.anytime:
-        return anytime_test(q.values, 1 - alpha, q.cap)[1:3]
+        return anytime_test(q.values, 1 - alpha, q.cap, q.tune_alpha)[1:3]
     t = stats.paired_mean(q.values, 1 - alpha, **_bounds(value_range(q.section, q.measure, q.unit)))
     return t.low, t.high
 
@@ -381,10 +383,13 @@ def settling_sd(q: Question, alpha: float) -> float:
     return max(q.sd, implied) if math.isfinite(q.sd) else implied
 
 
-def anytime_test(x, level: float = 0.95, cap: int | None = None) -> tuple[float, float, float, float]:
+def anytime_test(x, level: float = 0.95, cap: int | None = None,
+                 tune_alpha: float | None = None) -> tuple[float, float, float, float]:
     """Mean, anytime-valid interval (the betting confidence sequence that ``--until-decided``
-    stops on, tuned to the tournament's ``cap``) and its anytime-valid p-value."""
-    t = stats.anytime_interval(x, 1 - level, cap)
+    stops on, its bets tuned to the tournament's ``cap`` and to ``tune_alpha``, the level the
+    tournament stopped at: default ``1 - level``) and its anytime-valid p-value (which depends
+    on the bets, so a report that reads a tournament's pair uses the bets it stopped with)."""
+    t = stats.anytime_interval(x, 1 - level, cap, tune_alpha=tune_alpha)
     return t.estimate, t.low, t.high, t.p_value
 
 
@@ -442,7 +447,8 @@ def mean_score_per_deal(cfg: Config) -> np.ndarray:
 # ----------------------------------------------------------------------------- questions
 def _q(section, players, level, subject, measure, context, claim, negative, unit, values,
        anytime=False, **kw) -> Question:
-    est, low, high, p, n, sd, unchanged = _test(values, anytime, value_range(section, measure, unit), kw.get("cap"))
+    est, low, high, p, n, sd, unchanged = _test(values, anytime, value_range(section, measure, unit), kw.get("cap"),
+                                                kw.get("tune_alpha"))
     return Question(section, players, level, subject, measure, context, claim, negative, unit, est, low,
                     high, p, n, sd, anytime, unchanged, values=np.asarray(values, float), **kw)
 
@@ -497,8 +503,10 @@ def rule_questions(base: Config, variant: Config, context: str, level: str, opti
 
 def strategy_questions(cfg: Config, context: str, anytime_pairs=None) -> list[Question]:
     """Every pair of player strategies of the landscape; a pair in ``anytime_pairs`` (a dict from
-    the frozenset of its two names to the deals its tournament could play, its cap) was played by
-    a sequential tournament and gets the anytime-valid test of that cap."""
+    the frozenset of its two names to the bets its sequential tournament stopped with: ``{"cap":
+    deals, "alpha": the level they were tuned to}``, as its manifest records them) gets the
+    anytime-valid test with those bets, so the report's p-value is the one its tournament
+    stopped on."""
     anytime_pairs = anytime_pairs or {}
     ids = analysis.player_strategy_ids(cfg)
     counts = analysis.strategy_counts(cfg)
@@ -509,10 +517,10 @@ def strategy_questions(cfg: Config, context: str, anytime_pairs=None) -> list[Qu
             if games == 0:
                 continue
             na, nb = cfg.names[a], cfg.names[b]
-            cap = anytime_pairs.get(frozenset((na, nb)))
+            bets = anytime_pairs.get(frozenset((na, nb)))
             out.append(_q("strategies", cfg.players, None, f"{na} v {nb}", "strength", context,
-                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=cap is not None,
-                          pair=(na, nb), cap=cap))
+                          f"{na} beats {nb}", f"{nb} beats {na}", "pp", per_deal, anytime=bets is not None,
+                          pair=(na, nb), cap=(bets or {}).get("cap"), tune_alpha=(bets or {}).get("alpha")))
     return out
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from . import adaptive, analysis, findings, plots
 from .findings import Family, Question
 from .load import Config, _assign_deals, load
+from tourney_sim.simulate.tournament import read_tournament
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
 
 SEARCH = "ismcts"
@@ -32,7 +33,7 @@ class StudyData:
     levels: dict = field(default_factory=dict)  # (players, level) -> Config
     rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
     landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
-    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): the tournament's cap}
+    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): its tournament's bets}
     streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
     components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
     manifest: dict = field(default_factory=dict)
@@ -74,7 +75,7 @@ def load_study(out: Path, manifest: dict,
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
-                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = int(st["deals"])
+                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = _stopping_bets(where, st)
     for p, dirs in landscape_dirs.items():
         configs = load(dirs)
         data.landscape[p] = configs[0]
@@ -82,6 +83,17 @@ def load_study(out: Path, manifest: dict,
         if len(dirs) > 1:  # the first pass and the adaptive stage's batches: one stream of deals
             data.streams[p] = load(dirs)[0]
     return data
+
+
+def _stopping_bets(where: Path, stage: dict) -> dict:
+    """The bets a sequential landscape stage stopped with (``{"cap", "alpha"}``), as its
+    tournament's manifest records them (``until_decided.bets``); a stage recorded before the bets
+    were (or not yet stopped) gets what its rule used: the per-question level and the stage's
+    deals."""
+    record = read_tournament(where).get("until_decided") or {}
+    bets = record.get("bets") or {}
+    return {"cap": int(bets.get("cap") or record.get("cap") or stage["deals"]),
+            "alpha": bets.get("alpha") or record.get("per_test_alpha")}
 
 
 def questions(data: StudyData) -> Family:
@@ -107,7 +119,7 @@ def _fixed_questions(data: StudyData) -> list[Question]:
     for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
         qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
     for p, cfg in sorted(data.landscape.items()):
-        pairs = {frozenset(_label(cfg, n) for n in pair): cap for pair, cap in data.anytime_pairs.get(p, {}).items()}
+        pairs = {frozenset(_label(cfg, n) for n in pair): bets for pair, bets in data.anytime_pairs.get(p, {}).items()}
         qs += findings.strategy_questions(cfg, f"{p} players", pairs)
     return qs
 
@@ -588,7 +600,9 @@ def _gain(x: RuleRow) -> str:
 def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) -> None:
     b = _section(r, "Plots", "plots", "Seat (or team) win rates with 95% intervals at each level of play; the "
                  "balance figure under the default rules and under each option (same deals); the strategy "
-                 "landscape. " + SHARED_FIRST)
+                 "landscape: each strategy's win rate against the opponents it met (the search player met only "
+                 "the heuristics), which is not who beats whom (that is the pairwise table of 'Strategy "
+                 "landscape'). " + SHARED_FIRST)
     for p in data.players:
         figs = []
         groups = {}
@@ -614,8 +628,8 @@ def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) 
             st = analysis.strategy_table(cfg)
             st = st[st.player].sort_values("win_rate", ascending=False)
             figs.append(_fig(plots.intervals(list(st.index), st.win_rate, st.ci_low, st.ci_high,
-                                             f"{p} players: strategy landscape, win rate (95%)", "win rate"),
-                             f"{p} players: strategy landscape"))
+                                             f"{p} players: win rate against the opponents each met (95%)", "win rate"),
+                             f"{p} players: strategy landscape, win rate against the opponents each met"))
         if figs:
             b.append(_h(3, f"{p} players"))
             b.append(_figs(*figs))
@@ -789,9 +803,11 @@ def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
     b = _section(r, "Strategy landscape", "landscape",
                  "A duplicate tournament of every built-in heuristic (each alone among copies of each other one, "
                  "in every seat, on the same deals), and the search player against each heuristic the same way, "
-                 "stopped early once the answer was clear (--until-decided). Win rates are over every seat-game "
-                 "of the merged tournaments; the pairwise differences compare two strategies on the deals where "
-                 "they met.")
+                 "stopped early once the answer was clear (--until-decided). A strategy's win rate is over every "
+                 "seat-game it played in these tournaments, against whichever opponents it met there (the search "
+                 "player met only the heuristics, in tournaments of its own), so win rates do not rank the "
+                 "strategies: who beats whom is the pairwise table, each pair compared on the deals where the two "
+                 "met.")
     for p in sorted(data.landscape):
         cfg = data.landscape[p]
         st = analysis.strategy_table(cfg).sort_values("win_rate", ascending=False)

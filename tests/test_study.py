@@ -561,3 +561,33 @@ def test_a_precise_interval_is_never_shown_zero_width():
     wide = findings.Question("seats", 4, "heuristic", "seat 1", "win rate", "4 players", "more", "less", "pp",
                              0.05, 0.012, 0.056, 0.0, 1000, 0.5)
     assert wide.interval() == "[+1.2, +5.6]"
+
+
+def test_a_sequential_pair_is_read_with_the_bets_its_tournament_stopped_with(quick_study):
+    """Issue 39: the study's landscape pair played by a sequential tournament gets the anytime
+    p-value of the bets that tournament recorded (tuned to its per-pair level and cap), so the
+    report and the stopping rule agree: the same p as the tournament's own replay, and a pair the
+    tournament decided is a finding of the study."""
+    from tourney_sim.reports.load import load
+    from tourney_sim.reports.sequential import Sequential
+    from tourney_sim.reports.study_report import load_study
+    from tourney_sim.simulate.tournament import read_tournament
+    out = quick_study[0]
+    manifest = json.loads((out / "_study.json").read_text())
+    data = load_study(out, manifest)
+    by_pair = {frozenset(q.pair): q for q in questions(data).questions if q.pair}
+    checked = 0
+    for st in manifest["stages"]:
+        if st["section"] != "landscape" or not st["sequential"]:
+            continue
+        record = read_tournament(out / st["dir"])["until_decided"]
+        seq = Sequential.replay(record, load([out / st["dir"]]))
+        for row in seq.results():
+            q = by_pair[frozenset(row["pair"])]
+            assert q.anytime and q.cap == record["bets"]["cap"]
+            assert q.tune_alpha == pytest.approx(record["bets"]["alpha"]) != 0.05
+            assert q.p_value == pytest.approx(row["p_value"], rel=1e-9)
+            if row["decision"] in ("positive", "negative") and q.family:  # a pair with random is not tested
+                assert q.outcome == "finding", (row, q.outcome, q.p_holm)
+                checked += 1
+    assert checked
