@@ -113,6 +113,7 @@ class Report:
     terminal: list[str] = field(default_factory=list)
     page_title: str = ""  # the HTML page's title (default: "<title>: strategies and balance")
     sequential: dict = field(default_factory=dict)  # tournament path -> its --until-decided test, replayed
+    methods: list[str] = field(default_factory=list)  # how sections above were computed: said under Methods
 
 
 def build(paths, rating_sample: int = analysis.RATING_SAMPLE) -> Report:
@@ -547,22 +548,17 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
     against = (f" (a kind of a group that always adds up to the same count per {unit}, a hand of fixed size, in "
                f"place of the group's average: {', '.join(grouped)})" if grouped else "")
     b.append(_p(f"Effect: how much holding one more copy of the kind, in place of an average card{against}, changes a "
-                f"{unit}'s win rate, in pp: a linear probability regression of each {unit}'s win on its dealt "
-                f"counts with {unit} fixed effects, over {count(e.rows)} {unit}-games on {count(e.deals)} deals, "
-                f"standard errors clustered by deal. The shuffle deals at random, so this is a causal effect. "
-                + (f"Outcome: a finding when its Holm-adjusted p is below 0.05 (one family over the kinds) and "
-                   if e.method == components.NORMAL else
-                   f"Tested by permutation (the deals' results shuffled among the deals {components.PERMUTATIONS:,} "
-                   f"times; exact at any number of deals): p-values and intervals from the shuffles' t statistics. "
-                   f"Outcome: a finding when its family-adjusted p (step-down max-t, Westfall and Young) is below "
-                   f"0.05 (one family over the kinds) and "
-                   if e.method == components.PERMUTATION else
-                   f"Not tested: fewer than {components.MIN_DEALS} deals. Otherwise the outcome is a finding when "
-                   f"its family-adjusted p is below 0.05 and ")
-                + f"not negligible; negligible when its interval at the family's level lies inside ±1 pp; else "
-                f"not settled. Beside it, 17lands' figures: the win rate of the {unit}-games dealt at least "
-                f"one (GIH WR) and its improvement over those dealt none (IWD): plain comparisons, not "
-                f"adjusted."))
+                f"{unit}'s win rate, in pp, over {count(e.rows)} {unit}-games on {count(e.deals)} deals. The "
+                f"shuffle deals at random, so this is what the card itself does. "
+                + (f"Not tested: fewer than {components.MIN_DEALS} deals. "
+                   if e.method == components.TOO_FEW else
+                   f"A finding when it is too large to be luck with all {e.family_size} kinds looked at together (at "
+                   f"most a 5% chance of any false alarm among them) and not negligible; negligible when shown "
+                   f"within ±1 pp; else not settled. ")
+                + f"Beside it, the figures of 17lands' card ratings: the win rate of the {unit}-games dealt at least "
+                f"one (their GIH WR) and its improvement over those dealt none (IWD), plain comparisons that "
+                f"also carry what comes with the card. How it is estimated and tested: Methods."))
+    r.methods.append(components_method(e))
     top = e.ranked()[:FOREST_ROWS] if e.method != components.TOO_FEW else []
     if top:
         more = f", the {FOREST_ROWS} largest" if len(e.ranked()) > FOREST_ROWS else ""
@@ -570,6 +566,21 @@ def layout_components(r: Report, e: components.ComponentEffects, level: int, whe
                                    [100 * k.low for k in top], [100 * k.high for k in top],
                                    [k.outcome for k in top], f"effect of holding one more (95%{more})",
                                    f"change in a {unit}'s win rate (pp)"), "component effects forest plot"))
+
+
+def components_method(e) -> str:
+    """How a "Components" section's effects were estimated and tested, for the Methods section."""
+    unit = e.unit
+    how = (f"Components ({count(e.deals)} deals): a linear probability regression of each {unit}'s win on its "
+           f"dealt counts with {unit} fixed effects, standard errors clustered by deal; ")
+    if e.method == components.NORMAL:
+        return how + "normal intervals; one Holm adjustment over the kinds (family-wise error 5%)."
+    if e.method == components.PERMUTATION:
+        return how + (f"tested by permutation (the deals' results shuffled among the deals "
+                      f"{components.PERMUTATIONS:,} times; exact at any number of deals), p-values and intervals "
+                      f"from the shuffles' t statistics, the family-adjusted p Westfall and Young's step-down "
+                      f"max-t (family-wise error 5%; used below {components.PERMUTATION_PER_KIND} deals per kind).")
+    return how + f"not tested below {components.MIN_DEALS} deals."
 
 
 def _layout_variants(r: Report) -> None:
@@ -686,9 +697,10 @@ def _layout_methods(r: Report) -> None:
     b.append(_ul([
         "Data: the Parquet datasets alone (columns read with pyarrow); games are grouped into "
         "configurations (players, rules version, rule options) and deals (seed, game index).",
-        "Win-rate intervals: Wilson score intervals (as scipy.stats.binomtest) on the Kish effective "
-        "sample size from the deal-clustered variance; with one seat of a kind per deal this is the "
-        "plain Wilson interval.",
+        "Win-rate intervals: Wilson score intervals with a continuity correction of 0.1 deal, never "
+        "narrower toward 0 or 1 than the exact one-sided (Clopper-Pearson) bound, on the Kish effective "
+        "sample size from the deal-clustered variance: coverage at least 93% at every n >= 30 and every "
+        "rate, measured exactly (docs/analysis.md).",
         "Pairwise: per deal, each strategy's win rate over the games of that deal where both sat; the "
         "mean difference over deals with its score interval and p-value (Wilson's for wins, Tango's for "
         "paired differences: honest at every sample size, never of zero width); "
@@ -703,6 +715,7 @@ def _layout_methods(r: Report) -> None:
         "(see each configuration), tau = 0.",
         "Sequential testing: betting confidence sequences (Waudby-Smith and Ramdas 2023), tuned to the "
         "cap, valid in finite samples at every deal; Bonferroni over the questions.",
+        *dict.fromkeys(r.methods),
     ]))
 
 

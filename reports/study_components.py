@@ -83,5 +83,6 @@ def layout_components(r: Report, data: StudyData) -> None:
                    table, [x.verdict().startswith("fairer") for x in rows]))
     b.append(_p(f"Each change is one run of heuristic play on the same deals as the default (a `components/` "
                 f"stage), compared as a rule option is: each seat's advantage and the first player's, option "
-                f"minus default; {family.tested()} questions, one Holm adjustment per family over the paired "
-                f"checks alone (they are chosen from the data, so they stay out of the study's design)."))
+                f"minus default; {family.tested()} questions, tested as a family of their own (at most a 5% "
+                f"chance of any false alarm among them), apart from the study's: they are chosen from the data "
+                f"after it was played."))

@@ -638,11 +638,11 @@ def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) 
 def _layout_findings(r: Report, data: StudyData, family: Family, rows: list[RuleRow]) -> None:
     b = _section(r, "Findings, family by family", "findings",
                  "The questions were fixed before any game was played, each in one family, read in this order; "
-                 "one Holm adjustment per family (5% family-wise error each). Each question is unfair / an effect "
-                 "(significant), significant but negligible (inside ±1 pp), fair or equivalent (shown within the "
-                 f"margin, ±{100 * findings.FAIR_PP:g} pp for rates, two one-sided tests at the family's level), or "
-                 "not settled (with about how many more deals at its level would settle it either way at 80% "
-                 "power, rounded up to two significant figures). Rule "
+                 "within a family the chance of even one false alarm is at most 5% (how: Methods). Each question is "
+                 "unfair / an effect (a difference too large to be luck), significant but negligible (real, but "
+                 f"inside ±{100 * findings.NEGLIGIBLE_PP:g} pp), fair or equivalent (shown to lie within "
+                 f"±{100 * findings.FAIR_PP:g} pp for rates), or not settled (with about how many more deals at its "
+                 "level would settle it either way at 80% power, rounded up to two significant figures). Rule "
                  "options: option minus default on the same deals, signed, as in every table.")
     for name, what in findings.FAMILIES.items():
         qs = [q for q in findings.ordered(family.questions) if q.family == name]
@@ -760,7 +760,7 @@ def _layout_rules(r: Report, data: StudyData, rows: list[RuleRow]) -> None:
                  "Each option played on the same deals as the default rules, at the same level, everyone the same "
                  "strategy; every number is on those deals, and every change is the option's minus the default's "
                  "(signed, as in the findings). Balance figure change: positive is fairer; the other columns: the "
-                 "family's test of each change (95% intervals; * an effect after the family's Holm adjustment); "
+                 "family's test of each change (95% intervals; * an effect, tested with the rest of its family); "
                  "mean score and winning margin describe the score distribution (points, not tested).")
     skipped = data.manifest.get("skipped_options") or []
     if skipped:
@@ -796,7 +796,8 @@ def _layout_rules(r: Report, data: StudyData, rows: list[RuleRow]) -> None:
                             "seat advantage change, pp", "first-player advantage change", "draw rate change",
                             "decisiveness change", "length change", "mean score change", "winning margin change"],
                            table))
-    b.append(_p("* an effect (Holm-adjusted p < 0.05 within its family). pp: percentage points; dec.: decisions."))
+    b.append(_p("* an effect (too large to be luck, tested with the rest of its family: adjusted p < 0.05). "
+                "pp: percentage points; dec.: decisions."))
 
 
 def _layout_landscape(r: Report, data: StudyData, family: Family) -> None:
@@ -894,6 +895,11 @@ def _layout_methods(r: Report) -> None:
         f"{findings.SETTLE_CAP['search']:,} at the search level, 'more than': this budget cannot settle it).",
         "Balance figure and its change between rule options: on the deals both played (see docs/analysis.md for "
         "its interval); ratings: openskill Plackett-Luce on a seeded sample of games.",
+        "Intervals of win rates and of their differences: score intervals (Wilson's for a rate, Tango's for a "
+        "paired difference) with a continuity correction of 0.1 deal, never narrower toward the ends of the "
+        "range than the exact one-sided (Clopper-Pearson) bound: coverage at least 93% at every n >= 30 and "
+        "every rate, measured exactly (docs/analysis.md).",
+        *dict.fromkeys(r.methods),
     ]))
 
 
