@@ -365,7 +365,7 @@ def most_to_settle(qs: list[Question]) -> Question | None:
 def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> float:
     """Further deals at which the question is settled with chance ``power``, either way: shown
     different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
-    ``alpha``), planned for every effect within one standard error of the estimate
+    ``alpha``), planned for every effect within 1.5 standard errors of the estimate
     (:func:`stats.deals_to_settle`, rounded up to two significant figures) with the spread of
     :func:`settling_sd`."""
     return stats.deals_to_settle(q.estimate, settling_sd(q, alpha), q.deals, alpha, q.margin(), power).either

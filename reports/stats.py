@@ -370,7 +370,7 @@ class Settling(tuple):
 
 #: the plan's effect is conservative: the worst for the test among the effects within this many
 #: standard errors of the estimate (``scripts/bench_settle.py`` calibrates it)
-SETTLE_WINDOW = 1.0
+SETTLE_WINDOW = 1.5  # standard errors: every true effect then settles at least 75% of the time (scripts/bench_settle.py)
 _SETTLE_LIMIT = 10 ** 10  # searched up to this many more deals; beyond: math.inf
 
 
@@ -475,13 +475,15 @@ def deals_to_settle(estimate: float, sd: float, deals: int, alpha: float, margin
     (equivalence, two one-sided tests: Lakens 2018); between the two it is not. The chance of
     settling (the conditional power, given the mean of the deals already played) is normal
     arithmetic. ``N`` is the fewest deals at which that chance is at least ``power`` for **every
-    effect within ``window`` (one) standard error of the estimate**, not for the estimate alone:
+    effect within ``window`` (1.5) standard errors of the estimate**, not for the estimate alone:
     the observed size of an unsettled question is biased, and a count planned at it explodes
     where it nears 0 (the former "one SE closer to 0" rule gave 519,159 / 1,720,205 / 2,409,401
     deals for estimates one SE apart). Settling either way is bounded: once
     ``se < margin / (z[1 - alpha/2] + z[1 - alpha])`` the two regions meet and any mean settles
     it, so ``either`` never exceeds ``((z[1 - alpha/2] + z[1 - alpha]) sd / margin)^2 - deals``;
-    between estimates one standard error apart it changes smoothly. ``differ`` and ``equivalent``
+    between estimates one standard error apart it changes smoothly. The window is the narrowest at
+    which the figure settles at least 75% of the questions it is given to, whatever their true
+    effect (78-100% by simulation; one standard error gave 71%). ``differ`` and ``equivalent``
     are the same plan with one test alone. Every figure is rounded up to two significant figures
     (:func:`round_deals`); 0 when the deals already played settle it.
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import adaptive, analysis, findings, plots
+from . import adaptive, analysis, findings, plots, stats
 from .findings import Family, Question
 from .load import Config, _assign_deals, load
 from tourney_sim.simulate.tournament import read_tournament
@@ -890,7 +890,8 @@ def _layout_methods(r: Report) -> None:
         f"(length: ±{100 * findings.LENGTH_MARGIN:g}% of the baseline); fair or equivalent when two one-sided tests "
         f"at 0.05/m show the effect within ±{100 * findings.FAIR_PP:g} pp (Lakens 2018; the bound X of 'fair within "
         "±X pp' is the larger end of the 1 - 2·0.05/m interval); not settled otherwise, with the deals at which "
-        "either test would succeed with 80% power for every effect within one standard error of the estimate "
+        f"either test would succeed with 80% power for every effect within {stats.SETTLE_WINDOW:g} standard errors "
+        "of the estimate "
         f"(rounded up to two significant figures; beyond {findings.SETTLE_CAP_OTHERWISE:,} more deals, "
         f"{findings.SETTLE_CAP['search']:,} at the search level, 'more than': this budget cannot settle it).",
         "Balance figure and its change between rule options: on the deals both played (see docs/analysis.md for "

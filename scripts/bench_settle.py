@@ -16,6 +16,12 @@ share then settled (the figure promises 80%); a figure above the cap (2,000,000)
 1. Realised power and the figures' spread (5%, median, 95%), before and after.
 2. Stability: the largest ratio between the figures of two estimates one standard error apart
    (and 0.1 standard error apart), over the estimates a question can be unsettled at.
+3. Why no figure keeps every true effect at 75-90%: how much the first deals can tell a true
+   effect of 0 from one of 1 pp (the total variation distance between their estimates'
+   distributions: no figure computed from those deals can differ between the two more often),
+   and, at each count of deals in all, the chance of settling each. Wherever a true 1 pp effect
+   is settled 75% of the time, a true 0 is settled more than 90% of the time; a rule can hold
+   both rows in the band only by giving some questions a count it knows will rarely settle them.
 
     python scripts/bench_settle.py                    # both tables, 1,000 replicates per row
     python scripts/bench_settle.py --reps 300 --score # the study's score intervals (slower)
@@ -170,6 +176,34 @@ def stability_table(window: float) -> None:
               f"| {min(f):,.0f} / {max(f):,.0f} |")
 
 
+def _power(effect: float, n: float, sd: float = 0.7) -> float:
+    """The chance that n deals in all settle a question of true effect ``effect`` (normal)."""
+    se = sd / math.sqrt(n)
+    cd, ce = _nd.inv_cdf(1 - ALPHA / 2), _nd.inv_cdf(1 - ALPHA)
+    a, e = cd * se, MARGIN - ce * se
+    d = NormalDist(effect, se)
+    p = (1 - d.cdf(a)) + d.cdf(-a)
+    if e > 0:
+        p += d.cdf(min(e, a)) - d.cdf(-min(e, a))
+    return p
+
+
+def band_table(sd: float = 0.7) -> None:
+    """Why no figure can keep every true effect's realised power inside 75-90% (see the module's 3)."""
+    print("\n| deals played | can tell 0 from 1 pp (total variation) | deals in all at which a true 1 pp effect "
+          "settles 75% | there: true 0 settles | true 0.5 pp | true 2 pp |")
+    print("|---|---|---|---|---|---|")
+    n75 = next(n for n in range(1000, 200_000, 100) if _power(0.01, n, sd) >= 0.75)
+    for _, deals in LEVELS:
+        tv = 2 * _nd.cdf(0.005 / (sd / math.sqrt(deals))) - 1
+        print(f"| {deals:,} | {100 * tv:.0f}% | {n75:,} | {100 * _power(0.0, n75, sd):.0f}% | "
+              f"{100 * _power(0.005, n75, sd):.0f}% | {100 * _power(0.02, n75, sd):.0f}% |")
+    print("\n| deals in all | " + " | ".join(f"true {100 * e:+.1f} pp" for e in EFFECTS[:6]) + " |")
+    print("|---|" + "---|" * 6)
+    for n in (10_000, 20_000, 30_000, 35_000, 40_000, 45_000):
+        print(f"| {n:,} | " + " | ".join(f"{100 * _power(e, n, sd):.0f}%" for e in EFFECTS[:6]) + " |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=1000, help="replicates per row")
@@ -190,6 +224,7 @@ def main() -> None:
         print(f"pooled over the effects, {level}: realised power before {pooled['before']:.0%}, "
               f"after {pooled['after']:.0%}")
     stability_table(a.window)
+    band_table()
 
 
 if __name__ == "__main__":

@@ -342,11 +342,13 @@ def test_deals_to_settle_plans_for_every_effect_within_a_standard_error_either_w
     z = sps.norm.ppf
     se = sd / math.sqrt(n)
     # a clear effect: showing equivalence within 2 pp is impossible, a difference is near; the
-    # plan guards the effect one SE smaller, so it is at least what the estimate alone would need
+    # plan guards the effect SETTLE_WINDOW SEs smaller, so it is at least what the estimate alone
+    # would need and at most what that smaller effect would need from scratch
     s = stats.deals_to_settle(0.04, sd, n, alpha, 0.02)
     assert math.isinf(s.equivalent) and 0 < s.either <= s.differ
     at_estimate = ((z(1 - alpha / 2) + z(0.8)) * sd / 0.04) ** 2 - n
-    assert at_estimate < s.differ < ((z(1 - alpha / 2) + z(0.8)) * sd / (0.04 - se)) ** 2
+    smaller = 0.04 - stats.SETTLE_WINDOW * se
+    assert at_estimate < s.differ < ((z(1 - alpha / 2) + z(0.8)) * sd / smaller) ** 2
     # a near-zero effect: a difference could never be shown (0 is within a SE), equivalence can,
     # and settling either way needs no more than equivalence alone
     s = stats.deals_to_settle(0.0005, 0.5, 3000, alpha, 0.02)
@@ -361,7 +363,7 @@ def test_deals_to_settle_plans_for_every_effect_within_a_standard_error_either_w
     # a sequential question needs more: the confidence sequence is wider than a fixed interval
     fixed = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01)
     anytime = stats.deals_to_settle(0.05, 0.7, 300, 0.05 / 30, 0.01, sequential=True)
-    assert fixed.differ < anytime.differ < 3 * fixed.differ + 300
+    assert fixed.either < anytime.either < 3 * fixed.either + 300
 
 
 def test_deals_to_settle_is_stable_where_the_former_rule_exploded():
