@@ -391,7 +391,8 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         said = "; ".join(_finding_words(q) for q in found[:2])
         also = [x for x in reversed(unfair) if x != lv]
         if also:
-            out.append(f"Unfair at every level of play: under {LEVEL_WORDS[lv]}, {said}"
+            both = " and ".join(LEVEL_WORDS[x].removesuffix(" play") for x in (lv, *also))
+            out.append(f"Unfair under both {both} play (random play is not judged): under {LEVEL_WORDS[lv]}, {said}"
                        + "".join(f"; under {LEVEL_WORDS[x]}, {_finding_words(_findings_first(state[x][1])[0])}"
                                  for x in also) + ".")
         else:

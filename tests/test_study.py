@@ -183,7 +183,8 @@ def test_a_fair_game_is_called_fair_and_the_verdict_names_the_unfair_team():
     assert {q.outcome for q in unfair.questions if q.family == "primary"} == {"finding"}
     r = build(unfair_data, unfair)
     line = r.terminal[0]
-    assert line.startswith("4 players: Unfair at every level of play: under search play, team 1 (seats 1, 3) "
+    assert line.startswith("4 players: Unfair under both search and heuristic play (random play is not judged): "
+                           "under search play, team 1 (seats 1, 3) "
                            "wins "), line
     assert "under heuristic play, team 1 (seats 1, 3) wins" in line
 
@@ -204,7 +205,7 @@ def _verdict_contradictions(data: StudyData) -> list[str]:
         for lv, words in (("heuristic", "heuristic play"), ("search", "search play")):
             found = [q for q in seats[lv] if q["outcome"] == "finding"]
             said_unfair = (f"Unfair under {words}" in line or f"under {words}, " in line
-                           and "Unfair at every level" in line)
+                           and "Unfair under both" in line)
             if said_unfair != bool(found):
                 wrong.append(f"{p}p {lv}: unfair said {said_unfair}, findings {len(found)}: {line}")
             for q in found[:1]:
