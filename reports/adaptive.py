@@ -39,12 +39,13 @@ two one-sided tests show it within the margin at alpha / m (m: the primary famil
 counted as the report counts them, and the bets tuned to (1 - w) alpha / m): exactly the levels
 at which the report's Holm over the primary family settles it whatever the other questions
 (Holm never needs less than Bonferroni's alpha / m), so a question the stage stops for is settled
-in the report. A player count's batches stop when all its questions are settled, or at the cap.
+in the report. A player count's batches stop when all its questions are settled, or at the cap
+(:class:`tourney_sim.reports.study_report.OpenQuestions` decides after each look, reading the
+study as its report does).
 """
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 
@@ -143,19 +144,3 @@ def settled(q: Question, size: int) -> bool:
         return True
     return q.p_value <= ALPHA / size or findings.equivalence_bound(q, ALPHA / size) < q.margin()
 
-
-class OpenQuestions:
-    """The adaptive stage's decision (the ``adaptive_rule`` of
-    :func:`tourney_sim.simulate.study.run_study`): after each look, the primary search-level
-    questions of a player count still open. The primary family's size is counted once, from the
-    first pass (a resumed study counts it again, the same)."""
-
-    def __init__(self):
-        self.size: int | None = None
-
-    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
-        from .study_report import load_study, primary_size, search_level
-        if self.size is None:
-            self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
-        data = load_study(out, manifest, ("levels", "adaptive"))
-        return [q.subject for q in search_level(data, players, self.size) if not settled(q, self.size)]

@@ -149,13 +149,6 @@ def wilson(wins, n, level: float = 0.95, correction: float = CONTINUITY, edge: b
     return np.where(empty, np.nan, low)[()], np.where(empty, np.nan, high)[()]  # scalars for scalars
 
 
-def wilson_scipy(wins: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The same interval straight from scipy (used for single counts and in the tests)."""
-    from scipy import stats
-    ci = stats.binomtest(int(wins), int(n)).proportion_ci(confidence_level=level, method="wilson")
-    return float(ci.low), float(ci.high)
-
-
 def clustered_proportion(y, m, level: float = 0.95):
     """Proportion ``sum(y) / sum(m)`` of successes ``y`` out of ``m`` trials per deal (1-D arrays
     over deals, or 2-D [deal, group] for several proportions at once).

@@ -4,23 +4,24 @@ column), the three kinds with the largest effects, and for each the paired check
 change (``components/`` stages: one run on the same deals with one component changed, compared
 with the default rules as a rule option is: each seat's advantage, the first player's, the
 balance figure; one Holm per family over the paired checks alone, apart from the study's design).
+
+The study's report (:mod:`tourney_sim.reports.study_report`) makes the paired checks' rows, as it
+makes its rule options' (its ``checks``), and gives them to :func:`layout_components`; ``data``
+here is its :class:`~tourney_sim.reports.study_report.StudyData`.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
-from . import findings
 from .components import ComponentEffects, component_effects
 from .findings import Family
 from .render import Report, Table, _h, _p, count, layout_components as layout_effects
-from .study_report import RuleRow, StudyData, _gain, context, rule_rows
 
 LEVELS = ("heuristic", "search")
 LARGEST = 3
 
 
-def effects(data: StudyData) -> dict[tuple[int, str], ComponentEffects]:
+def effects(data) -> dict[tuple[int, str], ComponentEffects]:
     """(players, level) -> the effects, for the levels whose datasets record what was dealt."""
     out = {}
     for p in data.players:
@@ -32,23 +33,23 @@ def effects(data: StudyData) -> dict[tuple[int, str], ComponentEffects]:
     return out
 
 
-def checks(data: StudyData) -> tuple[Family, list[RuleRow]]:
-    """The paired checks: their questions (settled among themselves) and one row each."""
-    qs = []
-    for (p, level, setting), cfg in sorted(data.components.items()):
-        qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, setting)
-    family = Family(findings.settle(qs))
-    return family, rule_rows(replace(data, rules=data.components), family)
+def _gain(x) -> str:
+    """A rule row's balance gained, pp, with its paired 95% interval ("n/a" if none)."""
+    if not math.isfinite(x.gain):
+        return "n/a"
+    return f"{100 * x.gain:+.1f} [{100 * x.gain_low:+.1f}, {100 * x.gain_high:+.1f}]"
 
 
-def kind_of(data: StudyData, players: int, setting: str) -> str:
+def kind_of(data, players: int, setting: str) -> str:
     for st in data.manifest.get("stages", []):
         if st.get("section") == "components" and st.get("players") == players and st.get("option") == setting:
             return st.get("dealt_kind") or "?"
     return "?"
 
 
-def layout_components(r: Report, data: StudyData) -> None:
+def layout_components(r: Report, data, checked: tuple[Family, list] | None) -> None:
+    """The section; ``checked``: the paired checks' family and rows (the report's ``checks``),
+    None when the study has none."""
     found = effects(data)
     if not found and not data.components:
         return
@@ -67,7 +68,7 @@ def layout_components(r: Report, data: StudyData) -> None:
         if found:
             b.append(_p("Paired checks: none (the game names no nearest change of its components for the study)."))
         return
-    family, rows = checks(data)
+    family, rows = checked
     b.append(_h(3, "Paired checks: the nearest change of the largest components"))
     table = []
     for x in rows:

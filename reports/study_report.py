@@ -19,6 +19,7 @@ from .findings import Family, Question
 from .load import Config, _assign_deals, load
 from tourney_sim.simulate.tournament import read_tournament
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
+from .study_components import _gain, layout_components
 
 SEARCH = "ismcts"
 
@@ -142,6 +143,22 @@ def search_level(data: StudyData, players: int, size: int, first_pass_only: bool
     stream = first if first_pass_only else data.streams.get(players, first)
     return adaptive.search_questions(data.manifest["adaptive"], players, context(data, players, "search"), stream,
                                      data.levels.get((players, "heuristic")), size)
+
+
+class OpenQuestions:
+    """The adaptive stage's decision (the ``adaptive_rule`` of
+    :func:`tourney_sim.simulate.study.run_study`): after each look, the primary search-level
+    questions of a player count still open. The primary family's size is counted once, from the
+    first pass (a resumed study counts it again, the same)."""
+
+    def __init__(self):
+        self.size: int | None = None
+
+    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
+        if self.size is None:
+            self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
+        data = load_study(out, manifest, ("levels", "adaptive"))
+        return [q.subject for q in search_level(data, players, self.size) if not adaptive.settled(q, self.size)]
 
 
 def adaptive_counts(data: StudyData, family: Family) -> dict | None:
@@ -361,6 +378,17 @@ def rule_rows(data: StudyData, family: Family) -> list[RuleRow]:
     return out
 
 
+def checks(data: StudyData) -> tuple[Family, list[RuleRow]]:
+    """The paired checks of the components' nearest changes (``components/`` stages, compared
+    with the default rules as a rule option is): their questions (settled among themselves) and
+    one row each."""
+    qs = []
+    for (p, level, setting), cfg in sorted(data.components.items()):
+        qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, setting)
+    family = Family(findings.settle(qs))
+    return family, rule_rows(replace(data, rules=data.components), family)
+
+
 # ----------------------------------------------------------------------------- the verdict
 def _level_state(qs: list[Question]) -> str:
     if any(q.outcome == "finding" for q in qs):
@@ -534,8 +562,7 @@ def build(data: StudyData, family: Family) -> Report:
     if rows:
         _layout_rules(r, data, rows)
     _layout_landscape(r, data, family)
-    from .study_components import layout_components  # it builds on this module's rule rows
-    layout_components(r, data)
+    layout_components(r, data, checks(data) if data.components else None)
     if len(data.players) > 1:
         _layout_players(r, data, family, seats)
     _layout_stages(r, data)
@@ -552,7 +579,6 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
     else:
         b = _rule_options(r, rows)
     if data.components:
-        from .study_components import checks  # it builds on this module's rule rows
         _family, checked = checks(data)
         b.append(_p("The nearest change of each of the components worth most (one fewer copy, a value one lower), "
                     "played on the same deals as the default rules (details under Components): "
@@ -564,7 +590,7 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
                 for p in data.players]
     b.append(_p("To search every rule option and component value for the smallest change that makes the game "
                 "fairer, and confirm it under strong play, run " + "; ".join(commands)
-                + " (README: Designing a fix)."))
+                + " (docs/design.md)."))
 
 
 DESIGN_BUDGETS = ("quick", "standard", "thorough")
@@ -590,12 +616,6 @@ def _rule_options(r: Report, rows: list[RuleRow]) -> list:
                     "balance gained, pp [95%]", "what it does to balance"], table,
                    [x.level == "heuristic" and x.shown() == "fairer" for x in ranked]))
     return b
-
-
-def _gain(x: RuleRow) -> str:
-    if not math.isfinite(x.gain):
-        return "n/a"
-    return f"{100 * x.gain:+.1f} [{100 * x.gain_low:+.1f}, {100 * x.gain_high:+.1f}]"
 
 
 def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) -> None:

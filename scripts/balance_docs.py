@@ -8,7 +8,7 @@ screenshot of the report's first screen as headless Chromium shows it.
     python scripts/balance_docs.py --design             # every design run (standard) -> docs/design/
 
 Playing the four standard studies takes 20-40 minutes on 2 cores, the four design runs about as
-long (see the README's tables); ``--reuse`` renders the reports again from the data (a report is a
+long (see the tables of docs/studies.md and docs/design.md); ``--reuse`` renders the reports again from the data (a report is a
 function of the data).
 The screenshot needs Chromium (``apt-get install chromium``); without it the reports are written
 and the screenshots left as they were (said on stderr).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmarks behind the README's speed figures (never run as tests).
+"""Benchmarks behind the speed figures of docs/speed.md (never run as tests).
 
 For one game it measures, as medians of --repeats runs, all in one process run so that the
 ratios compare like with like on a shared, noisy machine:

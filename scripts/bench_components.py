@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The component effects (reports/components.py) measured by simulation, and their cost.
 
-1. Coverage: over many synthetic datasets with a known truth (``reports/synthetic.py``: a deck
+1. Coverage: over many synthetic datasets with a known truth (``tests/support/synthetic.py``: a deck
    dealt out whole, a win chance linear in what a seat or team holds), how often each kind's 95%
    interval holds its truth, and in how many datasets the family (one Holm over the kinds) made
    a false finding (a kind whose truth is 0 called an effect, or an effect of the wrong sign): a
@@ -33,7 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from tourney_sim.reports import components
-from tourney_sim.reports import synthetic as sy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
+from tests.support import synthetic as sy  # noqa: E402
 
 HEADER = ["family", "scenario", "deals", "replicates", "covered", "mean width", "note"]
 

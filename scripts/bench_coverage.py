@@ -58,7 +58,9 @@ from statistics import NormalDist
 import numpy as np
 
 from tourney_sim.reports import stats
-from tourney_sim.reports import synthetic as sy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
+from tests.support import synthetic as sy  # noqa: E402
 
 # the study budgets' sequential tournaments: (cap, first batch), simulate/study.py's BUDGETS
 SCHEDULES = [(60, 20), (300, 50), (1200, 100)]

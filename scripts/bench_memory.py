@@ -11,7 +11,7 @@ process, ``python -m tourney_sim run GAME --games N --quiet``
   with psutil;
 
 then prints a Markdown table and the spread (largest / smallest - 1) of each measure. The
-claim in the README is that they differ by less than 20% between 1 million and 100 million
+claim in docs/scaling.md is that they differ by less than 20% between 1 million and 100 million
 games: the runner keeps a bounded number of chunks in flight and never holds the dataset.
 
 Usage: python scripts/bench_memory.py [--game companeros] [--sizes 1000000,10000000,100000000]

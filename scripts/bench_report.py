@@ -7,7 +7,7 @@ memory (resident set size of the report process, as the kernel counts it).
 
 The data: a Compañeros duplicate tournament, 4 players, greedy v random (14 seatings, each deal
 played 14 times, so the report pairs 14 datasets deal by deal), played once into ``--dir`` and
-reused while it holds enough rows; or the same shape written by ``tourney_sim.reports.synthetic``. The budget
+reused while it holds enough rows; or the same shape written by ``tests/support/synthetic.py``. The budget
 (issue 6): under a minute and under 4 GB for 10 million rows.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the repository, for tests/support
 SEATINGS = 14  # 4 seats, 2 strategies: 2**4 - 2
 SEATS = 4
 
@@ -44,7 +45,7 @@ def make_data(directory: Path, rows: int, source: str) -> None:
     else:
         import shutil
 
-        from tourney_sim.reports import synthetic as sy
+        from tests.support import synthetic as sy
         shutil.rmtree(directory, ignore_errors=True)
         game = sy.Game("synthetic", 4, columns={"cards_taken": "cards", "leader_at_two_thirds": "leader"})
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
 
-from tourney_sim.simulate.testing import case_digest, digest_cases
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
+from tests.support.recorded import case_digest, digest_cases  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 #: the digests of the columns every dataset has, and of the ``dealt`` column (recorded apart, after)

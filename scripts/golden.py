@@ -15,10 +15,13 @@ legal moves listed in the first case of each game.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from tourney_sim.simulate.matchup import make_matchup
-from tourney_sim.simulate.testing import golden_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
+from tests.support.recorded import golden_text  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 

@@ -19,9 +19,11 @@ A :class:`JobDir` is one directory of a kind:
 - a new or resumed job first checks that its directory can be written (:meth:`JobDir.check_writable`):
   any failure on the way is one line, never a traceback.
 
-Every kind registers itself in :data:`KINDS`; :func:`detect` says which kind a directory holds,
-for every command that takes a directory, and :func:`not_a` says in one line what to give instead
-of a directory of another kind (one of the jobs inside it, :func:`members`).
+Every kind registers itself in :data:`KINDS` when its module makes it; :func:`detect` says which
+kind a directory holds, for every command that takes a directory, and :func:`not_a` says in one
+line what to give instead of a directory of another kind (one of the jobs inside it,
+:func:`members`). This module sits below the kinds and imports none of them: whatever asks these
+questions asks :mod:`tourney_sim.simulate.jobs`, which imports every kind first.
 
 :func:`execute` is the one loop that plays a job's tasks on a backend
 (:mod:`tourney_sim.simulate.backends`), batch after batch: it records each finished task, saves a
@@ -146,7 +148,8 @@ class JobKind:
         return {k: as_stored(manifest.get(k)) for k in self.identity}
 
 
-#: every kind of job directory, by its manifest's file name (a kind registers itself when made)
+#: every kind of job directory, by its manifest's file name (a kind registers itself when made;
+#: :mod:`tourney_sim.simulate.jobs` imports every kind's module)
 KINDS: dict[str, JobKind] = {}
 
 
@@ -154,8 +157,7 @@ KINDS: dict[str, JobKind] = {}
 def detect(path: Path) -> JobKind | None:
     """The kind of job whose manifest is in the directory ``path``: a dataset (``tourney run``),
     a tournament or sweep, a tuning run, a study, a design run; None if it holds none. Every command that takes
-    a directory asks here."""
-    from . import design, results, study, tournament, tune  # noqa: F401  (each module makes its kind)
+    a directory asks here, through :mod:`tourney_sim.simulate.jobs` (every kind registered)."""
     for marker, kind in KINDS.items():
         if os.path.isfile(Path(path) / marker):  # False, never an error, for any path
             return kind

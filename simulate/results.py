@@ -196,12 +196,6 @@ def write_part_bytes(directory: Path, index: int, data: bytes) -> dict:
     return {"file": final.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_part(directory: Path, index: int, table: pa.Table) -> Path:
-    """Write a part atomically: a hidden temporary file renamed into place."""
-    write_part_bytes(Path(directory), index, encode_part(table))
-    return Path(directory) / part_name(index)
-
-
 def part_entry(index: int, first_game: int, games: int, seats: int, info: dict) -> dict:
     """The manifest's record of a finished part (``info`` from :func:`write_part_bytes`)."""
     return {"file": part_name(index), "first_game": first_game, "games": games,

@@ -101,7 +101,7 @@ class Budget:
     versus_search_deals: int  # the cap of each search-v-heuristic tournament
     first_batch: int  # its first sequential batch
     search_iterations: float  # times the game's default ismcts iterations
-    cost: str  # what the README says it costs
+    cost: str  # what docs/studies.md says it costs
     adaptive_deals: int = 0  # the adaptive stage: at most this many more search deals per player count
     adaptive_batch: int = 0  # ... played in batches of this many (a look after each)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import span
-from .jobdir import detect, members
+from .jobs import detect, members
 from .results import (DATASET, FORMAT, MANIFEST, DatasetError, PartError, check_part, part_files,
                       sha256_file, temporary_files)
 from .tournament import TOURNAMENT, TOURNAMENT_FILE

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from tourney_sim.simulate.testing import DIGEST_HEURISTICS
+from .support.recorded import DIGEST_HEURISTICS
 
 PROBE = r"""
 import json, sys

@@ -1,5 +1,5 @@
 """Each component's effect on winning (reports/components.py), on synthetic datasets whose truth
-is known (reports/synthetic.py: a deck dealt out whole, a win chance linear in what a unit holds):
+is known (tests/support/synthetic.py: a deck dealt out whole, a win chance linear in what a unit holds):
 a planted effect is found, exactly that kind, with the right sign and an interval covering the
 truth; a null finds nothing beyond the family's error rate; the intervals cover at 95%; kinds
 that cannot be estimated are said so; the reports show a "Components" section only for datasets
@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from tourney_sim.cli import app
 from tourney_sim.reports import components, render
-from tourney_sim.reports import synthetic as sy
 from tourney_sim.reports.load import load
 from tourney_sim.simulate.results import DatasetError
+
+from .support import synthetic as sy
 
 SEATS4 = sy.Game(players=4)
 TEAMS = sy.Game(players=4, team_game=True)

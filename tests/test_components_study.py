@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from tourney_sim.reports import render, study_report
-from tourney_sim.reports import synthetic as sy
 from tourney_sim.reports.load import load
 from tourney_sim.simulate import study
 from tourney_sim.simulate.games import get_game
+
+from .support import synthetic as sy
 
 
 def with_hook(monkeypatch, hook):

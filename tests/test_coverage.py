@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from tourney_sim.reports import stats
-from tourney_sim.reports import synthetic as sy
+
+from .support import synthetic as sy
 
 
 def floor(reps: int, level: float = 0.95) -> float:

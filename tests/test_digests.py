@@ -12,13 +12,14 @@ import pytest
 
 import tourney_sim as tourney
 from tourney_sim.simulate.results import rows_digest
-from tourney_sim.simulate.testing import case_digest, digest_cases
+
+from .support.recorded import case_digest, digest_cases
 
 DIGESTS = Path(__file__).parent / "data" / "digests.json"
 DEALT_DIGESTS = Path(__file__).parent / "data" / "dealt_digests.json"
 #: every built-in heuristic of each game (rotating seats), with the default rules and with every
 #: rule option changed, and both roots of the search at a small budget (the cases are data of
-#: tourney_sim.simulate.testing, shared with scripts/digests.py, which records them)
+#: tests/support/recorded.py, shared with scripts/digests.py, which records them)
 CASES = digest_cases()
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tourney_sim.reports import analysis, render, stats, synthetic
+from tourney_sim.reports import analysis, render, stats
 from tourney_sim.reports.sequential import Sequential
 
+from .support import synthetic
 from .support.cli import invoke
 from .support.clock import set_clock
 

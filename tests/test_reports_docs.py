@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tourney_sim.reports import analysis, load
-from tourney_sim.reports import synthetic as sy
+
+from .support import synthetic as sy
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
 

@@ -1,7 +1,7 @@
 """Reports render for every kind of game and for merged datasets, reference nothing external, and
 refuse what they cannot read with one clear line (never a traceback).
 
-Other games are emulated with synthetic datasets in the exact result format (``tourney_sim.reports.synthetic``):
+Other games are emulated with synthetic datasets in the exact result format (``tests/support/synthetic.py``):
 a Cardavia-like team game whose bonus and prize columns make up the score, Colleagues-like
 lowest-score-wins with a Grey Entity seat and a dismissal flag, Partners-like team games with
 deals to finish, knock-outs and truncated (drawn) games, and a game that records the leader at
@@ -16,8 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.reports import render
-from tourney_sim.reports import synthetic as sy
 from tourney_sim.cli import app
+
+from .support import synthetic as sy
 
 runner = CliRunner()
 

@@ -19,10 +19,12 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.reports import findings, stats, synthetic
+from tourney_sim.reports import findings, stats
 from tourney_sim.reports.study_report import StudyData, questions
 from tourney_sim.cli import app
 from tourney_sim.simulate.results import read_table
+
+from .support import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

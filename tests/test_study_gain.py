@@ -12,8 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.reports import analysis, render, synthetic
+from tourney_sim.reports import analysis, render
 from tourney_sim.reports.study_report import StudyData, build, questions, rule_rows, verdict
+
+from .support import synthetic
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = synthetic.Game(players=4)

@@ -132,13 +132,13 @@ def games() -> dict:
 
 def _kind(path: Path):
     """The kind of job directory ``path`` is (:func:`tourney_sim.simulate.jobdir.detect`)."""
-    from tourney_sim.simulate.jobdir import detect
+    from tourney_sim.simulate.jobs import detect
     return detect(path)
 
 
 def _not_a_dataset(path: Path, instead: str = ""):
     """The one-line error for a directory that is not a dataset, saying what to give instead."""
-    from tourney_sim.simulate.jobdir import not_a
+    from tourney_sim.simulate.jobs import not_a
     from tourney_sim.simulate.results import DATASET, DatasetError
     return DatasetError(not_a(path, DATASET, instead))
 
@@ -192,6 +192,7 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     ``command`` is recorded in the manifest; ``echo`` receives the notes of a resume;
     ``record=["dealt"]`` adds the ``dealt`` column (what each seat was dealt).
     """
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.matchup import make_matchup
     from tourney_sim.simulate.runner import run as run_games
@@ -264,6 +265,7 @@ def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int
                 first_batch: int | None = None, **options) -> Result:
     """A tournament or sweep (``kind``), stopping once decided with ``until_decided``; ``options``
     are ``run_tournament``'s own."""
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.tournament import run_tournament
     _check_play(games, workers, chunk_size)
@@ -302,10 +304,10 @@ def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
 
 def _run_study(game: str, out: Path, **options):
     """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
-    from tourney_sim.reports.adaptive import OpenQuestions
     from tourney_sim.reports.sequential import Sequential
     from tourney_sim.reports.components import largest_kinds
-    from tourney_sim.reports.study_report import write_report
+    from tourney_sim.reports.study_report import OpenQuestions, write_report
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.study import COMPONENT_CHECKS, run_study
     return run_study(game, out, stopping_rule=Sequential, write_report=write_report, adaptive_rule=OpenQuestions(),
                      largest_components=lambda where: largest_kinds(where, COMPONENT_CHECKS), **options)
@@ -320,6 +322,7 @@ def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100,
          command: str | None = None, echo: Echo | None = None) -> Result:
     """Tune a strategy's parameters against a field (as ``tourney tune``). ``result.summary``
     has the best setting and the confirmation; ``result.path / "best.toml"`` is the setting."""
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.tune import tune as run_tune
     from tourney_sim.strategies import setting_name
@@ -388,6 +391,7 @@ def design(game: str, *, out: str | Path | None = None, players: int | None = No
     default (skill keeps at least 75% of today's), ``[]`` for none. ``result.summary.text``: what
     to change and what it buys; ``result.path``: report.html, report.md, design.json, designs/."""
     from tourney_sim.reports.design import hopeless, measure, write_report
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.design import run_design
     from tourney_sim.simulate.errors import Interrupted
     _check_play(workers=workers)
@@ -442,13 +446,14 @@ def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = No
 def verify(path: str | Path):
     """Check that a dataset, tournament, sweep, tuning run or study is complete and sound (as
     ``tourney verify``): a verdict with ``ok``, ``problems`` (one line each) and ``warnings``."""
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: what a directory is)
     from tourney_sim.simulate.verify import verify as check_directory
     return check_directory(Path(path))
 
 
 def load(path: str | Path, columns: Sequence[str] | None = None):
     """A dataset, tournament or sweep directory as one pandas DataFrame, one row per game and
-    seat (the columns of the README's Results table).
+    seat (the columns of the Results table in docs/results.md).
 
     For a tournament or sweep, the rows of all its seating datasets, with a ``dataset`` column
     (the seating's directory) and, for a sweep, ``variant``. ``.attrs["manifest"]`` holds the
@@ -458,6 +463,7 @@ def load(path: str | Path, columns: Sequence[str] | None = None):
     import pandas as pd
 
     from tourney_sim.reports.load import discover
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: what a directory is)
     from tourney_sim.simulate.results import DatasetError, part_files
     path = Path(path)
     sources = discover([path])
@@ -567,7 +573,7 @@ def _own_report(path: Path, out: str | Path | None, format: str | None) -> tuple
 
 
 def _first_member(path: Path) -> Path:
-    from tourney_sim.simulate.jobdir import members
+    from tourney_sim.simulate.jobs import members
     inside = members(path)
     return inside[0] if inside else path / "<stage>"
 

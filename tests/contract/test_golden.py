@@ -12,8 +12,8 @@ import pytest
 
 from tourney_sim.simulate.check import check_trace, load_trace
 from tourney_sim.simulate.games import game_names, get_game
-from tourney_sim.simulate.testing import golden_replayed
 
+from ..support.recorded import golden_replayed
 from .configurations import changed_values
 from ..goldens import first_with_legal_moves, golden_files, read
 

@@ -1,7 +1,9 @@
 """Helper modules the test modules share, so that no test module imports another: one per game
 (``tests/support/<game>.py``: states built by hand, the game's invariant and what the contract
 asks of it) and the
-CLI runner (``cli.py``).
+CLI runner (``cli.py``); and what the maintenance scripts share with the tests, out of the
+package: synthetic datasets with known truths (``synthetic.py``), the recorded runs and golden
+games (``recorded.py``), and the package's import graph for ``lint-imports`` (``import_graph.py``).
 
 Every game's support module offers the contract (``tests/contract/``) the same four functions:
 two compiled, each returning 0 or an error code, ``invariant(state)`` (the kernel state is

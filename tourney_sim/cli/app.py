@@ -413,7 +413,7 @@ def tune(
 def study(
     game: GameArg,
     out: Out("study", "Study directory") = None,
-    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes: a first look), standard (under 30 minutes per game on 2 cores) or thorough (hours): the deals of every stage and the search player's budget; the README lists each one's cost per game."),
+    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes: a first look), standard (under 30 minutes per game on 2 cores) or thorough (hours): the deals of every stage and the search player's budget; docs/studies.md lists each one's cost per game."),
     players: Optional[List[str]] = typer.Option(None, "--players", "-p", help="Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the game supports)."),
     levels: str = typer.Option("random,heuristic,search", "--levels", help="Levels of play, comma-separated: random (everyone random), heuristic (everyone the game's strongest heuristic, tuned where a tuned setting ships), search (everyone ismcts)."),
     seed: Seed("Seed of every stage: the same deals at every level and under every rule option.") = 0,
@@ -450,7 +450,7 @@ def design(
     objective: Optional[List[str]] = typer.Option(None, "--objective", help="What to optimise besides disruption (always one): balance, skill, length (closeness to today's), decisiveness, draws; repeatable (default: balance and skill)."),
     target: Optional[List[str]] = typer.Option(None, "--target", help="A constraint, repeatable: \"skill>=75%\" (at least 75% of today's: the default), \"length=10%\" (within ±10% of today's), \"draws<=0.05\", \"balance>=0.97\" (absolute). --target none: no target."),
     max_changes: int = typer.Option(3, "--max-changes", help="At most this many values changed in a design."),
-    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough (about an hour): trials, deals and confirmation; the README lists each one's numbers and cost."),
+    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough (about an hour): trials, deals and confirmation; docs/design.md lists each one's numbers and cost."),
     trials: Optional[int] = typer.Option(None, "--trials", "-t", help="Candidates to try (the first is today's game; default: the budget's)."),
     deals: Optional[int] = typer.Option(None, "--deals", "-n", help="Deals per candidate, everyone the strong heuristic; the same deals for every candidate (default: the budget's)."),
     skill_deals: Optional[int] = typer.Option(None, "--skill-deals", help="Deals per seating of the skill tables, per candidate (default: the budget's)."),

@@ -195,10 +195,6 @@ def scratch_mask(state: np.ndarray) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- spelling
-def card_number(card: int) -> int:
-    return card + 1
-
-
 def kind_counts(counts) -> dict:
     """Tokens per kind (a sequence of 4 ints), spelled: {"+10": a, "-10": b, "ILLNESS": c,
     "MEETING": d}."""

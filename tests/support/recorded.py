@@ -2,17 +2,17 @@
 whose rows are recorded in ``tests/data/digests.json`` and ``tests/data/dealt_digests.json``
 (checked by ``tests/test_digests.py``, recorded by ``scripts/digests.py``) and the golden games of ``tests/golden/`` (checked by
 ``tests/contract/test_golden.py``, written by ``scripts/golden.py``). One definition each, so a
-test and the script that records what it checks cannot drift apart (and no script imports a
-test module).
+test and the script that records what it checks cannot drift apart: a test support module, not
+a test module, which the scripts import too (it is no part of the package).
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from .matchup import Matchup, make_matchup
-from .replay import trace_game
-from .results import BASE_SCHEMA, DEALT_COLUMN, rows_digest
+from tourney_sim.simulate.matchup import Matchup, make_matchup
+from tourney_sim.simulate.replay import trace_game
+from tourney_sim.simulate.results import BASE_SCHEMA, DEALT_COLUMN, rows_digest
 
 # ------------------------------------------------------------------ digests of seeded runs
 DIGEST_SEED = 20261202
@@ -60,7 +60,7 @@ def case_digest(game: str, players: int, seats: list[str], games: int, rules: li
     """The digests of one seeded run (written to ``out``, recording what was dealt): of the rows'
     columns every dataset has (``tests/data/digests.json``, recorded before the ``dealt`` column
     was), and of its ``dealt`` column (``tests/data/dealt_digests.json``)."""
-    from .runner import run  # what the api's run calls
+    from tourney_sim.simulate.runner import run  # what the api's run calls
     m = make_matchup(game, players, seats, rules=rules, seed=DIGEST_SEED, record=("dealt",))
     run(m, games, out, workers=1, chunk_size=max(1, games // 3), progress=False)
     base = [name for name, _ in BASE_SCHEMA] + [name for name, _ in m.spec.columns]

@@ -222,7 +222,7 @@ def write_sequential_tournament(out: Path, game: Game, names: list[str], strengt
 def config(game: Game, seatings: list[list[str]], strength: dict, n_deals: int, *, seed: int = 0, **kw):
     """The same games as :func:`write_tournament`, straight into a loaded Config (no files):
     for statistics tests repeated hundreds of times."""
-    from .load import Config, Source, _assign_deals
+    from tourney_sim.reports.load import Config, Source, _assign_deals
 
     names: list[str] = []
     results = []
@@ -276,7 +276,7 @@ def winners(probs, deals: int, reps: int, rng) -> np.ndarray:
 
 def seat_rate_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
     """Unit 0's win rate (deal-clustered Wilson, :func:`stats.clustered_proportion`)."""
-    from . import stats
+    from tourney_sim.reports import stats
     y = (winners(probs, deals, reps, rng) == 0).astype(float).T  # [deals, reps]
     truth = probs[0] / np.sum(probs)
     _, low, high, _, _ = stats.clustered_proportion(y, np.ones_like(y), level)
@@ -290,7 +290,7 @@ def wilson_coverage(p: float, n: int, level: float = 0.95) -> float:
     the binomial distribution, no simulation noise): it oscillates around ``level`` with n and p."""
     from scipy.stats import binom
 
-    from . import stats
+    from tourney_sim.reports import stats
     k = np.arange(n + 1)
     low, high = stats.wilson(k, n, level)
     return float(binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
@@ -307,7 +307,7 @@ def paired_coverage(p_win: float, p_loss: float, deals: int, reps: int, rng, lev
                     method: str = "score") -> Coverage:
     """A paired win-rate difference (:func:`stats.paired_mean` on [-1, 1]; ``method="t"``: the t
     interval it replaced, for contrast)."""
-    from . import stats
+    from tourney_sim.reports import stats
     x = paired_outcomes(p_win, p_loss, deals, reps, rng)
     truth = p_win - p_loss
     bounds = stats.DIFFERENCE if method == "score" else None
@@ -321,7 +321,7 @@ def paired_coverage(p_win: float, p_loss: float, deals: int, reps: int, rng, lev
 def balance_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
     """The balance figure's interval (:func:`stats.balance_interval`) for units winning a deal with
     ``probs`` (a tie: all equal)."""
-    from . import stats
+    from tourney_sim.reports import stats
     probs = np.asarray(probs, float) / np.sum(probs)
     truth = 1 - (probs.max() - probs.min())
     w = winners(probs, deals, reps, rng)
@@ -350,7 +350,7 @@ def sequential_coverage(p_win: float, p_loss: float, cap: int, first_batch: int,
     """A ``--until-decided`` question (:func:`stats.anytime_interval` tuned to ``cap``, looked at
     on the study's schedule, stopped once decided: 0 excluded, or +-margin both excluded): does
     the interval at the stop hold the truth? Width measured on the first ``widths`` replicates."""
-    from . import stats
+    from tourney_sim.reports import stats
     x = paired_outcomes(p_win, p_loss, cap, reps, rng)
     truth = p_win - p_loss
     looks = look_schedule(cap, first_batch)
@@ -389,7 +389,7 @@ def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: in
     the same deals) for units winning with known chances under each rule set
     (:func:`paired_unit_rates`); the note gives, on the first ``contrast`` replicates, the
     unpaired interval it replaced (each rule set's balance interval at 97.5%, their difference)."""
-    from . import stats
+    from tourney_sim.reports import stats
 
     def balance(probs, draw):
         p = np.asarray(probs, float) / np.sum(probs) * (1 - draw) + draw
@@ -520,7 +520,7 @@ def dealt_effects_coverage(game: Game, deck: Deck, deals: int, reps: int, seed: 
     the share of (replicate, kind) intervals that hold it; the note gives the replicates with a
     false finding: a kind whose truth is 0 called an effect, or one called an effect of the wrong
     sign (with nothing planted: the family's error rate)."""
-    from . import components
+    from tourney_sim.reports import components
 
     truth = dealt_truth(game, deck)
     covered, total, widths, false_any = 0, 0, [], 0
