@@ -440,6 +440,15 @@ def _level(level: float) -> str:
     return f"{100 * level:.4g}%"
 
 
+def _together(level: float) -> str:
+    """A level in words: a Bonferroni level over k designs (1 - 0.05 / k) is "95% for the k
+    designs together", what it buys a reader; the per-design level is for Methods."""
+    k = ALPHA / (1 - level) if level < 1 else math.nan
+    if math.isfinite(k) and round(k) >= 2 and abs(k - round(k)) < 1e-6:
+        return f"95% for the {round(k)} designs together"
+    return _level(level)
+
+
 def _finite(x) -> float:
     return x if x is not None and math.isfinite(x) else -math.inf
 
@@ -577,7 +586,7 @@ def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = N
         return (f"No fix found in this search space: of {len(manifest.get('history') or [])} trials "
                 f"({len(complete)} complete), no design on the Pareto front was worth confirming "
                 f"(none fairer than today's game at the heuristic level within the limits)." + _today_words(today))
-    level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
+    level = _together(designs[0].gain_search.get("level", 1 - ALPHA))
     why = "; ".join(f"{d.label}: balance gained under search play {_gain_cell(d.gain_search)} pp ({level})"
                     + (" — " + "; ".join(t["why"] for t in d.targets if not t["met"]) if d.holds and not d.meets_targets
                        else "")
@@ -598,7 +607,7 @@ def disagreements(designs: list[Confirmed]) -> list[str]:
         h, s = d.gain_heuristic, d.gain_search
         if h.get("low", math.nan) > s.get("high", math.nan) or s.get("low", math.nan) > h.get("high", math.nan):
             out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, search level {_gain_cell(s)} pp "
-                       f"(balance gained, {_level(h.get('level', 1 - ALPHA))})")
+                       f"(balance gained, {_together(h.get('level', 1 - ALPHA))})")
     return out
 
 
@@ -672,7 +681,7 @@ def _design_readme(manifest: dict, spec, today: Confirmed, d: Confirmed, rel: st
         f"What changes, against {manifest['baseline'].get('label', 'the baseline')}:", "", *what, "",
         f"Confirmed on fresh deals (seed {manifest.get('confirm_seed')}), paired with today's game:", "",
         f"- balance, everyone {h}: {today.measures['balance']:.3f} → {_balance_cell(m)}; gained "
-        f"{_gain_cell(d.gain_heuristic)} pp ({_level(d.gain_heuristic.get('level', 1 - ALPHA))})",
+        f"{_gain_cell(d.gain_heuristic)} pp ({_together(d.gain_heuristic.get('level', 1 - ALPHA))})",
         f"- balance, everyone {manifest.get('strategies', {}).get('search', 'the search player')}: "
         f"{today.search_measures['balance']:.3f} → {_balance_cell(s)}; gained {_gain_cell(d.gain_search)} pp",
         f"- {_skill_words(today, d)}; {_length_words(d)}", ""])
@@ -741,7 +750,7 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     best = next((d for d in designs if d.recommended), None)
     b.append(_h(1, f"{spec.title}: design search" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
     verdict = headline(spec.title, spec.team_game, m, today, best) if best else no_fix(m, designs, today)
-    b.append(_p(verdict, "key"))
+    b.append(_p(verdict, "key" if best else "open"))  # green only for a recommended fix
     r.terminal.append(verdict)
     others = [d for d in designs if d.eligible and not d.recommended]
     if others:
@@ -818,8 +827,8 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
                      _moved(today.measures, d.measures, d.gain_heuristic),
                      _moved(today.search_measures, d.search_measures, d.gain_search),
                      _skill_moved(today, d), "×" + num((c.get("length") or {}).get("ratio"), 2), d.verdict])
-    b.append(Table(["rank", "what changes", "disruption", f"balance, heuristic: today → design (gained, pp [{level}])",
-                    f"balance, search: today → design (gained, pp [{level}])", "skill, pp: today → design (change [95%])",
+    b.append(Table(["rank", "what changes", "disruption", "balance, heuristic: today → design (gained, pp [95%, jointly])",
+                    "balance, search: today → design (gained, pp [95%, jointly])", "skill, pp: today → design (change [95%])",
                     "length", "verdict"], rows, [d.recommended for d in designs]))
     if rechecked:
         b.append(_p(rechecked))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -202,7 +203,31 @@ def test_the_known_fix_is_recommended(run_dir, tmp_path):
         assert section in md
     assert "planted: the table cannot make a playable game" in md and "pruned" in md
     assert len(list((out / "report-figures").glob("*.png"))) == 2
-    assert "<title>Cardavia: design search</title>" in (out / "report.html").read_text()
+    page = (out / "report.html").read_text()
+    assert "<title>Cardavia: design search</title>" in page
+    assert '<p class="key">Cardavia: match_deals 1 → 2.' in page  # a recommended fix: the green box
+
+
+def _first_screen(md: str) -> str:
+    """The report's headline and its designs table: what a reader sees before scrolling."""
+    return md.split("## Plots")[0]
+
+
+def test_no_fix_is_not_green_and_the_first_screen_speaks_of_95_percent_together(run_dir, tmp_path):
+    """Issue 39: the headline's colour says the outcome (green only for a recommended fix), and
+    the first screen gives the designs' joint level in words, not as '97.5%'."""
+    out, manifest = run_dir
+    alone = copy.deepcopy(manifest)
+    alone["confirmed"] = [manifest["confirmed"][0], manifest["confirmed"][2]]
+    there = _copy(out, tmp_path / "d")
+    summary = design.write_report(there, alone)
+    assert summary.startswith("No fix found in this search space:")
+    page = (there / "report.html").read_text()
+    assert '<p class="open">No fix found' in page and '<p class="key">No fix' not in page
+    first = _first_screen((there / "report.md").read_text())
+    assert "pp (95%)" in first and not re.search(r"\d+\.\d+%", first.split("Each design replayed")[0])
+    assert "pp [95%, jointly]" in first
+    assert design._together(1 - 0.05 / 3) == "95% for the 3 designs together" and design._together(0.95) == "95%"
 
 
 def test_no_effect_design_is_refused(run_dir, tmp_path):
