@@ -180,10 +180,17 @@ value_of_nb = njit(cache=True, inline="always")(value_of)
 
 
 # ----------------------------------------------------------------------------- kernel
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _deal(state, chance):
     """Deal a fresh game of the match: shuffle, lay the display, deal the hands (the component
-    table's sizes; cards beyond them stay undealt, unseen)."""
+    table's sizes; cards beyond them stay undealt, unseen).
+
+    Compiled on its own, not inlined (issue 40): once its loops ran to sizes read from the state,
+    LLVM vectorised them (AVX-512, a scatter for the -1 padding) and kept their vector constants
+    in registers across the whole game loop, to be spilled and reloaded around every strategy
+    call (vector registers do not survive a call): 11 reloads a decision, the kernel 0.9x. Called
+    once a game, it costs one call there instead.
+    """
     n = state[H_PLAYERS]
     n_cards = state[H_COLOURS] * VALUES
     shown = state[H_DISPLAY_START]
@@ -272,7 +279,8 @@ def _score_trick(state):
     """
     n = state[H_PLAYERS]
     for p in range(n):  # sort keys (colour value, card rank, seat), kept in the scratch area (the
-        c = state[PLAYED + p]  # ranks of a colour rise with its values: rank order is value order)
+        # ranks of a colour rise with its values: rank order is value order); & 63: see apply_move
+        c = state[PLAYED + p] & 63
         state[SCRATCH + p] = ((state[PLAYED_SUM + c // VALUES] * 16) + c % VALUES + 1) * 8 + p
     for p in range(n):
         key = state[SCRATCH + p]
@@ -382,8 +390,13 @@ def _next_taker(state, chance):
 
 @njit(cache=True, inline="always")
 def apply_move(state, move, chance):
+    # The masks here and in _score_trick change no legal call (seats are 0..5, move codes 0..127,
+    # cards 0..59): they tell LLVM that these indices are not negative, so it drops numba's
+    # negative-index wraparound (a compare and a select on every state access they index) and the
+    # sign fix-ups of // and %. Issue 40: the kernel 1.1x.
+    move = move & 127
     n = state[H_PLAYERS]
-    seat = state[H_TO_MOVE]
+    seat = state[H_TO_MOVE] & 7
     if state[H_PHASE] == PHASE_PLAY:
         base = PRIVATE + seat * PRIVATE_SIZE + 1
         for i in range(HAND_SIZE - 1):  # close the gap, branch-free (-1 padding stays put)
@@ -407,7 +420,7 @@ def apply_move(state, move, chance):
         return
     # PHASE_TAKE
     if move != MOVE_PASS:
-        colour = move - MOVE_TAKE
+        colour = (move - MOVE_TAKE) & 7
         mask = state[DISPLAY_MASK + colour]
         count = popcount(mask)
         state[TAKEN_MASK + seat * MAX_PLAYERS + colour] |= mask
