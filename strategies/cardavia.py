@@ -268,19 +268,6 @@ def guard(public, private, moves, n_moves, rng, params):
                      place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
-def swords(public, private, moves, n_moves, rng, params):
-    card_w = params[P_CARD_WORTH]
-    prize_w = params[P_PRIZE_WORTH]
-    place_penalty = params[P_PLACE_PENALTY]
-    sword_weight = params[P_SWORD_WEIGHT]
-    low_sword_bonus = params[P_LOW_SWORD_BONUS]
-    threat_weight = params[P_THREAT_WEIGHT]
-    exposure = params[P_EXPOSURE]
-    return best_move(public, private, moves, n_moves, threat_weight != 0.0, card_w, prize_w,
-                     place_penalty, exposure, threat_weight, sword_weight, low_sword_bonus)
-
-
 # the heuristics, each also a rollout policy of the search (declared here once)
 HEURISTICS = [
     Strategy("cardavia", "capture-max",
@@ -291,7 +278,7 @@ HEURISTICS = [
              "Picada on the placed card, exposed prize cards", guard, params=GUARD_PARAMS),
     Strategy("cardavia", "swords",
              "guard that prizes swords and the Napula run (Asso-2-3 most) and places them last",
-             swords, params=SWORDS_PARAMS),
+             guard, params=SWORDS_PARAMS),  # guard's function: the swords weights are its parameters
 ]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
 ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
