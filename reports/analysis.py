@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from tourney_sim.simulate.games import GAME_MODULES, get_game
+from tourney_sim.simulate.games.spec import team_of, team_seats
 
 from . import stats
 from .load import DECISIVENESS_COLUMN, Config
@@ -45,8 +46,7 @@ def units(cfg: Config) -> tuple[list[str], np.ndarray]:
     """Names and [T, U] wins of the balance units: player seats, or the two teams."""
     if cfg.team_game:
         names = []
-        for t in (0, 1):
-            seats = [s for s in range(cfg.players) if s % 2 == t]
+        for t, seats in enumerate(team_seats(cfg.players)):
             names.append(f"team {t} (seats {', '.join(map(str, seats))})")
         return names, cfg.win[:, [0, 1]]
     return [f"seat {s}" for s in range(cfg.players)], cfg.win[:, :cfg.players]
@@ -54,7 +54,7 @@ def units(cfg: Config) -> tuple[list[str], np.ndarray]:
 
 def start_unit(cfg: Config) -> np.ndarray:
     start = cfg.start.astype(np.int64)
-    return start % 2 if cfg.team_game else start
+    return team_of(start, cfg.team_game)
 
 
 def player_strategy_ids(cfg: Config) -> list[int]:
@@ -150,7 +150,7 @@ def fit_ratings(cfg: Config, sample: int = RATING_SAMPLE, seed: int = 0) -> tupl
     strat = cfg.strat[chosen].tolist()
     rank = cfg.rank[chosen].tolist()
     if cfg.team_game:
-        groups = [[s for s in range(cfg.players) if s % 2 == team] for team in (0, 1)]
+        groups = team_seats(cfg.players)
         groups += [[s] for s in range(cfg.players, cfg.seats)]
     else:
         groups = [[s] for s in range(cfg.seats)]

@@ -62,6 +62,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from tourney_sim.simulate.games.spec import team_seats
 from tourney_sim.simulate.results import DatasetError, part_files
 
 from . import stats
@@ -457,7 +458,7 @@ def _schema_names(path) -> set:
 def units_of(cfg: Config) -> tuple[str, int, list[list[int]]]:
     """("seat" | "team", units, the player seats of each unit)."""
     if cfg.team_game:
-        return "team", 2, [[s for s in range(cfg.players) if s % 2 == t] for t in (0, 1)]
+        return "team", 2, team_seats(cfg.players)
     return "seat", cfg.players, [[s] for s in range(cfg.players)]
 
 

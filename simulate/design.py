@@ -620,8 +620,7 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
         def echo(text):
             print(text, file=sys.stderr, flush=True)
     spec = get_game(game)
-    players = spec.default_players if players is None else players
-    spec.check_players(players)
+    players = spec.player_count(players)
     if budget not in BUDGETS:
         raise DesignError(f"--budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
     b = BUDGETS[budget]

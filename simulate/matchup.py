@@ -92,9 +92,7 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     record besides the base rows (names from :data:`RECORDS`).
     """
     spec = get_game(game)
-    if n_players is None:
-        n_players = spec.default_players
-    spec.check_players(n_players)
+    n_players = spec.player_count(n_players)
     values = spec.resolve_options(list(rules))
     if options:
         values.update(options)

@@ -49,7 +49,7 @@ from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name, sho
 from .backends import default_workers, open_backend
 from .errors import TourneyError
 from .games import RuleError, get_game
-from .games.spec import component_address
+from .games.spec import component_address, team_seats
 from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
 from .results import DATASET, MAX_PARTS, DatasetError, part_entry, part_name
@@ -85,13 +85,9 @@ class Seating:
     parts: dict = field(default_factory=dict)  # part index -> manifest entry (done)
 
 
-def _team_seats(n: int) -> list[list[int]]:
-    return [[s for s in range(n) if s % 2 == t] for t in (0, 1)]
-
-
 def matchup_label(seats: tuple[str, ...], team_game: bool) -> str:
     if team_game:
-        teams = [sorted(seats[s] for s in group) for group in _team_seats(len(seats))]
+        teams = [sorted(seats[s] for s in group) for group in team_seats(len(seats))]
         return " v ".join("+".join(t) for t in sorted(teams))
     counts = Counter(seats)
     return ", ".join(f"{name} x{c}" if c > 1 else name for name, c in sorted(counts.items()))
@@ -117,7 +113,7 @@ def plan_matchups(names: list[str], n_players: int, team_game: bool,
     labels: dict[tuple, str] = {}
     for seats in itertools.product(names, repeat=n_players):
         if team_game:
-            teams = tuple(sorted(tuple(sorted(seats[s] for s in g)) for g in _team_seats(n_players)))
+            teams = tuple(sorted(tuple(sorted(seats[s] for s in g)) for g in team_seats(n_players)))
             if teams[0] == teams[1]:
                 continue
             if design == "field" and any(len(set(t)) > 1 for t in teams):
@@ -200,9 +196,7 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
     """Validate everything and build every seating's matchup (nothing is written); ``record`` as
     for :func:`~tourney_sim.simulate.matchup.make_matchup`."""
     spec = get_game(game)
-    if n_players is None:
-        n_players = spec.default_players
-    spec.check_players(n_players)
+    n_players = spec.player_count(n_players)
     if not strategies:
         raise TournamentError("give the strategies with --strategy (at least two)")
     # settings by their labels: guard@best.toml and guard:risk=0.7 name the same strategy

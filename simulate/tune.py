@@ -268,9 +268,7 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
     ``params``: the names to tune (default: all; the others stay as ``strategy`` sets them).
     Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
     spec = get_game(game)
-    if n_players is None:
-        n_players = spec.default_players
-    spec.check_players(n_players)
+    n_players = spec.player_count(n_players)
     options = spec.resolve_options(list(rules))
     spec.make_params(n_players, options)  # a component table that cannot be played: refused before writing
     if sampler not in SAMPLERS:

@@ -102,7 +102,7 @@ def _out(out: str | Path | None, command: str, **values) -> Path:
 def _players(game: str, players: int | None) -> int:
     from tourney_sim.simulate.games import get_game
     spec = get_game(game)
-    return players or spec.default_players
+    return spec.player_count(players or None)
 
 
 def _require(ok: bool, message: str) -> None:

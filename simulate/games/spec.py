@@ -24,6 +24,17 @@ class PositionError(TourneyError):
     """A position (``notation.load_state``) that is malformed or impossible; one line for the user."""
 
 
+def team_of(seat, team_game: bool):
+    """The team of a seat (or an array of seats): in a team game partners sit opposite, so the
+    team is ``seat % 2``; otherwise each seat is its own. The one place this is written."""
+    return seat % 2 if team_game else seat
+
+
+def team_seats(players: int) -> list[list[int]]:
+    """The player seats of each of a team game's two teams (:func:`team_of`)."""
+    return [[s for s in range(players) if team_of(s, True) == t] for t in (0, 1)]
+
+
 @dataclass(frozen=True)
 class RuleOption:
     """One ``--rule key=value`` option of a game.
@@ -223,9 +234,7 @@ class GameSpec:
 
     def team_of(self, seat: int, n_players: int) -> int:
         """Team number of a seat: partners opposite (seat % 2) in team games, else the seat."""
-        if self.team_game:
-            return seat % 2
-        return seat
+        return team_of(seat, self.team_game)
 
     def result_seats(self, n_players: int) -> int:
         return n_players + len(self.extra_seats(n_players))
@@ -271,6 +280,13 @@ class GameSpec:
             raise RuleError(f"--component: {self.name} has no components to change "
                             f"(its rule options: {', '.join(o.name for o in self.options) or 'none'})")
         return self.components
+
+    def player_count(self, n_players: int | None) -> int:
+        """The number of players a job plays: as asked (checked), or the game's default when not
+        asked (None). The one place the default is applied."""
+        n_players = self.default_players if n_players is None else n_players
+        self.check_players(n_players)
+        return n_players
 
     def check_players(self, n_players: int) -> None:
         if not (self.min_players <= n_players <= self.max_players):
