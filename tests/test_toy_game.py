@@ -106,6 +106,16 @@ def test_quick_study_ends_with_its_report(tmp_path):
     assert manifests and all(m["dealt_kinds"] == [str(v) for v in range(1, 10)] for m in manifests)
 
 
+def test_the_toy_folder_checks_itself_with_the_library():
+    """The toy folder carries its own contract test (tests/toy/test_duel_contract.py: the library's
+    ``tourney_sim.testing.check_game("duel")`` with the variable set), and it passes."""
+    r = subprocess.run([sys.executable, "-m", "pytest", str(TOY / "test_duel_contract.py"), "-n", "0", "-p",
+                        "no:cacheprovider", "-rA", "--rootdir", str(TOY)],
+                       env=dict(os.environ), cwd=TOY, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    assert "PASSED test_duel_contract.py::test_duel_passes_check_game_from_its_own_folder" in r.stdout, r.stdout[-4000:]
+
+
 @pytest.mark.slow
 def test_the_contract_covers_the_toy_game_and_it_passes():
     """The contract suite run with the variable set: every check of duel's configurations passes,
