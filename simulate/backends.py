@@ -26,6 +26,7 @@ import multiprocessing as mp
 import os
 import re
 import signal
+import threading
 import uuid
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -158,7 +159,7 @@ class LocalPool(Backend):
                     break
                 pending[self.pool.submit(write_chunk, *item[1])] = item[0]
             while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                finished = _first_completed(pending)
                 for future in finished:
                     # recorded before it leaves ``pending``: a Ctrl-C inside ``on_done`` (saving the
                     # manifest) records it again below, so no part on disk goes unrecorded
@@ -180,6 +181,33 @@ class LocalPool(Backend):
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _first_completed(pending) -> set:
+    """``concurrent.futures.wait(pending, return_when=FIRST_COMPLETED)``'s finished futures, with a
+    Ctrl-C raised only between waits, never inside one.
+
+    The wait blocks in ``threading.Condition.wait``, which releases its lock and then enters a
+    ``try`` that takes it back; a KeyboardInterrupt raised by the default SIGINT handler between
+    the two (a window of a few bytecodes, hit now and then under load) leaves the lock released,
+    and ``Event.wait``'s ``with`` releases it again: ``RuntimeError: release unlocked lock`` (issue
+    40) instead of an interrupted run. So, in the main thread with Python's default handler, a
+    Ctrl-C while waiting is only recorded, the wait is cut into short slices, and the
+    KeyboardInterrupt is raised here, outside every lock."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return wait(pending, return_when=FIRST_COMPLETED)[0]
+    caught = []
+    finished = set()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        while not caught and not finished:
+            finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:  # even when a chunk finished meanwhile: it is kept by the caller's Ctrl-C handling
+        raise KeyboardInterrupt
+    return finished
 
 
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+)(?::(\d{1,5}))?$")

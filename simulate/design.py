@@ -499,8 +499,10 @@ class Plays:
     def mirror(self, rules: list[str], strategy: str, seed: int, games: int, out: Path, first_game: int = 0,
                chunk_size: int | None = None) -> None:
         m = make_matchup(self.game, self.players, [strategy], rules=rules, seed=seed, rotate=True)
-        run_games(m, games, out, chunk_size=chunk_size, progress=False, backend=self.backend, command=None,
-                  resume=out.exists(), first_game=first_game)
+        report = run_games(m, games, out, chunk_size=chunk_size, progress=False, backend=self.backend, command=None,
+                           resume=out.exists(), first_game=first_game)
+        if report.interrupted:  # Ctrl-C: never measure a candidate on the deals it had played so far
+            raise KeyboardInterrupt
 
     def skill(self, rules: list[str], seed: int, games: int, where: Path, prefix: str = "skill") -> list:
         """The skill tables: the heuristic in each seating, the weaker strategy elsewhere."""
@@ -510,7 +512,8 @@ class Plays:
             seats = [strong if s in mine else weak for s in range(self.players)]
             m = make_matchup(self.game, self.players, seats, rules=rules, seed=seed, rotate=False)
             d = where / f"{prefix}-{j}"
-            run_games(m, games, d, progress=False, backend=self.backend, command=None, resume=d.exists())
+            if run_games(m, games, d, progress=False, backend=self.backend, command=None, resume=d.exists()).interrupted:
+                raise KeyboardInterrupt
             out.append((d, tuple(mine)))
         return out
 
@@ -839,7 +842,11 @@ def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, w
     manifest["seconds"] = round(seconds, 3)
     if progress:
         echo("analysing the confirmation and writing the report ...")
-    summary = write_report(out, manifest)
+    try:
+        summary = write_report(out, manifest)
+    except KeyboardInterrupt:  # everything is played: --resume only analyses again
+        job.finish(manifest, "interrupted", seconds)  # not left "running", as if killed
+        raise
     manifest["summary"] = summary  # what `tourney summary DIR` prints
     job.finish(manifest, "complete", seconds)
     return DesignResult(manifest, out, time.perf_counter() - start, summary, notes)

@@ -34,8 +34,11 @@ from __future__ import annotations
 
 import json
 import os
+import contextlib
 import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -230,6 +233,26 @@ def mismatch(out: Path, diffs: list[str], command: str | None, shown: int = 3) -
                        + ", or use --overwrite to start again")
 
 
+@contextlib.contextmanager
+def interrupt_deferred():
+    """A Ctrl-C inside is raised (KeyboardInterrupt) as the block ends, not in the middle of it: for
+    the few writes that record a job's outcome (a tournament's seatings and its own manifest), so
+    that a Ctrl-C as a job ends never leaves it recorded as running. In the main thread with
+    Python's default SIGINT handler only; elsewhere a plain block."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def leftovers(directory: Path) -> list[Path]:
     """Files a writer killed at any moment may leave behind: hidden temporary files and the
     writability probe."""
@@ -390,7 +413,8 @@ class JobDir:
             manifest["seconds"] = round(seconds, 3)
         if error is not None:
             manifest["error"] = error
-        self.write(manifest)
+        with interrupt_deferred():  # a Ctrl-C now comes after the outcome is recorded
+            self.write(manifest)
 
 
 def read_job(kind: JobKind, directory: Path, error=ValueError) -> dict:

@@ -224,12 +224,15 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
                 job.finish(manifest, status, error=error)
 
         try:
-            outcome = execute(start, [chunk_tasks(m, manifest, out, (c for c in plan if c[0] not in done))],
-                              on_done, where=out,
-                              checkpoint=save, on_failure=lambda error: save("failed", error))
-        finally:
-            if bar is not None:
-                bar.close()
+            try:
+                outcome = execute(start, [chunk_tasks(m, manifest, out, (c for c in plan if c[0] not in done))],
+                                  on_done, where=out,
+                                  checkpoint=save, on_failure=lambda error: save("failed", error))
+            finally:
+                if bar is not None:
+                    bar.close()
+        except KeyboardInterrupt:  # Ctrl-C while closing the bar: recorded, not left "running"
+            outcome = "interrupted"
         seconds = time.perf_counter() - started
         save("interrupted" if outcome == "interrupted" else "complete")
         played = manifest["games_done"] - games_before

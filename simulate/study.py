@@ -536,6 +536,7 @@ def run_study(game: str, out: Path, budget: str = "standard", players=None, leve
     try:
         summary = write_report(out, manifest)
     except KeyboardInterrupt:  # every stage is played: --resume only analyses again
+        job.finish(manifest, "interrupted", total)  # not left "running", as if killed
         return StudyResult(manifest, out, seconds, True)
     job.finish(manifest, "complete", total)
     return StudyResult(manifest, out, seconds, False, summary)

@@ -50,7 +50,7 @@ from .backends import default_workers, open_backend
 from .errors import TourneyError
 from .games import RuleError, get_game
 from .games.spec import component_address, team_seats
-from .jobdir import JobDir, JobKind, differences, execute, now, progress_bar, read_job
+from .jobdir import JobDir, JobKind, differences, execute, interrupt_deferred, now, progress_bar, read_job
 from .matchup import Matchup, make_matchup, play_block
 from .results import DATASET, MAX_PARTS, DatasetError, part_entry, part_name
 from .runner import (DEFAULT_CHUNK, MAX_CHUNK, MAX_GAMES, ChunkPlan, SizeError, chunk_plan, chunk_tasks, fit_chunk,
@@ -428,12 +428,21 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     except BaseException:
         backend.close()
         raise
-    job.write(manifest)
     seating_jobs = [JobDir(DATASET, out / s.dir) for s in seatings]
-    for s, seating, man in zip(seatings, seating_jobs, manifests):
-        seating.path.mkdir(parents=True, exist_ok=True)
-        man["parts"] = [s.parts[index] for index in sorted(s.parts)]
-        seating.write(man)
+    try:
+        with interrupt_deferred():  # the tournament and every seating written, then any Ctrl-C
+            job.write(manifest)
+            for s, seating, man in zip(seatings, seating_jobs, manifests):
+                seating.path.mkdir(parents=True, exist_ok=True)
+                man["parts"] = [s.parts[index] for index in sorted(s.parts)]
+                seating.write(man)
+    except KeyboardInterrupt:  # before any chunk was sent: recorded as interrupted, not left running
+        backend.close()
+        with interrupt_deferred():
+            for seating, man in zip(seating_jobs, manifests):
+                seating.finish(man, "interrupted")
+            job.finish(manifest, "interrupted")
+        raise
 
     bar = None
     started = time.perf_counter()  # then: when the first chunk was sent
@@ -492,17 +501,21 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
         return stop.decided
 
     def record(status, error=None):
-        _finish(job, seating_jobs, manifest, manifests, seatings, status,
-                time.perf_counter() - started + (float(old.get("seconds") or 0.0) if old else 0.0),
-                done_deals, stop, stopped if error is None else "failed", games, error)
+        with interrupt_deferred():  # every seating and the tournament recorded, or a Ctrl-C after
+            _finish(job, seating_jobs, manifest, manifests, seatings, status,
+                    time.perf_counter() - started + (float(old.get("seconds") or 0.0) if old else 0.0),
+                    done_deals, stop, stopped if error is None else "failed", games, error)
 
     try:
-        outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch,
-                          on_failure=lambda error: record("failed", error))
-    finally:
-        if bar is not None:
-            bar.close()
-        backend.close()
+        try:
+            outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch,
+                              on_failure=lambda error: record("failed", error))
+        finally:
+            if bar is not None:
+                bar.close()
+            backend.close()
+    except KeyboardInterrupt:  # Ctrl-C while closing the bar or the pool: recorded, not left "running"
+        outcome = "interrupted"
     seconds = time.perf_counter() - started
     if outcome == "interrupted":
         stopped = "interrupted"

@@ -8,6 +8,9 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
+
+from .support.interrupts import stderr_problems, stress, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,3 +48,26 @@ def test_ctrl_c_keeps_whole_parts(tmp_path):
     for p in parts:  # every kept part is whole: readable, every game with all its seats
         t = pq.read_table(p, columns=["game"]).to_pandas()
         assert len(t) == 20000 * 4 and t["game"].nunique() == 20000
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_random_moments_under_load_exits_130_quietly_and_resumes(tmp_path):
+    """Issue 40: a run (2 workers), a tournament, a study and a design run, each sent Ctrl-C (to its
+    process group) at seeded random moments beside a CPU busy loop, from start-up to near the end:
+    exit 130 with one "interrupted" line and no traceback, no temporary file left, and --resume
+    ends with the uninterrupted data (tests/support/interrupts.py; scripts/stress_interrupt.py
+    plays 50+ moments)."""
+    seed = 40  # fixed: the moments are the same on every run (where they land still depends on the load)
+    trials = stress(["run", "tournament", "study", "design"], {"run": 3, "tournament": 2, "study": 1, "design": 1},
+                    seed, tmp_path, echo=lambda s: None)
+    failed = [f"{t.line()}\n{t.stderr[-3000:]}" for t in trials if not t.ok]
+    assert not failed, f"seed {seed}: {summary(trials)}\n" + "\n".join(failed)
+
+
+def test_the_harness_fails_a_traceback_a_wrong_exit_code_and_a_missing_line():
+    """The checks the stress harness applies to a trial's stderr can fail."""
+    assert stderr_problems("interrupted: 3 of 9 games kept\n", interrupted=True) == []
+    assert stderr_problems("bar 10%\rbar 20%\ninterrupted: kept\n", interrupted=True) == []
+    assert stderr_problems("Traceback (most recent call last):\nKeyboardInterrupt\n", interrupted=True)
+    assert stderr_problems("Exception ignored in: <function _python_exit>\ninterrupted: x\n", interrupted=True)
+    assert stderr_problems("\n", interrupted=True)  # exit 130 without its line (Typer's silent Exit(130))

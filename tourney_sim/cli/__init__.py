@@ -7,6 +7,18 @@
 
 The entry point is ``tourney_sim.command:main`` (``tourney`` and ``python -m tourney_sim``).
 """
-from .app import app, main
+try:
+    from .app import app, main
+except KeyboardInterrupt:  # Ctrl-C while the command starts (imports): exit 130 quietly, one line
+    import signal
+    import sys
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr.write("interrupted: stopped by Ctrl-C while starting (nothing was written)\n")
+    try:  # exit 130, not by SIGINT (see _errors.forget_unhandled_interrupt)
+        from ._errors import forget_unhandled_interrupt
+        forget_unhandled_interrupt()
+    except Exception:  # a module cut short by the Ctrl-C itself
+        pass
+    raise SystemExit(130) from None
 
 __all__ = ["app", "main"]

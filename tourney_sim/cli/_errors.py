@@ -7,7 +7,8 @@ catches, around every command:
   library derives from it): ``error: MESSAGE`` on stderr, exit with the class's ``exit_code``
   (2 for refused input, 1 for failed work);
 - an :class:`~tourney_sim.simulate.errors.Interrupted` run (Ctrl-C, finished parts kept): its
-  message on stderr, exit 130.
+  message on stderr, exit 130; any other Ctrl-C (while parsing, before a job began): one general
+  ``interrupted:`` line, exit 130 (``app.main`` and ``cli/__init__`` cover start-up and exit).
 
 An unwritable output directory or report file is an ``OutputError`` (the library turns the
 ``OSError`` into one where it writes), so it takes the same way. A command line Typer cannot
@@ -51,8 +52,46 @@ def handled(exc: BaseException) -> tuple[str, int] | None:
     return None
 
 
+#: Ctrl-C before a command began (Python, Typer or the command's imports starting) or as it ended
+STARTING = "interrupted: stopped by Ctrl-C while starting or ending (a job keeps what it finished: continue with --resume)"
+#: Ctrl-C inside a command that did not say what it kept (before its job began, or outside it)
+STOPPED = "interrupted: `{command}` stopped by Ctrl-C (a job keeps what it finished: continue with --resume)"
+
+
+def interrupted_line(exc: KeyboardInterrupt, ctx=None) -> str:
+    """The one line of a Ctrl-C: an :class:`Interrupted` job's own message, else a general one."""
+    answer = handled(exc)
+    if answer is not None:
+        return answer[0]
+    command = ctx.command_path if ctx is not None else "tourney"
+    if ctx is not None and ctx.invoked_subcommand:
+        command += f" {ctx.invoked_subcommand}"
+    return STOPPED.format(command=command)
+
+
+def forget_unhandled_interrupt() -> None:
+    """Let the command's own exit code stand after a Ctrl-C it handled. CPython ends the process by
+    SIGINT (exit status -2 rather than 130) once a KeyboardInterrupt has left code run through
+    ``PyRun_String`` (pydantic-core's start-up, while Typer parses, does), even one caught since;
+    running an empty string that way clears the flag (``run_eval_code_obj`` resets it)."""
+    try:
+        import ctypes
+        ctypes.pythonapi.PyRun_SimpleString(b"")
+    except (AttributeError, OSError):  # pragma: no cover - not CPython
+        pass
+
+
 class TourneyGroup(TyperGroup):
-    """The app's group: runs a command and reports its error (see the module docstring)."""
+    """The app's group: runs a command and reports its error (see the module docstring). A Ctrl-C
+    anywhere in it, parsing included, is one ``interrupted`` line and exit 130 (Typer alone would
+    exit 130 silently)."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo(STARTING, err=True)
+            raise typer.Exit(130) from None
 
     def invoke(self, ctx):
         try:
@@ -62,7 +101,10 @@ class TourneyGroup(TyperGroup):
         except UsageError as exc:
             typer.echo(usage_line(exc), err=True)
             raise typer.Exit(exc.exit_code) from None
-        except (ValueError, KeyboardInterrupt) as exc:  # TourneyError, Interrupted
+        except KeyboardInterrupt as exc:  # Interrupted (the job's own line), or any other Ctrl-C
+            typer.echo(interrupted_line(exc, ctx), err=True)
+            raise typer.Exit(130) from None
+        except ValueError as exc:  # TourneyError
             answer = handled(exc)
             if answer is None:
                 raise

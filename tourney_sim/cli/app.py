@@ -9,7 +9,7 @@ import typer
 
 from tourney_sim import api
 
-from ._errors import TourneyGroup, fail
+from ._errors import STARTING, TourneyGroup, fail, forget_unhandled_interrupt
 from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, ComponentOpt, Components, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
                        Players, PlayersOpt, Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
                        SchedulerOpt, SeatingsOpt, Seed, Strategies, TextOrJson, UntilDecided, WorkersOpt,
@@ -506,5 +506,41 @@ def verify(directory: DatasetArg) -> None:
         raise typer.Exit(1)
 
 
+def _interrupt_again(hook):
+    """``sys.unraisablehook`` for the command: a Ctrl-C whose KeyboardInterrupt was raised inside a
+    callback that cannot pass it on (an at-fork handler such as logging's ``_releaseLock`` while
+    the worker pool forks, a weakref callback during a collection) would print ``Exception ignored
+    in: ...`` with a traceback, and the Ctrl-C would be lost: the job played on. Instead it is
+    delivered again (by a helper thread), in the main thread, once it has left the callback."""
+    import _thread
+    import os
+    import signal
+    pid = os.getpid()
+
+    def unraisable(info):
+        if isinstance(info.exc_value, KeyboardInterrupt) and os.getpid() == pid:  # not in a forked worker
+            # from another thread: called here, the KeyboardInterrupt would be raised in this hook
+            _thread.start_new_thread(_thread.interrupt_main, (signal.SIGINT,))
+            return
+        hook(info)
+    return unraisable
+
+
 def main() -> None:
-    app()
+    """The ``tourney`` command. A Ctrl-C inside a command is reported by the command (``_errors``);
+    one outside it (while Typer parses, or as the process ends) is one ``interrupted`` line and
+    exit 130 too, never a traceback. Once the command has ended, its results written and its last
+    line printed, Ctrl-C is ignored: it could only turn the interpreter's exit (joining the worker
+    pool's threads, atexit handlers) into a traceback."""
+    import signal
+    import sys
+    sys.unraisablehook = _interrupt_again(sys.unraisablehook)
+    try:
+        app()
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        typer.echo(STARTING, err=True)
+        raise SystemExit(130) from None
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        forget_unhandled_interrupt()
