@@ -44,12 +44,18 @@ def test_the_contracts_are_kept():
     assert "2 kept, 0 broken" in r.stdout
 
 
-def test_an_import_against_the_layers_breaks_the_contract(tmp_path):
-    """The contract bites: orchestration importing the reports is named and fails the check."""
+def _jobdir_appended(tmp_path, code: str):
+    """A copy of the repository with ``code`` appended to simulate/jobdir.py, and lint-imports run
+    on it: (the copy, the finished process)."""
     where = repository_copy(tmp_path)
     jobdir = where / "simulate" / "jobdir.py"
-    jobdir.write_text(jobdir.read_text() + "\nfrom tourney_sim.reports import load  # noqa: E402\n")
-    r = lint_imports(where)
+    jobdir.write_text(jobdir.read_text() + code)
+    return where, lint_imports(where)
+
+
+def test_an_import_against_the_layers_breaks_the_contract(tmp_path):
+    """The contract bites: orchestration importing the reports is named and fails the check."""
+    _, r = _jobdir_appended(tmp_path, "\nfrom tourney_sim.reports import load  # noqa: E402\n")
     assert r.returncode != 0
     assert "tourney_sim.simulate.jobdir -> tourney_sim.reports.load" in r.stdout, r.stdout
 
@@ -57,10 +63,7 @@ def test_an_import_against_the_layers_breaks_the_contract(tmp_path):
 def test_an_import_circle_breaks_the_contract(tmp_path):
     """A circle inside a package fails the check, even through an import inside a function (as
     ``detect`` once imported every kind of job)."""
-    where = repository_copy(tmp_path)
-    jobdir = where / "simulate" / "jobdir.py"
-    jobdir.write_text(jobdir.read_text() + "\n\ndef _kinds():\n    from . import jobs  # noqa: F401\n")
-    r = lint_imports(where)
+    where, r = _jobdir_appended(tmp_path, "\n\ndef _kinds():\n    from . import jobs  # noqa: F401\n")
     assert r.returncode != 0
     assert "No cycles are allowed in tourney_sim.simulate." in r.stdout, r.stdout
     graph = package_graph(where)

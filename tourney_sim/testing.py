@@ -412,14 +412,25 @@ def check_replay(game: str, players: int, options: dict, seed: int, game_index: 
     return trace
 
 
+def golden_text(m, game_index: int, legal: bool) -> str:
+    """The trace of game ``game_index`` of a matchup, as a golden file stores it (also what
+    scripts/golden.py writes)."""
+    return json.dumps(trace_game(m, game_index, legal=legal), indent=1, ensure_ascii=False) + "\n"
+
+
+def golden_matchup(trace: dict):
+    """The matchup that plays a stored trace's game again: its game, players, options, seed and
+    the seating of its game (kept fixed: the trace's game index only picks the deal)."""
+    seating = [seat["strategy"] for seat in trace["seats"][:trace["players"]]]
+    return make_matchup(trace["game"], trace["players"], seating, seed=trace["seed"], rotate=False,
+                        options=trace["options"])
+
+
 def golden_replayed(trace: dict) -> str:
     """The golden file a stored trace should be, played again by today's kernel and strategies
     (with the legal moves listed if the stored trace lists them)."""
     legal = any("legal" in entry for entry in trace["history"])
-    seating = [seat["strategy"] for seat in trace["seats"][:trace["players"]]]
-    m = make_matchup(trace["game"], trace["players"], seating, seed=trace["seed"], rotate=False,
-                     options=trace["options"])
-    return json.dumps(trace_game(m, trace["game_index"], legal=legal), indent=1, ensure_ascii=False) + "\n"
+    return golden_text(golden_matchup(trace), trace["game_index"], legal)
 
 
 def check_golden(path: Path) -> bool:

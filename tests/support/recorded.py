@@ -7,12 +7,12 @@ a test module, which the scripts import too (it is no part of the package).
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tourney_sim.simulate.matchup import Matchup, make_matchup
-from tourney_sim.simulate.replay import trace_game
+from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.results import BASE_SCHEMA, DEALT_COLUMN, rows_digest
+# the golden games' text: the library's (tourney_sim.testing), shared with scripts/golden.py
+from tourney_sim.testing import golden_matchup, golden_replayed, golden_text  # noqa: F401
 
 # ------------------------------------------------------------------ digests of seeded runs
 DIGEST_SEED = 20261202
@@ -65,24 +65,3 @@ def case_digest(game: str, players: int, seats: list[str], games: int, rules: li
     run(m, games, out, workers=1, chunk_size=max(1, games // 3), progress=False)
     base = [name for name, _ in BASE_SCHEMA] + [name for name, _ in m.spec.columns]
     return rows_digest(out, base), rows_digest(out, [DEALT_COLUMN[0]])
-
-
-# ------------------------------------------------------------------ golden games
-def golden_text(m: Matchup, game_index: int, legal: bool) -> str:
-    """The trace of game ``game_index`` of a matchup, as a golden file stores it."""
-    return json.dumps(trace_game(m, game_index, legal=legal), indent=1, ensure_ascii=False) + "\n"
-
-
-def golden_matchup(trace: dict) -> Matchup:
-    """The matchup that plays a stored trace's game again: its game, players, options, seed and
-    the seating of its game (kept fixed: the trace's game index only picks the deal)."""
-    seating = [seat["strategy"] for seat in trace["seats"][:trace["players"]]]
-    return make_matchup(trace["game"], trace["players"], seating, seed=trace["seed"], rotate=False,
-                        options=trace["options"])
-
-
-def golden_replayed(trace: dict) -> str:
-    """The golden file a stored trace should be, played again by today's kernel and strategies
-    (with the legal moves listed if the stored trace lists them)."""
-    legal = any("legal" in entry for entry in trace["history"])
-    return golden_text(golden_matchup(trace), trace["game_index"], legal)
