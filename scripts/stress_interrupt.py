@@ -37,6 +37,8 @@ def main(argv=None) -> int:
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         ap.error(f"unknown kind(s) {', '.join(unknown)}: use {', '.join(KINDS)}")
+    if not kinds or args.moments < 1:
+        ap.error("--kinds must name at least one kind and --moments must be at least 1")
     t = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="stress-interrupt-") as tmp:
         workdir = args.workdir or Path(tmp)

@@ -1207,6 +1207,9 @@ def check_game(game: str, *, games: int = 5, seed: int = 0, examples: int = 2, s
     unknown = set(checks) - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown checks {sorted(unknown)} (checks: {', '.join(CHECKS)})")
+    for name, value, least in (("games", games, 1), ("examples", examples, 0)):
+        if not isinstance(value, int) or value < least:
+            raise ValueError(f"{name} must be a whole number of at least {least}, got {value!r}")
     report = GameReport(game)
     if support is None:
         support = support_for(game)

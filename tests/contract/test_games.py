@@ -58,3 +58,12 @@ def test_kernel_is_the_reference_engine_and_both_spell_moves_alike(config):
 def test_random_games_keep_the_engine_invariants(config):
     """200 random games (seed 62)."""
     check_engine_invariants(config, 62, 200)
+
+
+def test_check_game_refuses_counts_it_cannot_play():
+    """A count of games below 1 (or of variations below 0) is one clear error, never a silent
+    default."""
+    for kw, message in (({"games": 0}, "games must be a whole number of at least 1, got 0"),
+                        ({"games": -3}, "got -3"), ({"examples": -1}, "examples must be a whole number of at least 0")):
+        with pytest.raises(ValueError, match=message):
+            check_game("cardavia", **kw)
