@@ -31,6 +31,7 @@ from pathlib import Path
 from .errors import TourneyError
 from .games import RuleError, get_game
 from .games.chance import ChanceError, ScriptedChance
+from .games.config import GameConfig
 from .replay import TRACE_FORMAT
 
 
@@ -94,15 +95,8 @@ def _params(trace: dict):
         raise TraceError(f"the trace was made under {spec.name} rules v{trace['rules_version']}, and this "
                          f"tourney checks v{spec.rules_version}")
     try:
-        spec.check_players(trace["players"])
-        options = {o.name: o.default for o in spec.options}
-        for name, value in (trace.get("options") or {}).items():
-            option = spec.option(name)
-            if option.kind == "file" or isinstance(value, (dict, list)):
-                options[name] = value
-            else:
-                options[name] = option.parse(str(value))
-        return spec, spec.make_params(trace["players"], options)
+        config = GameConfig.from_record(spec, trace["players"], trace.get("options") or {}, check=True)
+        return spec, config.params()
     except RuleError as exc:
         raise TraceError(str(exc)) from None
 

@@ -13,7 +13,8 @@ import numpy as np
 from tourney_sim.strategies import Strategy, StrategyError, resolve, short_names
 
 from .errors import TourneyFailure
-from .games import GameSpec, RuleError, get_game
+from .games import GameSpec, RuleError
+from .games.config import GameConfig
 from .kernel import (
     ERR_ILLEGAL_CHOICE, ERR_MOVE_LIMIT, ERR_NO_MOVES, ERR_TOO_LONG, MAX_STRATEGIES, lineup_seat, ready,
 )
@@ -42,6 +43,7 @@ class Matchup:
     params: np.ndarray = None
     settings: dict = field(default_factory=dict)  # short name -> setting text (strategies.short_names)
     record: tuple[str, ...] = ()  # what the run records besides the base rows (RECORDS)
+    config: GameConfig | None = None  # the game, players and options (``options`` is its options)
 
     @property
     def dealt_kinds(self) -> tuple[str, ...]:
@@ -81,21 +83,30 @@ class Matchup:
                 **({"record": list(self.record)} if self.record else {})}
 
 
-def make_matchup(game: str, n_players: int | None, strategy_names: list[str], rules=(),
+def make_matchup(game: GameConfig | str, n_players=None, strategy_names: list[str] | None = None, rules=(),
                  seed: int = 0, rotate: bool = True, options: dict | None = None,
                  settings: dict | None = None, record=()) -> Matchup:
     """Validate and build a matchup; RuleError / StrategyError carry a one-line message.
 
-    ``rules`` are ``key=value`` strings; ``options`` (already parsed values) override them, as
-    when rebuilding a recorded run. ``settings``: the setting texts of strategies named by their
+    ``make_matchup(config, strategy_names, seed=..., ...)``: the game, players and rules of a
+    :class:`~tourney_sim.simulate.games.config.GameConfig`. The older form
+    ``make_matchup(game, n_players, strategy_names, rules=..., options=...)`` builds that config
+    here: ``rules`` are ``key=value`` strings; ``options`` (already parsed values) override them,
+    as when rebuilding a recorded run. ``settings``: the setting texts of strategies named by their
     short names (``guard@best``), as :meth:`Matchup.describe` records them. ``record``: what to
     record besides the base rows (names from :data:`RECORDS`).
     """
-    spec = get_game(game)
-    n_players = spec.player_count(n_players)
-    values = spec.resolve_options(list(rules))
-    if options:
-        values.update(options)
+    if isinstance(game, GameConfig):
+        config = game
+        if strategy_names is None and n_players is not None and not isinstance(n_players, int):
+            strategy_names, n_players = n_players, None  # make_matchup(config, strategy_names, ...)
+        if (n_players is not None and n_players != config.players) or rules or options:
+            raise TypeError("make_matchup(config, strategy_names, ...): the players, rules and options "
+                            "are the config's")
+    else:
+        config = (GameConfig.from_record(game, n_players, options, rules=list(rules)) if options
+                  else GameConfig.build(game, n_players, list(rules)))
+    spec, n_players = config.spec, config.players
     if not strategy_names:
         raise StrategyError("give at least one --strategy")
     if len(strategy_names) > n_players:
@@ -107,7 +118,7 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     if unknown:
         raise RuleError(f"--record {unknown[0]!r} is not something a run records: give one of "
                         f"{', '.join(RECORDS)}")
-    resolved = resolve(game, list(strategy_names), settings)
+    resolved = resolve(config.game, list(strategy_names), settings)
     settings = short_names(resolved)  # with these, a setting's label rebuilds it (no file needed)
     distinct: list[Strategy] = []
     for s in resolved:
@@ -116,15 +127,17 @@ def make_matchup(game: str, n_players: int | None, strategy_names: list[str], ru
     labels = [s.label for s in resolved]
     seat_names = [labels[s % len(labels)] for s in range(n_players)]
     lineup = np.array([[d.label for d in distinct].index(name) for name in seat_names], np.int64)
-    return Matchup(spec=spec, n_players=n_players, options=values, seat_names=seat_names,
+    return Matchup(spec=spec, n_players=n_players, options=config.options, seat_names=seat_names,
                    seed=int(seed), rotate=rotate, strategies=distinct, lineup=lineup,
-                   params=spec.make_params(n_players, values), settings=settings,
-                   record=tuple(r for r in RECORDS if r in record))
+                   params=config.params(), settings=settings,
+                   record=tuple(r for r in RECORDS if r in record), config=config)
 
 
 def from_description(d: dict) -> Matchup:
-    return make_matchup(d["game"], d["players"], d["seats"], seed=d["seed"], rotate=d["rotate"],
-                        options=d["options"], settings=d.get("settings"), record=d.get("record", ()))
+    """The matchup :meth:`Matchup.describe` wrote (its recorded option values)."""
+    return make_matchup(GameConfig.from_record(d["game"], d["players"], d["options"]), d["seats"],
+                        seed=d["seed"], rotate=d["rotate"], settings=d.get("settings"),
+                        record=d.get("record", ()))
 
 
 def recorded_settings(manifest: dict) -> dict:

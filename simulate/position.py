@@ -74,7 +74,8 @@ def analyse(game: str, position: dict, strategy: str, seed: int = 0) -> dict:
     spec = get_game(game)
     chosen = resolve(game, [strategy])[0]
     state = spec.load_state(position)
-    n_players = position.get("players", spec.min_players) if isinstance(position, dict) else spec.min_players
+    # a position that does not say (load_state needs it said where a game has a choice): the default
+    n_players = spec.player_count(position.get("players") if isinstance(position, dict) else None)
     k = KernelGame.from_state(spec, state, int(n_players), seed=seed)
     seat = k.to_move()
     out = {"game": spec.name, "rules_version": spec.rules_version, "to_move": seat, "legal": [],

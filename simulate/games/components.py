@@ -13,8 +13,8 @@ each key may hold, once::
 A table is a plain nested dict ``{group: {name: int | list[int]}}`` (JSON-serialisable: the
 manifest records the whole table used). It reaches the kernel as the rule option
 ``components`` (every game has it; its value is a :class:`ComponentTable`), which the game's
-``make_params`` packs into ``params``; the rules copy what play needs into the state's public
-part (the rules in force are public).
+``make_params`` packs into ``params`` (its ``rules.PARAMS`` says where); the rules copy what play
+needs into the state's public part (the rules in force are public).
 
 A value is addressed by its key, ``group.name``; one entry of a list by ``group.name[i]``, i
 counting from 1, or ``group.name[Name]`` when the declaration names the entries. These are the
@@ -31,7 +31,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from .spec import RuleError
 
@@ -222,24 +222,46 @@ class Components:
                 out[group] = changed
         return out
 
-    def set(self, table: dict, assignments: Sequence[str]) -> ComponentTable:
-        """``table`` with ``KEY=VALUE`` assignments applied (``--component``), checked."""
+    def set(self, table: dict, assignments: Sequence[str] | Mapping[str, int | list[int]]) -> ComponentTable:
+        """``table`` with values set, checked: ``KEY=VALUE`` assignments as ``--component`` gives
+        them (parsed here), or ``{address: value}`` (an int, or a whole list of ints)."""
         out = {g: {k: (list(v) if isinstance(v, list) else v) for k, v in keys.items()}
                for g, keys in table.items()}
-        for text in assignments:
-            if "=" not in text:
-                raise RuleError(f"--component expects KEY=VALUE, got {text!r}")
-            address, _, raw = text.partition("=")
+        pairs = assignments.items() if isinstance(assignments, Mapping) else (
+            self._split(text) for text in assignments)
+        shown = []
+        for address, given in pairs:
             value, index = self.resolve(address)
             group, name = value.key.split(".", 1)
-            parsed = self.parse(address, raw.strip())
+            parsed = self.parse(address, given.strip()) if isinstance(given, str) else self.typed(address, given)
             if index is None:
                 out[group][name] = parsed
             else:
                 out[group][name][index] = parsed
+            shown.append(f"{address}={given}".strip() if isinstance(given, str) else
+                         f"{address.strip()}={','.join(map(str, given)) if isinstance(given, list) else given}")
         base = getattr(table, "label", "defaults")
-        label = base + " with " + ", ".join(a.strip() for a in assignments) if assignments else base
+        label = base + " with " + ", ".join(shown) if shown else base
         return ComponentTable(self.check(out, "--component", complete=True), label)
+
+    @staticmethod
+    def _split(text: str) -> tuple[str, str]:
+        if "=" not in text:
+            raise RuleError(f"--component expects KEY=VALUE, got {text!r}")
+        address, _, raw = text.partition("=")
+        return address, raw
+
+    def typed(self, address: str, given):
+        """A value given as a number (or a whole list of numbers) for ``address``, checked as
+        :meth:`parse` checks a text."""
+        value, index = self.resolve(address)
+        whole_list = value.length is not None and index is None
+        expects = value.allowed() if whole_list else f"an integer from {value.low} to {value.high}"
+        items = list(given) if whole_list and isinstance(given, (list, tuple)) else [given]
+        ok = all(isinstance(v, int) and not isinstance(v, bool) and value.low <= v <= value.high for v in items)
+        if not ok or (whole_list and (not isinstance(given, (list, tuple)) or len(items) != value.length)):
+            raise RuleError(f"--component {address.strip()} expects {expects}, got {given!r}")
+        return items if whole_list else given
 
     def addresses(self) -> Iterator[tuple[str, Value, int | None]]:
         """Every single integer a design may change: (address, declaration, list index)."""

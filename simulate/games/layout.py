@@ -36,14 +36,40 @@ published per game as ``tourney_sim.views.<game>``, with the rules' ``STRATEGY_C
 This is OpenSpiel's Kuhn poker observer (named views of one flat array, built from
 ``(name, size, shape)`` pieces) with offsets in place of views, since the kernels index the array.
 ``tests/test_layout.py`` checks every registered game against its layout.
+
+The kernel's ``params`` (the int32 array ``init`` reads: the player count, the rule options and
+the component table in force) are declared the same way, once, after the game's components, as
+ordered ``(NAME, size, to, value)`` pieces of a :class:`Params`::
+
+    PARAMS = Params(LAYOUT, [
+        ("P_PLAYERS", 1, "H_PLAYERS", lambda c: c.players),
+        ("P_MATCH_GAMES", 1, "H_MATCH_GAMES", lambda c: c.options["match_games"]),
+        ("P_VALUES", VALUES, "CARD_VALUE", lambda c: c.table["deck"]["values"]),
+    ], components=COMPONENTS)
+    PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params
+
+``to`` names the state piece ``init`` copies the entries into (a public or scratch piece; a
+piece of several entries may run over the pieces that follow it, to a piece's end), or is None
+for an entry only the kernel loop reads (``play_chunk``'s cap on decisions). ``value`` computes
+the entries from a :class:`ParamSource` (``players``, ``options``, ``table``: a
+:class:`~tourney_sim.simulate.games.config.GameConfig` has the same three). :meth:`Params.install`
+makes from the declaration each ``P_*`` offset and ``PARAMS_SIZE`` as plain module ints,
+``make_params(n_players, options)`` (the ``GameSpec``'s), and ``copy_params(state, params)``,
+the compiled copy ``init`` calls (one loop over a constant table of ``(param offset, state offset,
+length)`` triples, inlined: the same code as the copies written out by hand).
 """
 from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
 
 from numba import njit
+
+from .spec import COMPONENTS_OPTION
 
 #: the names a layout gives its region bounds (besides its pieces' names)
 REGION_NAMES = ("PUBLIC_SIZE", "PRIVATE", "PRIVATE_SIZE", "SCRATCH", "STATE_SIZE")
@@ -211,3 +237,172 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
 
 def _size_text(shape: tuple[int, ...]) -> str:
     return " x ".join(str(d) for d in shape)
+
+
+# ----------------------------------------------------------------------------- the params layout
+@dataclass(frozen=True)
+class ParamSource:
+    """What a params piece is computed from: the player count, the rule options (a caller may
+    give only some: a piece falls back to its option's default with ``options.get``) and the
+    component table in force (None for a game without components); ``extra`` holds the keyword
+    values a game's ``make_params`` takes besides them (:class:`Params` ``extra``)."""
+
+    players: int
+    options: Mapping[str, Any]
+    table: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ParamPiece:
+    """One named run of params entries: ``offset`` in params, copied by ``init`` to the state
+    piece named ``to`` (at ``to_offset``), or not copied (``to`` None)."""
+
+    name: str
+    offset: int
+    size: int
+    to: str | None
+    to_offset: int | None
+    value: Callable[[ParamSource], Any]
+    meaning: str = ""
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+class Params:
+    """A game's kernel params, declared once as ordered ``(NAME, size, to, value[, meaning])``
+    pieces (see the module docstring).
+
+    ``components``: the game's ``Components`` (the table in force is the option ``components``,
+    its defaults when left out, refused with one line when it cannot be played); ``complete``:
+    a partial table is completed with the defaults first; ``check(source)`` raises for values
+    the kernel cannot take; ``extra``: keyword arguments ``make_params`` accepts besides the
+    player count and options, with their defaults (``source.extra``).
+    """
+
+    def __init__(self, layout: Layout, pieces: list, *, components=None, complete: bool = False,
+                 check: Callable[[ParamSource], None] | None = None, extra: Mapping[str, Any] | None = None):
+        self.layout = layout
+        self.components = components
+        self.complete = complete
+        self.check = check
+        self.extra = dict(extra or {})
+        targets = {p.name: p for p in layout.pieces() if p.name is not None}
+        ends = {p.end for p in layout.pieces()}
+        bounds = {"public": (0, layout.public_size), "scratch": (layout.scratch, layout.state_size)}
+        self.pieces: list[ParamPiece] = []
+        offset = 0
+        for entry in pieces:
+            name, size, to, value, *meaning = entry
+            if not (isinstance(size, int) and not isinstance(size, bool) and size >= 1):
+                raise ValueError(f"params piece {name}: its size is a positive int, not {size!r}")
+            to_offset = None
+            if to is not None:
+                piece = targets.get(to)
+                if piece is None or piece.region not in bounds:
+                    raise ValueError(f"params piece {name}: {to!r} is not a public or scratch piece of the layout")
+                low, high = bounds[piece.region]
+                if not (low <= piece.offset and piece.offset + size <= high and piece.offset + size in ends):
+                    raise ValueError(f"params piece {name}: {size} entries from {to} do not end at the end "
+                                     f"of a piece of its region")
+                to_offset = piece.offset
+            self.pieces.append(ParamPiece(name, offset, size, to, to_offset, value, *meaning))
+            offset += size
+        self.size = offset
+        names = [p.name for p in self.pieces] + ["PARAMS_SIZE"]
+        twice = sorted({n for n in names if names.count(n) > 1} | (set(names) & set(layout.constants())))
+        if twice:
+            raise ValueError(f"params names given twice (or a layout's name): {', '.join(twice)}")
+        bad = [n for n in names if not (n.isidentifier() and n.isupper())]
+        if bad:
+            raise ValueError(f"params names must be upper-case identifiers: {', '.join(bad)}")
+
+    def constants(self) -> dict[str, int]:
+        """Every piece's offset in params, and ``PARAMS_SIZE``, by name (plain ints)."""
+        return {**{p.name: p.offset for p in self.pieces}, "PARAMS_SIZE": self.size}
+
+    def copies(self) -> tuple[tuple[int, int, int], ...]:
+        """What ``init`` copies: ``(param offset, state offset, length)`` per copied piece."""
+        return tuple((p.offset, p.to_offset, p.size) for p in self.pieces if p.to is not None)
+
+    def source(self, n_players: int, options: Mapping[str, Any], **extra) -> ParamSource:
+        """The :class:`ParamSource` of a player count and options, checked: the table in force
+        playable, ``check`` passed; RuleError (a table) or ValueError with one line."""
+        unknown = sorted(set(extra) - set(self.extra))
+        if unknown:
+            raise TypeError(f"make_params() got an unexpected keyword argument {unknown[0]!r}")
+        table = None
+        if self.components is not None:
+            table = options.get(COMPONENTS_OPTION, self.components.defaults)
+            if self.complete:
+                table = self.components.check(table)
+            self.components.check_playable(table, n_players)
+        source = ParamSource(n_players, options, table, {**self.extra, **extra})
+        if self.check is not None:
+            self.check(source)
+        return source
+
+    def pack(self, source: ParamSource) -> np.ndarray:
+        """The params array of ``source``: each piece's value at its offset (int32)."""
+        out = np.zeros(self.size, np.int32)
+        for p in self.pieces:
+            value = np.asarray(p.value(source)).reshape(-1)
+            if value.size != p.size:
+                raise ValueError(f"params piece {p.name}: {p.size} entries declared, {value.size} computed")
+            out[p.offset:p.end] = value
+        return out
+
+    def make_params(self, n_players: int, options: Mapping[str, Any], **extra) -> np.ndarray:
+        """The kernel's params for ``n_players`` under ``options`` (a GameSpec's ``make_params``)."""
+        return self.pack(self.source(n_players, options, **extra))
+
+    def read(self, params) -> dict[str, Any]:
+        """``params`` by piece name: an int for a one-entry piece, else a list (for Python readers
+        such as the reference engines)."""
+        out = {}
+        for p in self.pieces:
+            values = [int(v) for v in params[p.offset:p.end]]
+            out[p.name] = values[0] if p.size == 1 else values
+        return out
+
+    def copy_function(self):
+        """``copy_params(state, params)``: the params entries ``init`` copies into the state, one
+        loop over the constant ``copies()`` (closed over: numba compiles it to the copies written
+        out, and caches each game's apart), inlined where ``init`` calls it."""
+        copies = self.copies()
+
+        @njit(cache=True, inline="always")
+        def copy_params(state, params):
+            for k in range(len(copies)):
+                src, dst, size = copies[k]
+                for j in range(size):
+                    state[dst + j] = params[src + j]
+
+        return copy_params
+
+    def install(self, namespace: dict) -> None:
+        """What a ``rules.py`` takes from its params declaration, in one call
+        (``PARAMS.install(globals())``): every ``P_*`` offset and ``PARAMS_SIZE`` as a plain int,
+        ``make_params`` and ``copy_params``."""
+        clash = sorted(n for n in self.constants() if n in namespace)
+        if clash:
+            raise ValueError(f"params names already defined in the module: {', '.join(clash)}")
+        namespace.update(self.constants())
+
+        def make_params(n_players: int, options: Mapping[str, Any], **extra) -> np.ndarray:
+            return self.make_params(n_players, options, **extra)
+
+        # a module function of the rules (pickled by reference, as one written there would be)
+        make_params.__module__, make_params.__qualname__ = namespace.get("__name__"), "make_params"
+        make_params.__doc__ = Params.make_params.__doc__
+        namespace["make_params"] = make_params
+        namespace["copy_params"] = self.copy_function()
+
+    def table(self) -> str:
+        """The params as a text table: offset, name, size, where ``init`` copies it, meaning."""
+        rows = [(str(p.offset), p.name, str(p.size), p.to or "-", p.meaning) for p in self.pieces]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        return "\n".join(f"{r[0]:>{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:<{widths[3]}}  {r[4]}".rstrip()
+                         for r in rows) + "\n"

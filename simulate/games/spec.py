@@ -2,7 +2,9 @@
 
 Rule parameters are data: a game's rule options are :class:`RuleOption` values, parsed from
 ``--rule key=value`` and packed with the player count into the ``params`` int32 array the
-kernel's ``init`` reads. Nothing outside a game's own module knows what its options mean.
+kernel's ``init`` reads (the game's ``make_params``, made from its declared ``rules.PARAMS``).
+Nothing outside a game's own module knows what its options mean. The checked whole a job plays,
+players, option values and component table, is a :class:`~tourney_sim.simulate.games.config.GameConfig`.
 """
 from __future__ import annotations
 
@@ -91,7 +93,8 @@ class RuleOption:
 
 
 #: the rule option that holds a game's component table, and the prefix of a rule that sets one
-#: value of it (``components.prizes.most_cards=3``, what ``--component prizes.most_cards=3`` adds)
+#: value of it (``components.prizes.most_cards=3``: how a manifest records ``--component
+#: prizes.most_cards=3``, ``GameConfig.rules``)
 COMPONENTS_OPTION = "components"
 
 
@@ -105,13 +108,23 @@ def components_option(components) -> RuleOption:
 
 
 def component_rules(assignments) -> list[str]:
-    """``--component KEY=VALUE`` assignments as the rules that carry them (``components.KEY=VALUE``)."""
-    out = []
+    """``--component KEY=VALUE`` assignments as the rules that carry them (``components.KEY=VALUE``):
+    what a manifest records (``GameConfig.rules``)."""
+    return [f"{COMPONENTS_OPTION}.{text.strip()}" for text in check_components(assignments)]
+
+
+def check_components(assignments) -> list[str]:
+    """``--component`` values, each checked to be ``KEY=VALUE`` (RuleError, one line)."""
     for text in assignments:
         if "=" not in text:
             raise RuleError(f"--component expects KEY=VALUE (e.g. prizes.most_cards=3), got {text!r}")
-        out.append(f"{COMPONENTS_OPTION}.{text.strip()}")
-    return out
+    return list(assignments)
+
+
+def component_setting(text: str) -> str:
+    """One ``--component`` value as ``Components.set`` takes it: ``KEY=VALUE``, each side stripped."""
+    key, _, raw = text.strip().partition("=")
+    return f"{key.strip()}={raw.strip()}"
 
 
 def component_address(key: str) -> str | None:
@@ -246,10 +259,14 @@ class GameSpec:
         known = ", ".join(o.name for o in self.options) or "none"
         raise RuleError(f"{self.name} has no rule option {name!r} (options: {known})")
 
-    def resolve_options(self, assignments: list[str] | tuple[str, ...]) -> dict:
-        """Defaults overridden by ``key=value`` strings; raises RuleError with a one-line message."""
+    def resolve_options(self, assignments: list[str] | tuple[str, ...], components=()) -> dict:
+        """Defaults overridden by ``key=value`` strings, then ``components``, ``KEY=VALUE``
+        component values (``--component``), set over the table in force; raises RuleError with a
+        one-line message. (A rule ``components.KEY=VALUE``, as a recorded rule list writes a
+        component value, is one of them too.) :class:`~tourney_sim.simulate.games.config.GameConfig`
+        is the checked whole: players, these values and the rules as recorded."""
         values = {o.name: o.default for o in self.options}
-        settings = []  # components.KEY=VALUE: applied over the table in force, whatever the order
+        settings = []  # component values: applied over the table in force, whatever the order
         for text in assignments:
             if "=" not in text:
                 raise RuleError(f"--rule expects key=value, got {text!r}")
@@ -259,6 +276,7 @@ class GameSpec:
                 settings.append(f"{address}={raw.strip()}")
                 continue
             values[key.strip()] = self.option(key.strip()).parse(raw.strip())
+        settings += [component_setting(text) for text in check_components(components)]
         if settings:
             values[COMPONENTS_OPTION] = self.declared_components().set(values[COMPONENTS_OPTION], settings)
         return values

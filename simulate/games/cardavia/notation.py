@@ -130,7 +130,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...seeding import new_stream
-from ..spec import PositionError, RuleError
+from ..spec import PositionError, RuleError, team_of
 
 from .rules import (
     apply_move, card_of, CARD_PUB, COMPONENTS, FANTE_OF_CUPS, H_DEAL_NO, H_DEAL_STARTER, H_LAST_CAPTURER,
@@ -258,7 +258,7 @@ def deal_end(state: np.ndarray, move: int) -> dict | None:
     card, taken = decode_move(move)
     table = [int(c) for c in state[TABLE:TABLE + state[H_TABLE_N]]]
     if taken:
-        capturer = int(state[H_TO_MOVE]) & 1
+        capturer = team_of(int(state[H_TO_MOVE]), True)
         left = [c for c in table if c not in taken]
     else:
         capturer = int(state[H_LAST_CAPTURER])

@@ -1,10 +1,11 @@
 """Cardavia, the slow and readable way: a reference for the compiled kernel.
 
 Written from ``shared/rules/cardavia.md`` (CA-1..CA-6) with plain lists and named things. It shares
-with the kernel only what a replay must share: card and move numbering (a card is
-``(rank - 1) * 4 + suit``; a move is ``(card << 52) | mask of the captured card ids``), the deal
-order, the shuffle and the seeding. A match (CA-6, ``params[4]`` deals) is a list of deals, each
-played by the same code as the one-deal game and added up at its end.
+with the kernel only what a replay must share: the params layout (``rules.PARAMS``), card and move
+numbering (a card is ``(rank - 1) * 4 + suit``; a move is ``(card << 52) | mask of the captured
+card ids``), the deal order, the shuffle and the seeding. A match (CA-6, ``params[P_MATCH_DEALS]``
+deals) is a list of deals, each played by the same code as the one-deal game and added up at its
+end.
 
 Every deal is a chance event (``self.chance.event("deal", ...)``, see ``games/chance.py``): drawn
 from the chance stream as the kernel draws it, or read from a written record, and in both cases
@@ -18,7 +19,12 @@ import copy
 from typing import NamedTuple
 
 from tourney_sim.simulate.games.chance import as_chance, Chance
+from tourney_sim.simulate.games.spec import team_of
 from tourney_sim.simulate.seeding import PyStream
+
+from .rules import (  # the params' offsets, as the rules declare them (rules.PARAMS)
+    P_LAST_SWEEP, P_MATCH_DEALS, P_NAPULA10, P_PLAYERS, P_POINTS, P_SINGLE_FORCED,
+)
 
 SUITS = ("swords", "cups", "coins", "clubs")
 RANKS = ("", "Asso", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Fante", "Cavallo", "Re")
@@ -140,14 +146,14 @@ def shuffle_and_deal(stream: PyStream) -> dict:
 
 class Game:
     def __init__(self, params, chance: "Chance | PyStream"):
-        assert int(params[0]) == PLAYERS
-        self.single_match_forced = bool(params[1])
-        self.last_sweep_scores = bool(params[2])
-        self.napula_beyond_10 = bool(params[3])
-        self.match_deals = int(params[4]) if len(params) > 4 else 1  # CA-6
-        # the component table's points, params[5:] in the order of rules.POINT_KEYS
+        assert int(params[P_PLAYERS]) == PLAYERS
+        self.single_match_forced = bool(params[P_SINGLE_FORCED])
+        self.last_sweep_scores = bool(params[P_LAST_SWEEP])
+        self.napula_beyond_10 = bool(params[P_NAPULA10])
+        self.match_deals = int(params[P_MATCH_DEALS]) if len(params) > P_MATCH_DEALS else 1  # CA-6
+        # the component table's points, in the order of rules.POINT_KEYS
         (scua, picada, simili, quadriglia, most_cards, most_swords, mata, ten_of_coins, fante_of_cups,
-         self.napula_per_card, self.napula_run) = (int(v) for v in params[5:16])
+         self.napula_per_card, self.napula_run) = (int(v) for v in params[P_POINTS:P_POINTS + 11])
         self.bonus_points = {"scua": scua, "picada": picada, "simili": simili, "quadriglia": quadriglia}
         self.prize_points = {"most_cards": most_cards, "most_swords": most_swords, "mata": mata,
                              "ten_of_coins": ten_of_coins, "fante_of_cups": fante_of_cups}
@@ -187,7 +193,7 @@ class Game:
 
     @staticmethod
     def team(seat: int) -> int:
-        return seat % 2
+        return team_of(seat, True)  # partners sit opposite (CA-1)
 
     def to_move(self) -> int:
         return -1 if self.over else self.seat

@@ -111,7 +111,7 @@ from ... import kernel
 from ...kernel import popcount, remove_sorted
 from ...seeding import below, shuffle
 from ..components import Components, Value
-from ..layout import Layout
+from ..layout import Layout, Params
 
 NAME = "cardavia"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -278,10 +278,6 @@ DEST = np.array([PRIVATE + p * PRIVATE_SIZE + 1 for p in range(PLAYERS)] + [TABL
 DECISIONS_PER_DEAL = TURNS
 MAX_DECISIONS = DECISIONS_PER_DEAL * MAX_MATCH_DEALS
 
-# params: [n_players, single_match_forced, last_sweep_scores, napula_beyond_10, match_deals,
-#          the N_POINTS values of the component table (POINT_KEYS order)]
-P_PLAYERS, P_SINGLE_FORCED, P_LAST_SWEEP, P_NAPULA10, P_MATCH_DEALS, P_POINTS = 0, 1, 2, 3, 4, 5
-
 
 def rank_of(card):
     return (card >> 2) + 1
@@ -329,12 +325,7 @@ def table_mask(public):
 def init(state, params, chance):
     state[:] = 0
     state[H_PLAYERS] = PLAYERS
-    state[H_SINGLE_FORCED] = params[P_SINGLE_FORCED]
-    state[H_LAST_SWEEP] = params[P_LAST_SWEEP]
-    state[H_NAPULA10] = params[P_NAPULA10]
-    state[H_MATCH_DEALS] = params[P_MATCH_DEALS]
-    for k in range(N_POINTS):
-        state[POINTS + k] = params[P_POINTS + k]
+    copy_params(state, params)  # the rule options and the component table (PARAMS)
     for team in range(2):  # nobody leads before the two-thirds turn is reached
         state[TEAM_STATS + team * N_STATS + STAT_LEADER] = -1
         state[MATCH_STATS + team * N_STATS + STAT_LEADER] = -1
@@ -760,15 +751,24 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
     "Fante of cups": ("prizes.fante_of_cups", -1)})
 
 
-def make_params(n_players: int, options: dict) -> np.ndarray:
-    # match_deals defaults to the rulebook's one deal for callers that name only the CA-5 options
-    table = options.get("components", COMPONENTS.defaults)
-    COMPONENTS.check_playable(table, n_players)
-    return np.array([n_players, int(bool(options["single_match_forced"])),
-                     int(bool(options["last_sweep_scores"])), int(bool(options["napula_beyond_10"])),
-                     int(options.get("match_deals", 1))] + point_values(table), dtype=np.int32)
-
-
 def point_values(table: dict) -> list[int]:
     """The component table's values in POINT_KEYS order (params, the POINTS block)."""
     return [table[group][name] for group, name in (key.split(".") for key in POINT_KEYS)]
+
+
+#: the kernel's params, declared once (simulate/games/layout.py): what ``make_params`` packs and
+#: ``init`` copies into the state (``copy_params``); match_deals defaults to the rulebook's one
+#: deal for callers that name only the CA-5 options
+PARAMS = Params(LAYOUT, [
+    ("P_PLAYERS", 1, None, lambda c: c.players, "n players (always PLAYERS)"),
+    ("P_SINGLE_FORCED", 1, "H_SINGLE_FORCED", lambda c: int(bool(c.options["single_match_forced"])),
+     "rule option single_match_forced (0/1)"),
+    ("P_LAST_SWEEP", 1, "H_LAST_SWEEP", lambda c: int(bool(c.options["last_sweep_scores"])),
+     "rule option last_sweep_scores (0/1)"),
+    ("P_NAPULA10", 1, "H_NAPULA10", lambda c: int(bool(c.options["napula_beyond_10"])),
+     "rule option napula_beyond_10 (0/1)"),
+    ("P_MATCH_DEALS", 1, "H_MATCH_DEALS", lambda c: int(c.options.get("match_deals", 1)),
+     "rule option match_deals (CA-6); play_chunk's cap on decisions"),
+    ("P_POINTS", N_POINTS, "POINTS", lambda c: point_values(c.table), "the component table (POINT_KEYS order)"),
+], components=COMPONENTS)
+PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params

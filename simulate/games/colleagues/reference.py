@@ -25,6 +25,7 @@ from tourney_sim.simulate.games.colleagues.notation import (
     read_numbers, read_object,
 )
 from tourney_sim.simulate.games.spec import PositionError
+from tourney_sim.simulate.games.colleagues.rules import P_PLAYERS, P_SHIELD, P_TABLE  # the params' offsets (rules.PARAMS)
 from tourney_sim.simulate.seeding import PyStream
 
 WEEKS, DAYS, HAND = 3, 5, 6
@@ -54,7 +55,7 @@ class Table:
 
     @staticmethod
     def from_params(params) -> "Table":
-        p = [int(x) for x in params[2:]]
+        p = [int(x) for x in params[P_TABLE:]]
         cuts = [60, 60, 15, 15, 15, 15, 3, 4]
         parts = []
         for size in cuts:
@@ -119,8 +120,8 @@ class Game:
     ``chance`` is a :class:`Chance` (recorded stream or written record) or a bare ``PyStream``."""
 
     def __init__(self, params, chance: Chance | PyStream):
-        self.players = int(params[0])
-        self.shield = bool(params[1])
+        self.players = int(params[P_PLAYERS])
+        self.shield = bool(params[P_SHIELD])
         self.table = Table.from_params(params)
         self.chance = as_chance(chance)
         self.grey = 2 if self.players == 2 else None

@@ -130,7 +130,7 @@ from ... import kernel
 from ...kernel import borrow, remove_sorted, sort_range
 from ...seeding import below, shuffle
 from ..components import Components, Value
-from ..layout import Layout
+from ..layout import Layout, Params
 from ..spec import RuleError
 
 NAME = "colleagues"
@@ -315,10 +315,6 @@ MAX_MOVES = 64
 #: per week and player: Monday, 5 x (Grey Entity, play, token), the Friday token
 MAX_DECISIONS = WEEKS * MAX_PLAYERS * (1 + 3 * DAYS + 1)
 
-# params: [n_players, shield, component table (TABLE_SIZE ints, in the public order)]
-P_PLAYERS, P_SHIELD, P_TABLE = 0, 1, 2
-PARAMS_SIZE = P_TABLE + TABLE_SIZE
-
 
 # ----------------------------------------------------------------------------- kernel helpers
 @njit(cache=True, inline="always")
@@ -471,14 +467,11 @@ def _start_week(state, chance):
 @njit(cache=True, _nrt=False)
 def init(state, params, chance):
     state[:] = 0
-    n = params[P_PLAYERS]
-    state[H_PLAYERS] = n
+    copy_params(state, params)  # the player count, grey_dismissal and the component table (PARAMS)
+    n = state[H_PLAYERS]
     state[H_GREY] = 2 if n == 2 else -1
-    state[H_SHIELD] = params[P_SHIELD]
     state[H_SEATS] = 3 if n == 2 else n
     state[H_LEADER] = -1
-    for i in range(TABLE_SIZE):
-        state[C_VALUE + i] = params[P_TABLE + i]
     room = 0
     for k in range(N_KINDS):
         state[S_ROOM + k] = state[TOKEN_MIX + k]
@@ -1293,11 +1286,17 @@ def pack_components(table: dict) -> list[int]:
     return out
 
 
-def make_params(n_players: int, options: dict) -> np.ndarray:
-    table = COMPONENTS.check(options.get("components", COMPONENTS.defaults))
-    COMPONENTS.check_playable(table, n_players)
-    shield = 1 if options.get("grey_dismissal", "exclude") == "shield" else 0
-    return np.array([n_players, shield] + pack_components(table), dtype=np.int32)
+#: the kernel's params, declared once (simulate/games/layout.py): what ``make_params`` packs and
+#: ``init`` copies into the state (``copy_params``); a partial component table is completed with
+#: the defaults
+PARAMS = Params(LAYOUT, [
+    ("P_PLAYERS", 1, "H_PLAYERS", lambda c: c.players, "n players"),
+    ("P_SHIELD", 1, "H_SHIELD", lambda c: 1 if c.options.get("grey_dismissal", "exclude") == "shield" else 0,
+     "rule option grey_dismissal: 1 shield, 0 exclude"),
+    ("P_TABLE", TABLE_SIZE, "C_VALUE", lambda c: pack_components(c.table),
+     "the component table, in the public order (C_VALUE .. TOKEN_MIX)"),
+], components=COMPONENTS, complete=True)
+PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params
 
 
 # ----------------------------------------------------------------------------- rule parameters

@@ -1,7 +1,8 @@
 """Compañeros, the slow and readable way: a reference for the compiled kernel.
 
 Written from ``shared/rules/companeros.md`` with plain lists and named things. It shares with the
-kernel only what a replay must share: card and move numbering, the shuffle, and the seeding.
+kernel only what a replay must share: the params layout (``rules.PARAMS``), card and move numbering,
+the shuffle, and the seeding.
 
 Chance: the only random thing in Compañeros is the deal at the start of each game of a match
 (CO-5). It is one chance event of kind ``"deal"`` (see :mod:`tourney_sim.simulate.games.chance`),
@@ -10,7 +11,7 @@ drawn from the stream exactly as the kernel deals, or taken from a written recor
     {"deal": {"display": [{"colour": "red", "value": 4}, ...],        # n cards
               "hands": [[{"colour": "red", "value": 1}, ...], ...]}}  # n hands of 9 cards
 
-The component table (``params[2:]``: colours, hand size, display size, the ten ranks' values)
+The component table (``params[P_COLOURS:]``: colours, hand size, display size, the ten ranks' values)
 sets the colours in play, the sizes dealt and what each rank is worth; a card's ``value`` in a
 spelling is its rank (1..10), worth ``worth[rank - 1]`` victory points (by default the rank).
 
@@ -24,6 +25,10 @@ from typing import Any
 
 from tourney_sim.simulate.games.chance import as_chance, Chance
 from tourney_sim.simulate.seeding import PyStream
+
+from .rules import (  # the params' offsets, as the rules declare them (rules.PARAMS)
+    P_COLOURS, P_DISPLAY, P_HAND_SIZE, P_MATCH_GAMES, P_PLAYERS, P_VALUES,
+)
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 TAKE, PASS = 64, 127  # move codes: take colour k = TAKE + k; play card = card number
@@ -125,10 +130,11 @@ class Game:
     leader_at_two_thirds: int = -1
 
     def __init__(self, params, chance: Chance | PyStream):
-        self.players, self.match_games = int(params[0]), int(params[1])
+        self.players, self.match_games = int(params[P_PLAYERS]), int(params[P_MATCH_GAMES])
         # the component table: colours in play, hand size (= rounds), opening display, rank values
-        self.colours, self.hand_size, self.shown = int(params[2]), int(params[3]), int(params[4])
-        self.worth = [int(v) for v in params[5:15]]
+        self.colours, self.hand_size = int(params[P_COLOURS]), int(params[P_HAND_SIZE])
+        self.shown = int(params[P_DISPLAY])
+        self.worth = [int(v) for v in params[P_VALUES:P_VALUES + 10]]
         self.chance = as_chance(chance)
         self.points = [0] * self.players
         self.cards_taken = [0] * self.players

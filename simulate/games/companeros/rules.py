@@ -71,7 +71,7 @@ from ... import kernel
 from ...kernel import popcount, rank_descending
 from ...seeding import below, shuffle
 from ..components import Components, Value
-from ..layout import Layout
+from ..layout import Layout, Params
 
 NAME = "companeros"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -159,9 +159,6 @@ MAX_MOVES = max(HAND_SIZE, MAX_PLAYERS + 1)
 #: most decisions in one game of a match: per round n plays and at most n take decisions
 MAX_DECISIONS_PER_GAME = ROUNDS * 2 * MAX_PLAYERS
 
-# params: [n_players, match_games, colours, hand size, display size, the VALUES card values]
-P_PLAYERS, P_MATCH_GAMES, P_COLOURS, P_HAND_SIZE, P_DISPLAY, P_VALUES = 0, 1, 2, 3, 4, 5
-
 #: what S_DEALT counts (kernel.py): each card, by id, named as the notation names it
 COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple", "orange")
 DEALT_KINDS = tuple(f"{colour} {value}" for colour in COLOUR_NAMES for value in range(1, VALUES + 1))
@@ -234,13 +231,7 @@ def _deal(state, chance):
 def init(state, params, chance):
     for i in range(STATE_SIZE):
         state[i] = 0
-    state[H_PLAYERS] = params[P_PLAYERS]
-    state[H_MATCH_GAMES] = params[P_MATCH_GAMES]
-    state[H_COLOURS] = params[P_COLOURS]
-    state[H_HAND_SIZE] = params[P_HAND_SIZE]
-    state[H_DISPLAY_START] = params[P_DISPLAY]
-    for r in range(VALUES):
-        state[CARD_VALUE + r] = params[P_VALUES + r]
+    copy_params(state, params)  # the player count, match_games and the component table (PARAMS)
     state[H_STARTER] = 0  # CO-1: seat 0 is the oldest player
     _deal(state, chance)
 
@@ -572,9 +563,15 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
 ], playable=_playable)
 
 
-def make_params(n_players: int, options: dict) -> np.ndarray:
-    table = options.get("components", COMPONENTS.defaults)
-    COMPONENTS.check_playable(table, n_players)
-    return np.array([n_players, options["match_games"], n_players + table["deck"]["extra_colours"],
-                     table["deal"]["hand"], n_players + table["deal"]["extra_display"]]
-                    + list(table["deck"]["values"]), dtype=np.int32)
+#: the kernel's params, declared once (simulate/games/layout.py): what ``make_params`` packs and
+#: ``init`` copies into the state (``copy_params``)
+PARAMS = Params(LAYOUT, [
+    ("P_PLAYERS", 1, "H_PLAYERS", lambda c: c.players, "n players"),
+    ("P_MATCH_GAMES", 1, "H_MATCH_GAMES", lambda c: c.options["match_games"], "rule option match_games"),
+    ("P_COLOURS", 1, "H_COLOURS", lambda c: c.players + c.table["deck"]["extra_colours"], "colours in play"),
+    ("P_HAND_SIZE", 1, "H_HAND_SIZE", lambda c: c.table["deal"]["hand"], "cards dealt to each hand"),
+    ("P_DISPLAY", 1, "H_DISPLAY_START", lambda c: c.players + c.table["deal"]["extra_display"],
+     "cards of the opening display"),
+    ("P_VALUES", VALUES, "CARD_VALUE", lambda c: c.table["deck"]["values"], "the ranks' victory points"),
+], components=COMPONENTS)
+PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params

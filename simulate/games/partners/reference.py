@@ -23,18 +23,18 @@ import math
 from typing import NamedTuple
 
 from tourney_sim.simulate.games.chance import as_chance, Chance
+from tourney_sim.simulate.games.spec import team_of
 from tourney_sim.simulate.seeding import PyStream
 
 from .notation import card_ids, card_names, COLOUR_NAMES, KIND_NAMES, split_parts
+from .rules import (  # the params' offsets, as the rules declare them (rules.PARAMS)
+    P_CARD_KIND, P_DEALS_PER_DEALER, P_HOUSE, P_KIND_TABLE, P_MAX_DEALS, P_N_CARDS, P_OVERSHOOT, P_SECTION,
+)
 
 OUT = ("out",)
 START = ("start",)
 HAND = 4
-# params layout (see tourney_sim.simulate.games.partners.rules.make_params)
-P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS = range(7)
-P_KIND_TABLE = 7
 N_KINDS, N_EFFECTS = 14, 6
-P_CARD_KIND = P_KIND_TABLE + N_KINDS * N_EFFECTS
 FWD, FWD2, STARTS, BACK, SPLIT, SWAP = range(6)
 GIVE = 14 << 58
 DISCARD = 15 << 58
@@ -526,7 +526,7 @@ class Game:
                     if colour != movement.colour:  # a mover knocked out by a pair: given by nobody
                         self.ko_given[seat] += 1
         if b.all_home(m) and b.all_home(m ^ 2):
-            self.winner = m % 2
+            self.winner = team_of(m, True)
             self.over = True
 
     def action(self, move: int) -> dict:
@@ -583,9 +583,9 @@ class Game:
 
     # -- the end
     def result(self):
-        scores = [1 if self.winner is not None and p % 2 == self.winner else 0 for p in range(4)]
+        scores = [1 if self.winner is not None and team_of(p, True) == self.winner else 0 for p in range(4)]
         team = [scores[0], scores[1]]  # teams {0, 2} and {1, 3}
-        ranks = [1 + sum(1 for t in team if t > team[p % 2]) for p in range(4)]
+        ranks = [1 + sum(1 for t in team if t > team[team_of(p, True)]) for p in range(4)]
         home = [sum(1 for p in self.board.places[c] if p[0] == "house") for c in range(4)]
         # the lead after deal ceil(2/3 of the deals); -1 if that deal is not over (as the kernel)
         k = math.ceil(2 * self.deals / 3)

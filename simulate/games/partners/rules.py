@@ -145,7 +145,7 @@ from numba import njit
 from ... import kernel
 from ...seeding import below, shuffle
 from ..components import Components, Value
-from ..layout import Layout
+from ..layout import Layout, Params
 
 NAME = "partners"
 #: bumped whenever the behaviour of the rules (and so any result) changes
@@ -388,12 +388,6 @@ DECISIONS_PER_DEAL = 4 + 4 * HAND_SIZE
 CAT_BAD, CAT_RING, CAT_HOUSE = 0, 1, 2
 # actions of the phase enumeration
 ACT_INSERT, ACT_CHECK, ACT_HOME = 0, 1, 2
-
-# params
-(P_PLAYERS, P_OVERSHOOT, P_MAX_DEALS, P_DEALS_PER_DEALER, P_SECTION, P_HOUSE, P_N_CARDS) = range(7)
-P_KIND_TABLE = 7
-P_CARD_KIND = P_KIND_TABLE + N_KINDS * N_EFFECTS
-PARAMS_SIZE = P_CARD_KIND + MAX_CARDS
 
 
 def _perm_table():
@@ -1012,14 +1006,8 @@ def _deal(st, chance):
 def init(state, params, chance):
     for i in range(ZERO_END):
         state[i] = 0
-    state[H_PLAYERS] = params[P_PLAYERS]
-    state[H_OVERSHOOT] = params[P_OVERSHOOT]
-    state[H_MAX_DEALS] = params[P_MAX_DEALS]
-    state[H_DEALS_PER_DEALER] = params[P_DEALS_PER_DEALER]
-    state[H_SECTION] = params[P_SECTION]
-    state[H_HOUSE] = params[P_HOUSE]
-    state[H_RING] = 4 * params[P_SECTION]
-    state[H_N_CARDS] = params[P_N_CARDS]
+    copy_params(state, params)  # the options, the deal cap and the component table (PARAMS)
+    state[H_RING] = 4 * state[H_SECTION]
     state[H_WINNER] = -1
     for c in range(4):
         state[OUT + c] = PIECES
@@ -1027,11 +1015,8 @@ def init(state, params, chance):
             state[PIECE + 4 * c + i] = OUTSIDE
     for a in range(MAX_RING):
         state[RING_COL + a] = -1
-    for i in range(N_KINDS * N_EFFECTS):
-        state[KIND_TABLE + i] = params[P_KIND_TABLE + i]
     for c in range(MAX_CARDS):
-        state[CARD_KIND + c] = params[P_CARD_KIND + c]
-        state[CARD_PUB + c] = CP_UNSEEN if c < params[P_N_CARDS] else CP_NONE
+        state[CARD_PUB + c] = CP_UNSEEN if c < state[H_N_CARDS] else CP_NONE
     for p in range(4):
         base = PRIVATE + p * PRIVATE_SIZE
         for j in range(1, PRIVATE_SIZE):
@@ -1436,31 +1421,38 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 # ----------------------------------------------------------------------------- rule parameters
 OVERSHOOT_CHOICES = ("illegal", "bounce")
 
-def make_params(n_players: int, options: dict, *, max_deals: int = MAX_DEALS,
-                deals_per_dealer: int = DEALS_PER_DEALER) -> np.ndarray:
-    """Pack the player count, the options and the component table in force (option
-    ``components``: the board, the deck and what each kind does; PA-1, PA-2)."""
-    table = options.get("components", COMPONENTS.defaults)
-    COMPONENTS.check_playable(table, n_players)
-    effects = kind_effects(table)
-    counts = np.array(table["deck"]["counts"], dtype=np.int32)
-    section, house = table["board"]["section"], table["board"]["house"]
-    n_cards = int(counts.sum())
-    if not 1 <= max_deals <= MAX_DEALS:
+def _check_deals(c) -> None:
+    """The deal cap and the deals of one dealer the kernel can play (ValueError)."""
+    if not 1 <= c.extra["max_deals"] <= MAX_DEALS:
         raise ValueError(f"max_deals must be 1..{MAX_DEALS} (the deal history LEAD_HIST holds "
                          f"{MAX_DEALS} deals)")
-    if n_cards < 4 * HAND_SIZE * deals_per_dealer:
+    if sum(c.table["deck"]["counts"]) < 4 * HAND_SIZE * c.extra["deals_per_dealer"]:
         raise ValueError("deck too small for the deals of one dealer")
-    params = np.zeros(PARAMS_SIZE, np.int32)
-    params[P_PLAYERS] = n_players
-    params[P_OVERSHOOT] = OVERSHOOT_CHOICES.index(options.get("house_overshoot", "illegal"))
-    params[P_MAX_DEALS] = max_deals
-    params[P_DEALS_PER_DEALER] = deals_per_dealer
-    params[P_SECTION] = section
-    params[P_HOUSE] = house
-    params[P_N_CARDS] = n_cards
-    params[P_KIND_TABLE:P_KIND_TABLE + N_KINDS * N_EFFECTS] = effects.reshape(-1)
-    kinds = np.repeat(np.arange(N_KINDS, dtype=np.int32), counts)
-    params[P_CARD_KIND:P_CARD_KIND + MAX_CARDS] = -1
-    params[P_CARD_KIND:P_CARD_KIND + n_cards] = kinds
-    return params
+
+
+def _card_kinds(table: dict) -> list[int]:
+    """The kind of each card id of the deck (PA-2: kinds in order, each repeated by its count),
+    -1 beyond the deck's cards."""
+    kinds = [k for k, count in enumerate(table["deck"]["counts"]) for _ in range(count)]
+    return kinds + [-1] * (MAX_CARDS - len(kinds))
+
+
+#: the kernel's params, declared once (simulate/games/layout.py): what ``make_params`` packs (the
+#: player count, the options and the component table in force: the board, the deck and what each
+#: kind does; PA-1, PA-2) and ``init`` copies into the state (``copy_params``). ``make_params``
+#: also takes ``max_deals`` (the deal cap, PA-7) and ``deals_per_dealer``.
+PARAMS = Params(LAYOUT, [
+    ("P_PLAYERS", 1, "H_PLAYERS", lambda c: c.players, "n players"),
+    ("P_OVERSHOOT", 1, "H_OVERSHOOT", lambda c: OVERSHOOT_CHOICES.index(c.options.get("house_overshoot", "illegal")),
+     "rule option house_overshoot: 0 illegal, 1 bounce"),
+    ("P_MAX_DEALS", 1, "H_MAX_DEALS", lambda c: c.extra["max_deals"], "the deal cap (PA-7); play_chunk's cap"),
+    ("P_DEALS_PER_DEALER", 1, "H_DEALS_PER_DEALER", lambda c: c.extra["deals_per_dealer"], "deals per dealer"),
+    ("P_SECTION", 1, "H_SECTION", lambda c: c.table["board"]["section"], "board.section"),
+    ("P_HOUSE", 1, "H_HOUSE", lambda c: c.table["board"]["house"], "board.house"),
+    ("P_N_CARDS", 1, "H_N_CARDS", lambda c: sum(c.table["deck"]["counts"]), "cards in the deck"),
+    ("P_KIND_TABLE", N_KINDS * N_EFFECTS, "KIND_TABLE", lambda c: kind_effects(c.table),
+     "what each kind does (the effects table)"),
+    ("P_CARD_KIND", MAX_CARDS, "CARD_KIND", lambda c: _card_kinds(c.table), "the kind of each card id, -1 beyond"),
+], components=COMPONENTS, check=_check_deals,
+    extra={"max_deals": MAX_DEALS, "deals_per_dealer": DEALS_PER_DEALER})
+PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params
