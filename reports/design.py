@@ -1,38 +1,17 @@
-"""`tourney design`'s statistics and report (issue 32): what one candidate design measures, whether
-a candidate is already hopeless, and, once every play is done, the confirmation on fresh deals,
-the recommendation, the report and the ``designs/`` folder.
+"""`tourney design`'s report (issue 32): once every play is done, the confirmation on fresh deals
+and the recommendation (:func:`tourney_sim.simulate.stats.designs.confirm`) in words, the report
+and the ``designs/`` folder.
 
-:mod:`tourney_sim.simulate.design` plays the candidates and never imports this module: the api
-passes :func:`measure`, :func:`hopeless` and :func:`write_report` in as callables (the contract is
-``INTERFACE32``: the manifest ``_design.json`` and the directory layout under OUT).
+The statistics are :mod:`tourney_sim.simulate.stats.designs` (a candidate's measures, the pruning
+rule, the confirmation and the recommendation; the measures themselves:
+:mod:`tourney_sim.simulate.stats.measures`); :mod:`tourney_sim.simulate.design` plays the
+candidates and is given :func:`write_report` (the contract is ``INTERFACE32``: the manifest
+``_design.json`` and the directory layout under OUT).
 
-Every figure is a mean of per-deal values (a deal: seed and game index; the unit of every interval,
-as in the study), and every comparison with today's game is paired on the same deals:
-
-- *balance*: the study's balance figure, 1 minus the largest gap between unit win rates (teams in
-  team games, else seats), everyone playing the same strategy, with
-  :func:`tourney_sim.reports.stats.balance_interval`; its change against today's game with
-  :func:`tourney_sim.reports.analysis.balance_gain` (the paired
-  :func:`~tourney_sim.reports.stats.balance_gain_interval`);
-- *skill*: per deal, the strong heuristic's win (mean over its seats of the table) minus the mean
-  win of the weaker strategy's seats, averaged over the seatings (each side of the table in turn):
-  in [-1, 1], 0 a coin flip; the score interval of :func:`~tourney_sim.reports.stats.paired_mean`;
-- *length* (decisions per game), *draws* (a shared first place), *decisiveness* (the leader at two
-  thirds won; where the game records it).
-
-The recommendation (:func:`recommend`): a confirmed design is recommended only when its balance gain
-holds at the heuristic and at the search level on the fresh deals (each interval at 1 - 0.05/K, K
-the designs confirmed: Bonferroni over that primary family, above 0) and it meets the targets;
-among those the smallest disruption wins, then the fairest under search play. None holds: "no fix
-found in this search space", with each design's search-level interval.
-
-A design whose games do not replay is never recommended: simulate re-checks the first games of
-each confirmed design's heuristic confirmation (and today's game's) through the game's readable
-reference engine and ``tourney check`` and records the outcome as the entry's ``recheck``
-(``{"games", "passed", "failure"}``); a ``failure`` means the kernel and the rules disagree on
-that table, and the verdict says so. The report states the re-check beside the confirmed designs'
-table (:func:`recheck_words`). An entry without ``recheck`` (a design run made before it) was not
-re-checked: it is not held against the design, and the report says it was not re-checked.
+A design whose games do not replay is never recommended; the report states the re-check beside
+the confirmed designs' table (:func:`recheck_words`). An entry without ``recheck`` (a design run
+made before it) was not re-checked: it is not held against the design, and the report says it was
+not re-checked.
 """
 from __future__ import annotations
 
@@ -40,356 +19,26 @@ import math
 import re
 import shlex
 import shutil
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import SimpleNamespace
 
-import numpy as np
+from tourney_sim.simulate.design import DESIGN
+from tourney_sim.simulate.jobdir import renders
 
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.games.spec import COMPONENTS_OPTION, component_address
-from tourney_sim.simulate.results import DatasetError
+from tourney_sim.simulate.stats import findings
+from tourney_sim.simulate.stats.designs import (ALPHA, TOLERANCE, Confirmed, _level, _pp, _safe, _target_text,
+                                                confirm)
+from tourney_sim.simulate.stats.measures import MEASURES
 
-from . import analysis, findings, plots, stats
-from .load import DECISIVENESS_COLUMN, Config, discover, load_sources
+from . import plots
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, write
 
-ALPHA = 0.05
-#: :func:`hopeless`: a candidate is pruned when it is less fair than today's game at this level
-HOPELESS_LEVEL = 0.99
-#: the only game column a candidate's measures read besides the base columns
-COLUMNS = (DECISIVENESS_COLUMN,)
-MEASURES = ("balance", "skill", "length", "decisiveness", "draws")
 #: a change of game length smaller than this share of today's is "unchanged" in the verdict
 LENGTH_SAME = 0.02
-TOLERANCE = 1e-9
-
-
-# ----------------------------------------------------------------------------- one candidate
-@dataclass
-class Deals:
-    """One candidate's per-deal values: everyone the same strategy (``cfg``: the games of one or
-    more datasets of one seed, read as one set of deals) and, when the skill tables were played,
-    the per-deal skill on their deals (``skill_deals``: their seeds and game indices)."""
-
-    cfg: Config
-    unit_names: list[str]
-    wins: np.ndarray  # [D, U] wins of each unit summed over the deal's games
-    games: np.ndarray  # [D] games per deal
-    length: np.ndarray  # [D] mean decisions per game
-    draws: np.ndarray  # [D] share of games with a shared first place
-    leader: tuple | None  # ([D] share of games the leader at two thirds won, [D] any game had one)
-    skill: np.ndarray | None = None  # [S] per skill deal
-    skill_deals: SimpleNamespace | None = None  # deal_seed, deal_game of those
-
-    @property
-    def rates(self) -> np.ndarray:
-        return self.wins / self.games[:, None]
-
-
-def _load(paths) -> Config:
-    """The games of ``paths`` as one configuration, reading only the columns the measures need
-    (each source's manifest is narrowed to :data:`COLUMNS` before loading)."""
-    sources = [replace(s, manifest={**s.manifest, "columns": {c: d for c, d in s.manifest["columns"].items()
-                                                               if c in COLUMNS}})
-               for s in discover([Path(p) for p in paths])]
-    configs = load_sources(sources)
-    if len(configs) > 1:
-        raise DatasetError(f"{', '.join(map(str, paths))} are not the games of one candidate "
-                           f"(different players or rules)")
-    return configs[0]
-
-
-def _skill_per_deal(skill) -> tuple[np.ndarray | None, SimpleNamespace | None]:
-    """Per deal: the strong strategy's win minus the weaker's (each averaged over its seats),
-    averaged over the seatings, on the deals every seating played."""
-    values, deals = [], None
-    for path, seats in skill:
-        cfg = _load([path])
-        mine = sorted(int(s) for s in seats)
-        others = [s for s in range(cfg.players) if s not in mine]
-        per_game = cfg.win[:, mine].mean(axis=1) - cfg.win[:, others].mean(axis=1)
-        v = analysis.per_deal_sum(cfg, per_game) / analysis.tables_per_deal(cfg)
-        if deals is None:
-            values, deals = [v], SimpleNamespace(deal_seed=cfg.deal_seed, deal_game=cfg.deal_game)
-            continue
-        ia, ib = analysis.common_deals(deals, cfg)
-        values = [x[ia] for x in values] + [v[ib]]
-        deals = SimpleNamespace(deal_seed=deals.deal_seed[ia], deal_game=deals.deal_game[ia])
-    if deals is None:
-        return None, None
-    return np.mean(values, axis=0), deals
-
-
-def read_deals(game: str, players: int, mirror, skill=()) -> Deals:
-    """One candidate's per-deal values from its datasets (see :func:`measure`)."""
-    cfg = _load(mirror)
-    if cfg.game != game or cfg.players != players:
-        raise DatasetError(f"{mirror[0]} holds {cfg.players}-player {cfg.game}, not {players}-player {game}")
-    names, w = analysis.units(cfg)
-    gd = analysis.tables_per_deal(cfg)
-    d = Deals(cfg, names, analysis.per_deal_sum(cfg, w), gd, findings.length_per_deal(cfg),
-              findings.draws_per_deal(cfg), findings.leader_wins_per_deal(cfg))
-    d.skill, d.skill_deals = _skill_per_deal(skill)
-    return d
-
-
-def summary(d: Deals) -> dict:
-    """The measures of one candidate (the keys of :func:`measure`), JSON-safe."""
-    p = d.wins.sum(axis=0) / d.games.sum()
-    balance = float(analysis.balance_of(p, 1.0))
-    low, high = analysis._balance_interval(d.rates, balance)
-    out = {"deals": float(d.cfg.deals), "balance": balance, "balance_low": low, "balance_high": high,
-           "units": {n: float(x) for n, x in zip(d.unit_names, p)},
-           "skill": None, "skill_low": None, "skill_high": None,
-           "length": float(d.cfg.decisions.mean()), "decisiveness": None,
-           "draws": float(analysis.draws(d.cfg).mean())}
-    if d.skill is not None and len(d.skill):
-        t = stats.paired_mean(d.skill, bounds=stats.DIFFERENCE)
-        out.update(skill=t.estimate, skill_low=t.low, skill_high=t.high)
-    led = analysis.leader_won(d.cfg)
-    if led is not None and led[1].any():
-        out["decisiveness"] = float(led[0].sum() / led[1].sum())
-    return _safe(out)
-
-
-def measure(game: str, players: int, mirror: list[Path], skill: list[tuple[Path, tuple[int, ...]]]) -> dict:
-    """Point estimates with intervals from one candidate's datasets: ``mirror``, one or more
-    datasets of everyone the strong heuristic (disjoint games of one seed: one set of deals);
-    ``skill``, (dataset, the seats the strong heuristic holds) of each seating. Keys: deals,
-    balance (+ _low, _high: 95%), units ({unit: win rate}), skill (+ _low, _high; None without
-    skill tables), length (mean decisions per game), decisiveness (None when the game does not
-    record it), draws."""
-    return summary(read_deals(game, players, mirror, skill))
-
-
-def paired_gain(before: Deals, after: Deals, level: float) -> dict:
-    """The balance gained from ``before`` to ``after`` on the deals both played (positive:
-    fairer) and its paired interval at ``level``: {deals, level, gain, low, high}."""
-    ia, ib = analysis.common_deals(before.cfg, after.cfg)
-    out = {"deals": len(ia), "level": level, "gain": math.nan, "low": math.nan, "high": math.nan}
-    if len(ia) >= 2:
-        gain, low, high = analysis.balance_gain(before.wins[ia], before.games[ia], after.wins[ib], after.games[ib],
-                                                level)
-        out.update(gain=gain, low=low, high=high)
-    return out
-
-
-def hopeless(game: str, players: int, candidate_mirror: list[Path], today_mirror: list[Path]) -> str | None:
-    """A one-line reason when the candidate is already significantly less fair than today's game
-    on the same deals (the paired balance gain's 99% interval entirely below 0), else None."""
-    today = read_deals(game, players, today_mirror)
-    candidate = read_deals(game, players, candidate_mirror)
-    g = paired_gain(today, candidate, HOPELESS_LEVEL)
-    if not g["high"] < 0:
-        return None
-    return (f"less fair than today's game on the same {g['deals']:,} deals: balance gained "
-            f"{_pp(g['gain'])} pp, {_level(HOPELESS_LEVEL)} [{_pp(g['low'])}, {_pp(g['high'])}]")
-
-
-# ----------------------------------------------------------------------------- confirmation
-@dataclass
-class Confirmed:
-    """One confirmed design (or today's game) on the fresh deals, and its statistics."""
-
-    entry: dict  # the manifest's entry
-    heuristic: Deals
-    search: Deals
-    measures: dict = field(default_factory=dict)  # heuristic level (with skill)
-    search_measures: dict = field(default_factory=dict)
-    gain_heuristic: dict = field(default_factory=dict)  # against today's game, at the family's level
-    gain_search: dict = field(default_factory=dict)
-    changes: dict = field(default_factory=dict)  # skill, length, draws, decisiveness against today
-    targets: list = field(default_factory=list)
-    verdict: str = ""
-    recommended: bool = False
-    rank: int = 0
-
-    @property
-    def label(self) -> str:
-        return self.entry["label"]
-
-    @property
-    def disruption(self) -> float:
-        return float(self.entry.get("disruption") or 0.0)
-
-    @property
-    def holds(self) -> bool:
-        """The gain holds at both levels (both intervals above 0)."""
-        return self.gain_heuristic.get("low", math.nan) > 0 and self.gain_search.get("low", math.nan) > 0
-
-    @property
-    def meets_targets(self) -> bool:
-        return all(t["met"] for t in self.targets)
-
-    @property
-    def recheck(self) -> dict | None:
-        """The re-check of its games through the reference engine (None: not re-checked)."""
-        return self.entry.get("recheck")
-
-    @property
-    def replays(self) -> bool:
-        """Its re-checked games replayed through the reference engine and passed ``tourney check``
-        (not re-checked: nothing held against it)."""
-        return not (self.recheck or {}).get("failure")
-
-    @property
-    def eligible(self) -> bool:
-        return self.holds and self.meets_targets and self.replays
-
-
-def _read_confirmed(out: Path, game: str, players: int, entry: dict) -> Confirmed:
-    dirs = entry["dirs"]
-    heuristic = read_deals(game, players, [out / dirs["heuristic"]],
-                           [(out / p, tuple(seats)) for p, seats in dirs.get("skill", [])])
-    search = read_deals(game, players, [out / dirs["search"]])
-    return Confirmed(entry, heuristic, search, summary(heuristic), summary(search))
-
-
-def _paired_change(a: np.ndarray, b: np.ndarray, bounds) -> dict:
-    """b minus a, per deal (same deals), with its 95% interval (score interval when bounded)."""
-    if len(a) < 2:
-        return {"change": None, "low": None, "high": None, "deals": len(a)}
-    t = stats.paired_mean(b - a, bounds=bounds)
-    return {"change": t.estimate, "low": t.low, "high": t.high, "deals": t.n}
-
-
-def _changes(today: Confirmed, d: Confirmed) -> dict:
-    """Skill, length, draws and decisiveness of ``d`` against today's game, paired."""
-    out = {}
-    a, b = today.heuristic, d.heuristic
-    if a.skill is not None and b.skill is not None:
-        ia, ib = analysis.common_deals(a.skill_deals, b.skill_deals)
-        out["skill"] = _paired_change(a.skill[ia], b.skill[ib], stats.CHANGE)
-    ia, ib = analysis.common_deals(a.cfg, b.cfg)
-    length = _paired_change(a.length[ia], b.length[ib], None)
-    before = float(a.length[ia].mean()) if len(ia) else math.nan
-    length["ratio"] = float(b.length[ib].mean()) / before if before else None
-    out["length"] = length
-    out["draws"] = _paired_change(a.draws[ia], b.draws[ib], stats.DIFFERENCE)
-    if a.leader is not None and b.leader is not None:
-        both = a.leader[1][ia] & b.leader[1][ib]
-        out["decisiveness"] = _paired_change(a.leader[0][ia][both], b.leader[0][ib][both], stats.DIFFERENCE)
-    return _safe(out)
-
-
-#: a target's comparison, by its operator
-OPS = {">=": lambda x, v: x >= v - TOLERANCE, "<=": lambda x, v: x <= v + TOLERANCE,
-       ">": lambda x, v: x > v, "<": lambda x, v: x < v}
-
-
-def check_target(measure_name: str, target: dict, value, today) -> dict:
-    """One target on one design's estimate: a relative target compares with today's value (``>=
-    75%``: at least 0.75 times today's; ``within 10%``: at most 10% away from today's), an absolute
-    one with its number (``within 0.1``: at most 0.1 away from today's)."""
-    op, v, relative = target["op"], float(target["value"]), bool(target.get("relative"))
-    text = f"{measure_name} {_target_text(target)}"
-    if value is None or (relative and today is None):
-        return {"measure": measure_name, "target": text, "value": value, "today": today, "met": False,
-                "why": f"{measure_name} cannot be measured in this game"}
-    if op == "within":
-        away = abs(value / today - 1) if relative and today else abs(value - today)
-        met = away <= v + TOLERANCE
-    else:
-        met = OPS[op](value, v * today if relative else v)
-    return {"measure": measure_name, "target": text, "value": value, "today": today, "met": bool(met),
-            "why": None if met else f"{measure_name} {_value_text(measure_name, value, today)} misses {text}"}
-
-
-def _target_text(target: dict) -> str:
-    v, relative = float(target["value"]), bool(target.get("relative"))
-    amount = f"{100 * v:g}% of today's" if relative else f"{v:g}"
-    if target["op"] == "within":
-        return f"within ±{100 * v:g}% of today's" if relative else f"within ±{v:g} of today's"
-    return f"{target['op']} {amount}"
-
-
-def _value_text(name: str, value, today) -> str:
-    rel = f" ({100 * value / today:.0f}% of today's {_fmt(name, today)})" if today else ""
-    return f"{_fmt(name, value)}{rel}"
-
-
-def _fmt(name: str, x) -> str:
-    if x is None:
-        return "n/a"
-    if name == "length":
-        return f"{x:.1f} decisions"
-    if name in ("draws", "decisiveness"):
-        return pct(x)
-    return f"{x:.3f}"
-
-
-def _targets(manifest: dict, today: Confirmed, d: Confirmed) -> list[dict]:
-    """The manifest's targets on ``d``'s estimates: balance under search play (the recommendation's
-    level), the rest at the heuristic level (where skill is measured)."""
-    out = []
-    for name, target in (manifest.get("targets") or {}).items():
-        mine, theirs = (d.search_measures, today.search_measures) if name == "balance" else (d.measures, today.measures)
-        out.append(check_target(name, target, mine.get(name), theirs.get(name)))
-    return out
-
-
-def recommend(designs: list[Confirmed]) -> list[Confirmed]:
-    """The designs in the order the report ranks them, each with its rank and verdict: those
-    recommendable first (the gain holds at both levels, the targets met), smallest disruption,
-    then fairest under search play; the first of them is the recommendation."""
-    def fairness(d):
-        return -(d.search_measures.get("balance") or 0.0)
-
-    eligible = sorted([d for d in designs if d.eligible], key=lambda d: (d.disruption, fairness(d)))
-    rest = sorted([d for d in designs if not d.eligible],
-                  key=lambda d: (not d.replays, not d.holds, -_finite(d.gain_search.get("low")), d.disruption))
-    for i, d in enumerate(eligible + rest, 1):
-        d.rank = i
-        d.recommended = i == 1 and d.eligible
-        d.verdict = _verdict(d, eligible[0] if eligible else None)
-    return eligible + rest
-
-
-def _verdict(d: Confirmed, best: Confirmed | None) -> str:
-    gs, gh = d.gain_search, d.gain_heuristic
-    if d.recommended:
-        return "recommended"
-    if d.eligible:
-        if d.disruption > best.disruption:
-            return f"also fixes it, more disruptive ({d.disruption:.2f} v {best.disruption:.2f})"
-        return "also fixes it, as disruptive but less fair under search play"
-    if not d.replays:
-        return _replay_words(d)
-    if d.holds:
-        return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
-    if gs.get("high", math.nan) < 0:
-        return "less fair under search play"
-    if not gs.get("low", math.nan) > 0:
-        return "gain not shown under search play" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0
-                                                     else "")
-    return "gain not shown at heuristic level (only under search play)"
-
-
-def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed]]:
-    """Today's game and each confirmed design on the fresh deals, compared (paired), ranked."""
-    game, players = manifest["game"], int(manifest["players"])
-    entries = manifest.get("confirmed") or []
-    if not entries:
-        return None, []
-    today = _read_confirmed(out, game, players, entries[0])
-    designs = [_read_confirmed(out, game, players, e) for e in entries[1:]]
-    level = 1 - ALPHA / max(1, len(designs))
-    for d in designs:
-        d.gain_heuristic = _safe(paired_gain(today.heuristic, d.heuristic, level))
-        d.gain_search = _safe(paired_gain(today.search, d.search, level))
-        d.changes = _changes(today, d)
-        d.targets = _targets(manifest, today, d)
-    return today, recommend(designs)
 
 
 # ----------------------------------------------------------------------------- words
-def _replay_words(d: Confirmed) -> str:
-    """The verdict of a design whose games do not replay, as a designer reads it."""
-    return (f"its games do not replay through the reference engine ({d.recheck['failure']}); the kernel and the "
-            f"rules disagree on this table — please report it")
-
-
 def recheck_words(today: Confirmed | None, designs: list[Confirmed]) -> str | None:
     """The sentence beside the confirmed designs' table: their games (and today's) replayed
     through the reference engine and re-checked, and which did not replay; None when nothing was
@@ -432,14 +81,6 @@ def _names(tables: list[Confirmed]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def _pp(x, digits: int = 1) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:+.{digits}f}"
-
-
-def _level(level: float) -> str:
-    return f"{100 * level:.4g}%"
-
-
 def _together(level: float) -> str:
     """A level in words: a Bonferroni level over k designs (1 - 0.05 / k) is "95% for the k
     designs together", what it buys a reader; the per-design level is for Methods."""
@@ -447,10 +88,6 @@ def _together(level: float) -> str:
     if math.isfinite(k) and round(k) >= 2 and abs(k - round(k)) < 1e-6:
         return f"95% for the {round(k)} designs together"
     return _level(level)
-
-
-def _finite(x) -> float:
-    return x if x is not None and math.isfinite(x) else -math.inf
 
 
 def _gain_cell(g: dict) -> str:
@@ -548,7 +185,8 @@ def _side_words(today: Confirmed, d: Confirmed) -> list[str]:
     """The side effects a designer must see beside the fix (issue 39): decisiveness and draws
     where the paired change is shown (its 95% interval excludes 0), before → after."""
     out = []
-    for name, words in (("decisiveness", "the leader at two thirds wins"), ("draws", "draws")):
+    for name in ("decisiveness", "draws"):
+        words = MEASURES[name].said
         c = d.changes.get(name) or {}
         before, after = today.measures.get(name), d.measures.get(name)
         if c.get("low") is None or before is None or after is None:
@@ -946,21 +584,6 @@ def _layout_methods(r: Report, m: dict, k: int, rechecked: bool = False) -> None
 
 
 # ----------------------------------------------------------------------------- outputs
-def _safe(x):
-    """JSON-safe: numpy numbers as Python ones, nan and inf as None."""
-    if isinstance(x, dict):
-        return {k: _safe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_safe(v) for v in x]
-    if isinstance(x, (np.floating, float)):
-        return float(x) if math.isfinite(x) else None
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.bool_):
-        return bool(x)
-    return x
-
-
 def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], folders: list[str], verdict: str) -> dict:
     def one(d: Confirmed) -> dict:
         return {"trial": d.entry.get("trial"), "label": d.label, "changes": d.entry.get("changes"),
@@ -982,6 +605,7 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                   "disagreements": disagreements(designs), "recheck": recheck_words(today, designs)})
 
 
+@renders(DESIGN)
 def write_report(out: Path, manifest: dict) -> str:
     """Once every play is done: design.json, report.html, report.md (+ report-figures/) and the
     designs/ folder under ``out``; returns the verdict in a few lines. A function of the data and

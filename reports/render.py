@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from tourney_sim.simulate import __version__
-
-from . import analysis, components, labels, plots, sequential
 from tourney_sim.simulate.results import part_files
+from tourney_sim.simulate.stats import analysis, components, sequential
+from tourney_sim.simulate.stats.load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
 
-from .load import DECISIVENESS_COLUMN, Config, Source, discover, load_sources, options_label
+from . import labels, plots
 
 FORMATS = ("html", "md", "text")
 

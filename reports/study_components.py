@@ -1,5 +1,5 @@
 """The study's "Components" section: each component kind's effect on winning at the heuristic
-and search levels (:mod:`tourney_sim.reports.components`, from the levels stages' ``dealt``
+and search levels (:mod:`tourney_sim.simulate.stats.components`, from the levels stages' ``dealt``
 column), the three kinds with the largest effects, and for each the paired check of its nearest
 change (``components/`` stages: one run on the same deals with one component changed, compared
 with the default rules as a rule option is: each seat's advantage, the first player's, the
@@ -7,18 +7,18 @@ balance figure; one Holm per family over the paired checks alone, apart from the
 
 The study's report (:mod:`tourney_sim.reports.study_report`) makes the paired checks' rows, as it
 makes its rule options' (its ``checks``), and gives them to :func:`layout_components`; ``data``
-here is its :class:`~tourney_sim.reports.study_report.StudyData`.
+here is its :class:`~tourney_sim.simulate.stats.studies.StudyData`.
 """
 from __future__ import annotations
 
 import math
 
-from .components import ComponentEffects, component_effects
-from .findings import Family
+from tourney_sim.simulate.stats.components import COMPONENT_CHECKS, ComponentEffects, component_effects
+from tourney_sim.simulate.stats.findings import Family
+
 from .render import Report, Table, _h, _p, count, layout_components as layout_effects
 
 LEVELS = ("heuristic", "search")
-LARGEST = 3
 
 
 def effects(data) -> dict[tuple[int, str], ComponentEffects]:
@@ -60,7 +60,7 @@ def layout_components(r: Report, data, checked: tuple[Family, list] | None) -> N
                 "to the game (one fewer copy, a value one lower, ...) does to balance, paired on the same deals."))
     for (p, level), e in sorted(found.items()):
         layout_effects(r, e, 3, f"{p} players, {level} play")
-        top = e.largest(LARGEST)
+        top = e.largest(COMPONENT_CHECKS)
         if top:
             b.append(_p(f"The {len(top)} largest: " + "; ".join(
                 f"{k.kind} {100 * k.effect:+.1f} pp ({k.outcome})" for k in top) + "."))

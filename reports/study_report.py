@@ -1,10 +1,11 @@
-"""A study's data, questions and report (see :mod:`tourney_sim.simulate.study` for the stages and
-:mod:`tourney_sim.reports.findings` for the statistics).
+"""A study's report (see :mod:`tourney_sim.simulate.study` for the stages, and
+:mod:`tourney_sim.simulate.stats.studies` for its data and questions, settled by
+:mod:`tourney_sim.simulate.stats.findings`): the verdict, what to change, plots, findings and
+details, as HTML and Markdown, and findings.json beside them.
 
-:class:`StudyData` holds one loaded configuration per stage (the landscape's tournaments merged
-into one per player count); the tests build it from synthetic configurations with planted
-effects, the study from its directory. The report is a function of the data alone (no clock,
-seeded rating samples), so a resumed study writes the same report.
+The report is a function of the data alone (no clock, seeded rating samples), so a resumed study
+writes the same report. Its rule options' rows (:class:`RuleRow`) are the table's: each option's
+numbers on the deals both played, and what it does to balance in words.
 """
 from __future__ import annotations
 
@@ -12,188 +13,20 @@ import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
+from tourney_sim.simulate.study import STUDY
+from tourney_sim.simulate.jobdir import renders
 
-from . import adaptive, analysis, findings, plots, stats
-from .findings import Family, Question
-from .load import Config, _assign_deals, load
-from tourney_sim.simulate.tournament import read_tournament
+from tourney_sim.simulate.stats import analysis, findings, intervals
+from tourney_sim.simulate.stats.findings import Family, Question
+from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_deal
+from tourney_sim.simulate.stats.studies import (LEVEL_WORDS, StudyData, adaptive_counts, changed_any_game, context,
+                                                findings_json, findings_level, load_study, on_deals, questions)
+
+from . import plots
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
 from .study_components import _gain, layout_components
 
 SEARCH = "ismcts"
-
-LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
-
-
-@dataclass
-class StudyData:
-    game: str
-    title: str
-    strategy: dict  # level -> the strategy everyone plays at that level
-    levels: dict = field(default_factory=dict)  # (players, level) -> Config
-    rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
-    landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
-    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): its tournament's bets}
-    streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
-    components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
-    manifest: dict = field(default_factory=dict)
-    out: Path | None = None
-
-    @property
-    def players(self) -> list[int]:
-        return sorted({p for p, _ in self.levels} | set(self.landscape))
-
-
-def context(data: StudyData, players: int, level: str) -> str:
-    name = data.strategy.get(level, level)
-    return f"{players} players, everyone {name}" + ("" if name == level else f" ({LEVEL_WORDS[level]})")
-
-
-def load_study(out: Path, manifest: dict,
-               sections=("levels", "rules", "landscape", "adaptive", "components")) -> StudyData:
-    """The study's stages (of ``sections``), loaded."""
-    from tourney_sim.simulate.games import get_game
-    game = manifest["game"]
-    data = StudyData(game, get_game(game).title, dict(manifest["level_strategies"]), manifest=manifest, out=out)
-    landscape_dirs: dict[int, list[Path]] = {}
-    search_dirs: dict[int, list[Path]] = {}
-    for st in manifest["stages"]:
-        if st["section"] not in sections:
-            continue
-        where = Path(out) / st["dir"]
-        p = int(st["players"])
-        if st["section"] == "levels":
-            data.levels[(p, st["level"])] = load([where])[0]
-            if st["level"] == "search":
-                search_dirs.setdefault(p, []).insert(0, where)
-        elif st["section"] == "adaptive":
-            search_dirs.setdefault(p, []).append(where)
-        elif st["section"] == "rules":
-            data.rules[(p, st["level"], st["option"])] = load([where])[0]
-        elif st["section"] == "components":
-            data.components[(p, st["level"], st["option"])] = load([where])[0]
-        else:
-            landscape_dirs.setdefault(p, []).append(where)
-            if st["sequential"]:
-                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = _stopping_bets(where, st)
-    for p, dirs in landscape_dirs.items():
-        configs = load(dirs)
-        data.landscape[p] = configs[0]
-    for p, dirs in search_dirs.items():
-        if len(dirs) > 1:  # the first pass and the adaptive stage's batches: one stream of deals
-            data.streams[p] = load(dirs)[0]
-    return data
-
-
-def _stopping_bets(where: Path, stage: dict) -> dict:
-    """The bets a sequential landscape stage stopped with (``{"cap", "alpha"}``), as its
-    tournament's manifest records them (``until_decided.bets``); a stage recorded before the bets
-    were (or not yet stopped) gets what its rule used: the per-question level and the stage's
-    deals."""
-    record = read_tournament(where).get("until_decided") or {}
-    bets = record.get("bets") or {}
-    return {"cap": int(bets.get("cap") or record.get("cap") or stage["deals"]),
-            "alpha": bets.get("alpha") or record.get("per_test_alpha")}
-
-
-def questions(data: StudyData) -> Family:
-    qs = _fixed_questions(data)
-    if data.manifest.get("adaptive"):
-        size = primary_size(data, qs)
-        for p in data.players:
-            qs += search_level(data, p, size)
-    return Family(findings.settle(qs))
-
-
-def _read_twice(data: StudyData, level: str) -> bool:
-    """A level whose seat questions the adaptive stage reads twice (first pass and stream)."""
-    return level == "search" and bool(data.manifest.get("adaptive"))
-
-
-def _fixed_questions(data: StudyData) -> list[Question]:
-    """Every question but those the adaptive stage reads twice."""
-    qs: list[Question] = []
-    for (p, level), cfg in sorted(data.levels.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]))):
-        if not _read_twice(data, level):
-            qs += findings.seat_questions(cfg, context(data, p, level), level)
-    for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
-        qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
-    for p, cfg in sorted(data.landscape.items()):
-        pairs = {frozenset(_label(cfg, n) for n in pair): bets for pair, bets in data.anytime_pairs.get(p, {}).items()}
-        qs += findings.strategy_questions(cfg, f"{p} players", pairs)
-    return qs
-
-
-def primary_size(data: StudyData, fixed: list[Question] | None = None) -> int:
-    """The primary family's questions, counted from the first pass as the report counts them
-    (a question that turns out unchanged included): the adaptive stage stops at ALPHA / this."""
-    fixed = _fixed_questions(data) if fixed is None else fixed
-    read_twice = sum(len(findings.seat_values(cfg)) for (p, level), cfg in data.levels.items() if _read_twice(data, level))
-    return sum(findings.family_of(q) == "primary" for q in fixed) + read_twice
-
-
-def search_level(data: StudyData, players: int, size: int, first_pass_only: bool = False) -> list[Question]:
-    """The primary search-level questions at one player count, read twice
-    (:func:`tourney_sim.reports.adaptive.search_questions`) on every search deal played (or on
-    the first pass's alone)."""
-    first = data.levels.get((players, "search"))
-    if first is None:
-        return []
-    stream = first if first_pass_only else data.streams.get(players, first)
-    return adaptive.search_questions(data.manifest["adaptive"], players, context(data, players, "search"), stream,
-                                     data.levels.get((players, "heuristic")), size)
-
-
-class OpenQuestions:
-    """The adaptive stage's decision (the ``adaptive_rule`` of
-    :func:`tourney_sim.simulate.study.run_study`): after each look, the primary search-level
-    questions of a player count still open. The primary family's size is counted once, from the
-    first pass (a resumed study counts it again, the same)."""
-
-    def __init__(self):
-        self.size: int | None = None
-
-    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
-        if self.size is None:
-            self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
-        data = load_study(out, manifest, ("levels", "adaptive"))
-        return [q.subject for q in search_level(data, players, self.size) if not adaptive.settled(q, self.size)]
-
-
-def adaptive_counts(data: StudyData, family: Family) -> dict | None:
-    """The primary search-level questions settled after the first pass and after the adaptive
-    stage (each the report's outcome: the primary family's Holm, with the search-level questions
-    read on the first pass's deals alone, then on every deal), the deals each player count's
-    stage played and the questions still open."""
-    design = data.manifest.get("adaptive")
-    if not design:
-        return None
-    done = ("finding", "negligible", "equivalent", "unchanged")
-    after = [q for q in family.questions if q.section == "seats" and q.level == "search"]
-    others = [replace(q) for q in family.questions if q.family == "primary" and not (q.section == "seats" and q.level == "search")]
-    size = primary_size(data)
-    before = [q for p in data.players for q in search_level(data, p, size, first_pass_only=True)]
-    findings.settle(others + before)
-    played = {p: int((cfg.deal_game >= design["first_pass"]).sum()) for p, cfg in data.streams.items()}
-    return {"questions": len(after), "settled_first_pass": sum(q.outcome in done for q in before),
-            "settled": sum(q.outcome in done for q in after), "deals_played": played,
-            "open": [f"{q.players} players, {q.subject}" for q in after if q.outcome not in done],
-            "cap": design["cap"], "batch": design["batch"], "first_pass": design["first_pass"],
-            "first_pass_share": findings.FIRST_PASS_SHARE, "reference_per_deal": design["reference_per_deal"]}
-
-
-def findings_level(level: str) -> int:
-    return ("random", "heuristic", "search").index(level) if level in ("random", "heuristic", "search") else 9
-
-
-def _label(cfg: Config, setting: str) -> str:
-    """The name a strategy setting has in the datasets (its label)."""
-    if setting in cfg.names:
-        return setting
-    base = setting.split(":")[0].split("@")[0]
-    matches = [n for n in cfg.names if n.split(":")[0] == base]
-    return matches[0] if len(matches) == 1 else setting
 
 
 # ----------------------------------------------------------------------------- words
@@ -263,26 +96,6 @@ def _strongest(data: StudyData, family: Family, p: int) -> list[str]:
 # ----------------------------------------------------------------------------- rule options
 SHARED_FIRST = ("A shared first place counts as a win for each seat or team that shares it, so the win "
                 "rates can add up to more than 100%.")
-
-
-def on_deals(cfg: Config, deals) -> Config:
-    """The configuration's games on the given deals (indices into its deals) only."""
-    keep = np.isin(cfg.deal, np.asarray(deals))
-    rows = {k: getattr(cfg, k)[keep] for k in ("strat", "win", "rank", "score", "start", "decisions",
-                                               "game_index", "seed", "source")}
-    sub = replace(cfg, **rows, extra={k: v[keep] for k, v in cfg.extra.items()})
-    _assign_deals(sub)
-    return sub
-
-
-def changed_any_game(base: Config, variant: Config, ia, ib) -> bool:
-    """Whether the option changed any game on the deals both played: a winner, a score or a
-    length (per deal and seat)."""
-    for values in (lambda c: c.score, lambda c: c.win.astype(np.int64)):
-        if not np.array_equal(analysis.per_deal_sum(base, values(base))[ia],
-                              analysis.per_deal_sum(variant, values(variant))[ib]):
-            return True
-    return not np.array_equal(findings.length_per_deal(base)[ia], findings.length_per_deal(variant)[ib])
 
 
 @dataclass
@@ -809,8 +622,8 @@ def _layout_rules(r: Report, data: StudyData, rows: list[RuleRow]) -> None:
                      else "the first seat is fixed")
             table.append([x.level, x.option, count(x.deals), f"{_balance(x.before)} → {_balance(x.after)}", _gain(x),
                           seat_cells or "no change", first, cell("draw rate"), cell("decisiveness"), cell("length"),
-                          _paired(findings.mean_score_per_deal(cfg)[ib] - findings.mean_score_per_deal(base)[ia]),
-                          _paired(findings.margin_per_deal(cfg)[ib] - findings.margin_per_deal(base)[ia])])
+                          _paired(mean_score_per_deal(cfg)[ib] - mean_score_per_deal(base)[ia]),
+                          _paired(margin_per_deal(cfg)[ib] - margin_per_deal(base)[ia])])
         if table:
             b.append(_h(3, f"{p} players"))
             b.append(Table(["level", "option", "deals", "balance figure: default → option", "balance gained, pp",
@@ -911,7 +724,7 @@ def _layout_methods(r: Report) -> None:
         f"(length: ±{100 * findings.LENGTH_MARGIN:g}% of the baseline); fair or equivalent when two one-sided tests "
         f"at 0.05/m show the effect within ±{100 * findings.FAIR_PP:g} pp (Lakens 2018; the bound X of 'fair within "
         "±X pp' is the larger end of the 1 - 2·0.05/m interval); not settled otherwise, with the deals at which "
-        f"either test would succeed with 80% power for every effect within {stats.SETTLE_WINDOW:g} standard errors "
+        f"either test would succeed with 80% power for every effect within {intervals.SETTLE_WINDOW:g} standard errors "
         "of the estimate "
         f"(rounded up to two significant figures; beyond {findings.SETTLE_CAP_OTHERWISE:,} more deals, "
         f"{findings.SETTLE_CAP['search']:,} at the search level, 'more than': this budget cannot settle it).",
@@ -926,16 +739,6 @@ def _layout_methods(r: Report) -> None:
 
 
 # ----------------------------------------------------------------------------- outputs
-def findings_json(data: StudyData, family: Family) -> dict:
-    m = data.manifest
-    return {"format": "tourney-study-findings/1", "game": data.game, "budget": m.get("budget"),
-            "seed": m.get("seed"), "players": data.players, "levels": m.get("levels"),
-            "level_strategies": data.strategy, "questions_tested": family.tested(),
-            "findings": len(family.findings()), "not_settled": len(family.not_settled()),
-            "adaptive": adaptive_counts(data, family),
-            "questions": [q.to_dict() for q in family.questions]}
-
-
 def summary_text(data: StudyData, family: Family, out: Path, report: Report, limit: int = 8) -> str:
     """The verdict per player count, then the primary family's effects, in a few lines."""
     lines = [f"{data.title}: {len(family.findings())} findings among {family.tested()} questions "
@@ -957,6 +760,7 @@ def summary_text(data: StudyData, family: Family, out: Path, report: Report, lim
     return "\n".join(lines)
 
 
+@renders(STUDY)
 def write_report(out: Path, manifest: dict) -> str:
     """Analyse a study whose stages are all played (the ``write_report`` that
     :func:`tourney_sim.simulate.study.run_study` is given): findings.json, report.html and

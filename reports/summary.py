@@ -8,7 +8,7 @@ dataset directory (``tests/test_runner.py`` checks that the two agree)::
     df = pd.read_parquet(directory, columns=["strategy", "seat", "score", "win"])
     g = df.groupby("strategy", observed=True)        # or "seat"
     games, wins, mean_score = g.size(), g["win"].sum(), g["score"].mean()
-    win_rate = wins / games                          # interval: tourney_sim.reports.stats.wilson(wins, games)
+    win_rate = wins / games                          # interval: tourney_sim.simulate.stats.intervals.wilson(wins, games)
 """
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ import numpy as np
 
 from tourney_sim.simulate.results import numpy_array, read_manifest, read_parts
 
+from tourney_sim.simulate.stats.intervals import wilson
+from tourney_sim.simulate.stats.load import options_label
+
 from .labels import named_settings
-from .load import options_label
-from .stats import wilson
 
 COLUMNS = ["strategy", "seat", "score", "win"]
 
@@ -106,7 +107,9 @@ def summary_text(directory: Path) -> str:
 def study_summary_text(directory: Path, manifest: dict) -> str:
     """A finished study's verdict, as its report opens: the sentences for each player count, the
     count of findings, and where the report and the stages' commands are."""
-    from .study_report import load_study, questions, verdicts
+    from tourney_sim.simulate.stats.studies import load_study, questions
+
+    from .study_report import verdicts
 
     data = load_study(Path(directory), manifest)
     family = questions(data)

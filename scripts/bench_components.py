@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The component effects (reports/components.py) measured by simulation, and their cost.
+"""The component effects (simulate/stats/components.py) measured by simulation, and their cost.
 
 1. Coverage: over many synthetic datasets with a known truth (``tests/support/synthetic.py``: a deck
    dealt out whole, a win chance linear in what a seat or team holds), how often each kind's 95%
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.reports import components
+from tourney_sim.simulate.stats import components
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
 from tests.support import synthetic as sy  # noqa: E402
@@ -110,7 +110,7 @@ def small_sample_rows(reps: int) -> list[list[str]]:
 
 CHILD = """
 import json, resource, sys, time
-from tourney_sim.reports import components
+from tourney_sim.simulate.stats import components
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
 e = components.dataset_effects(sys.argv[1])

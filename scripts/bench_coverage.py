@@ -57,7 +57,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from tourney_sim.reports import stats
+from tourney_sim.simulate.stats import intervals as stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/support
 from tests.support import synthetic as sy  # noqa: E402
@@ -155,7 +155,7 @@ def real_balance(reps: int, deals: int = 1000, seed: int = 11) -> sy.Coverage:
     """Compañeros, 3 players, everyone random: ``reps`` disjoint blocks of ``deals`` deals of one
     run; the pooled balance figure stands in for the truth."""
     from tourney_sim import api
-    from tourney_sim.reports import analysis, load
+    from tourney_sim.simulate.stats import analysis, load
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
         api.run("companeros", ["random"], players=3, games=reps * deals, seed=seed, out=out, workers=1,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The "not settled: about N more deals" figure (reports/stats.py: deals_to_settle) measured by
+"""The "not settled: about N more deals" figure (simulate/stats/intervals.py: deals_to_settle) measured by
 simulation: is it stable, and does playing N more deals settle the question as often as it says?
 
 A question is a paired win-rate difference per deal (+1 with chance 0.25 + d/2, -1 with 0.25 - d/2,
@@ -35,7 +35,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from tourney_sim.reports import stats
+from tourney_sim.simulate.stats import intervals as stats
 
 ALPHA = 0.05 / 30
 MARGIN = 0.02

@@ -1,4 +1,4 @@
-"""Each component's effect on winning (reports/components.py), on synthetic datasets whose truth
+"""Each component's effect on winning (simulate/stats/components.py), on synthetic datasets whose truth
 is known (tests/support/synthetic.py: a deck dealt out whole, a win chance linear in what a unit holds):
 a planted effect is found, exactly that kind, with the right sign and an interval covering the
 truth; a null finds nothing beyond the family's error rate; the intervals cover at 95%; kinds
@@ -13,8 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.cli import app
-from tourney_sim.reports import components, render
-from tourney_sim.reports.load import load
+from tourney_sim.reports import render
+from tourney_sim.simulate.stats import components
+from tourney_sim.simulate.stats.load import load
 from tourney_sim.simulate.results import DatasetError
 
 from .support import synthetic as sy

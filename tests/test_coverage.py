@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tourney_sim.reports import stats
+from tourney_sim.simulate.stats import intervals as stats
 
 from .support import synthetic as sy
 

@@ -1,4 +1,4 @@
-"""`tourney design`'s statistics and report (reports/design.py) on a small real design run of
+"""`tourney design`'s statistics (simulate/stats/designs.py) and report (reports/design.py) on a small real design run of
 Cardavia 4p, played here and described by a hand-written manifest in the shape of INTERFACE32:
 today's game (the team that plays last wins ~72% of single deals), ``match_deals=2`` (a known
 strong fix of that imbalance) and ``napula_beyond_10=true`` (a change that does nothing to it).
@@ -22,6 +22,7 @@ import pyarrow.dataset as ds
 import pytest
 
 from tourney_sim.reports import design
+from tourney_sim.simulate.stats import designs
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.matchup import make_matchup
 from tourney_sim.simulate.runner import run
@@ -74,7 +75,7 @@ def _trial(out: Path, k: int, changes: dict, state: str = "complete", why=None) 
     if state == "complete":
         mirror.append(_play(out, f"{where}/mirror-1", [H], rules, DEALS - DEALS // 4, SEED, first_game=DEALS // 4))
         skill = _skill_tables(out, where, rules, SKILL, SEED)
-    measures = design.measure(GAME, PLAYERS, [out / p for p in mirror], [(out / p, tuple(s)) for p, s in skill])
+    measures = designs.design_measure(GAME, PLAYERS, [out / p for p in mirror], [(out / p, tuple(s)) for p, s in skill])
     return {"trial": k, "changes": changes, "label": _label(changes), "rules": rules, "disruption": _disruption(changes),
             "state": state, "why": why, "measures": measures, "dirs": {"mirror": mirror, "skill": skill},
             "objectives": [measures["balance"], measures["skill"], _disruption(changes)], "feasible": True}
@@ -174,11 +175,11 @@ def test_hopeless_flags_a_worse_candidate_and_not_an_identical_one(run_dir):
     today = [out / manifest["history"][0]["dirs"]["mirror"][0]]
     fixed = [out / manifest["history"][1]["dirs"]["mirror"][0]]
     # against a fair baseline (match_deals=2), today's game is the planted worse candidate
-    why = design.hopeless(GAME, PLAYERS, today, fixed)
+    why = designs.hopeless(GAME, PLAYERS, today, fixed)
     assert why is not None and why.startswith("less fair than today's game on the same 200 deals")
     assert "\n" not in why
-    assert design.hopeless(GAME, PLAYERS, today, today) is None
-    assert design.hopeless(GAME, PLAYERS, fixed, today) is None  # fairer: never pruned
+    assert designs.hopeless(GAME, PLAYERS, today, today) is None
+    assert designs.hopeless(GAME, PLAYERS, fixed, today) is None  # fairer: never pruned
 
 
 # ----------------------------------------------------------------------------- the recommendation
@@ -353,13 +354,13 @@ def test_a_design_that_misses_a_target_is_not_recommended(run_dir, tmp_path):
 
 def test_check_target():
     rel = {"op": ">=", "value": 0.75, "relative": True}
-    assert design.check_target("skill", rel, 0.30, 0.40)["met"]
-    assert not design.check_target("skill", rel, 0.29, 0.40)["met"]
+    assert designs.check_target("skill", rel, 0.30, 0.40)["met"]
+    assert not designs.check_target("skill", rel, 0.29, 0.40)["met"]
     within = {"op": "within", "value": 0.10, "relative": True}
-    assert design.check_target("length", within, 105.0, 100.0)["met"]
-    assert not design.check_target("length", within, 111.0, 100.0)["met"]
-    assert design.check_target("draws", {"op": "<=", "value": 0.05, "relative": False}, 0.04, 0.5)["met"]
-    missing = design.check_target("decisiveness", {"op": ">=", "value": 0.5, "relative": False}, None, None)
+    assert designs.check_target("length", within, 105.0, 100.0)["met"]
+    assert not designs.check_target("length", within, 111.0, 100.0)["met"]
+    assert designs.check_target("draws", {"op": "<=", "value": 0.05, "relative": False}, 0.04, 0.5)["met"]
+    missing = designs.check_target("decisiveness", {"op": ">=", "value": 0.5, "relative": False}, None, None)
     assert not missing["met"] and "cannot be measured" in missing["why"]
 
 
@@ -419,8 +420,8 @@ def test_nothing_confirmed_but_today_says_no_fix(run_dir, tmp_path):
     assert "No design was confirmed" in (there / "report.md").read_text()
 
 
-def _confirmed(label: str, heuristic: tuple, search: tuple) -> design.Confirmed:
-    d = design.Confirmed({"label": label, "changes": {}}, None, None)
+def _confirmed(label: str, heuristic: tuple, search: tuple) -> designs.Confirmed:
+    d = designs.Confirmed({"label": label, "changes": {}}, None, None)
     d.gain_heuristic = dict(zip(("gain", "low", "high", "level"), heuristic + (0.975,)))
     d.gain_search = dict(zip(("gain", "low", "high", "level"), search + (0.975,)))
     return d
@@ -444,17 +445,17 @@ def test_split_mirror_reads_as_the_whole_run(run_dir, tmp_path):
     whole = _play(tmp_path, "whole", [H], [], DEALS, SEED)
     trial = manifest["history"][0]
     skill = [(out / p, tuple(s)) for p, s in trial["dirs"]["skill"]]
-    assert design.measure(GAME, PLAYERS, [tmp_path / whole], skill) == trial["measures"]
+    assert designs.design_measure(GAME, PLAYERS, [tmp_path / whole], skill) == trial["measures"]
 
 
 def test_the_headline_names_the_side_effects_it_shows():
     """Issue 39: a fix that drops decisiveness says so in the headline (Colleagues' top design took
     the leader at two thirds from 59.8% to 35.8%); a change whose interval holds 0 is not named."""
     manifest = {"game": "colleagues", "baseline": {"rules": [], "components": {}}}
-    today = design.Confirmed({"label": "today's game", "changes": {}}, None, None)
+    today = designs.Confirmed({"label": "today's game", "changes": {}}, None, None)
     today.measures = {"skill": 0.30, "decisiveness": 0.598, "draws": 0.020}
     today.search_measures = {"balance": 0.90, "balance_low": 0.85}
-    d = design.Confirmed({"label": "x", "changes": {}}, None, None)
+    d = designs.Confirmed({"label": "x", "changes": {}}, None, None)
     d.measures = {"skill": 0.29, "decisiveness": 0.358, "draws": 0.021}
     d.search_measures = {"balance": 0.97, "balance_low": 0.95}
     d.changes = {"skill": {"change": -0.01, "low": -0.03, "high": 0.01},

@@ -1,5 +1,5 @@
-"""The packages import in one direction: engine <- strategies <- orchestration <- reports <- api
-<- CLI <- command (the layers contract of ``[tool.importlinter]`` in pyproject.toml), and no
+"""The packages import in one direction: engine <- strategies <- datasets <- statistics <-
+orchestration <- reports <- api <- CLI <- command (the layers contract of ``[tool.importlinter]`` in pyproject.toml), and no
 modules import one another round in a circle (its second contract, and here every module at once).
 
 ``lint-imports`` runs from the repository root, as anyone runs it: pyproject's contract types
@@ -55,9 +55,17 @@ def _jobdir_appended(tmp_path, code: str):
 
 def test_an_import_against_the_layers_breaks_the_contract(tmp_path):
     """The contract bites: orchestration importing the reports is named and fails the check."""
-    _, r = _jobdir_appended(tmp_path, "\nfrom tourney_sim.reports import load  # noqa: E402\n")
+    _, r = _jobdir_appended(tmp_path, "\nfrom tourney_sim.reports import render  # noqa: E402\n")
     assert r.returncode != 0
-    assert "tourney_sim.simulate.jobdir -> tourney_sim.reports.load" in r.stdout, r.stdout
+    assert "tourney_sim.simulate.jobdir -> tourney_sim.reports.render" in r.stdout, r.stdout
+
+
+def test_the_datasets_sit_below_the_statistics(tmp_path):
+    """The statistics layer reads the datasets, never the other way round: jobdir (the datasets'
+    layer) importing the statistics is named and fails the check."""
+    _, r = _jobdir_appended(tmp_path, "\nfrom tourney_sim.simulate.stats import load  # noqa: E402\n")
+    assert r.returncode != 0
+    assert "tourney_sim.simulate.jobdir -> tourney_sim.simulate.stats.load" in r.stdout, r.stdout
 
 
 def test_an_import_circle_breaks_the_contract(tmp_path):

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tourney_sim.reports import analysis, render, stats
-from tourney_sim.reports.sequential import Sequential
+from tourney_sim.reports import render
+from tourney_sim.simulate.stats import analysis, intervals as stats
+from tourney_sim.simulate.stats.sequential import Sequential
 
 from .support import synthetic
 from .support.cli import invoke
@@ -124,6 +125,7 @@ def _files(path: Path) -> dict:
 def test_every_kind_of_report_is_byte_identical_made_twice_with_the_clock_moved(tmp_path, monkeypatch):
     import tourney_sim as tourney
     from tourney_sim.reports import study_report
+    from tourney_sim.simulate.stats import studies
     data = tmp_path / "data"
     kinds = {
         "run": tourney.run("companeros", ["greedy", "random"], players=3, games=40, seed=1, out=data / "run",
@@ -152,14 +154,14 @@ def test_every_kind_of_report_is_byte_identical_made_twice_with_the_clock_moved(
         assert "2031-05-06" not in str(first[0]), kind  # never the clock's time: the data's
     # the study report, made from a study's data (synthetic: a study takes minutes)
     game = synthetic.Game(players=4)
-    study = study_report.StudyData("synthetic", "Synthetic", {"heuristic": "h", "search": "s"})
+    study = studies.StudyData("synthetic", "Synthetic", {"heuristic": "h", "search": "s"})
     for level, name in (("heuristic", "h"), ("search", "s")):
         study.levels[(4, level)] = synthetic.config(game, [[name] * 4], {}, 2000, seed=5, luck=0.5)
     study.manifest = {"levels": ["heuristic", "search"], "stages": [], "seed": 5,
                       "created": "2030-01-02T03:04:05+00:00"}
 
     def make_study():
-        r = study_report.build(study, study_report.questions(study))
+        r = study_report.build(study, studies.questions(study))
         return render.to_html(r), render.to_markdown(r), render.to_text(r)
     first, second = _twice(monkeypatch, make_study)
     assert first == second and "2031-05-06" not in first[0]

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tourney_sim.reports import analysis, load
+from tourney_sim.simulate.stats import analysis, load
 
 from .support import synthetic as sy
 

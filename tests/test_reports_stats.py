@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from tourney_sim.reports import analysis
-from tourney_sim.reports import stats
-from tourney_sim.reports.sequential import Sequential
+from tourney_sim.simulate.stats import analysis
+from tourney_sim.simulate.stats import intervals as stats
+from tourney_sim.simulate.stats.sequential import Sequential
 
 from .support import synthetic as sy
 

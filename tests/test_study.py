@@ -19,8 +19,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from tourney_sim.reports import findings, stats
-from tourney_sim.reports.study_report import StudyData, questions
+from tourney_sim.simulate.stats import findings, intervals as stats
+from tourney_sim.simulate.stats.studies import StudyData, questions
 from tourney_sim.cli import app
 from tourney_sim.simulate.results import read_table
 
@@ -196,7 +196,8 @@ def _verdict_contradictions(data: StudyData) -> list[str]:
     final family, the adaptive stage included): a level called unfair has a seat finding there,
     and every interval the sentence quotes is that finding's own; a level called fair has every
     seat question equivalent; the verdict's colour says the same. Returns what contradicts."""
-    from tourney_sim.reports.study_report import build, findings_json, verdict_state
+    from tourney_sim.reports.study_report import build, verdict_state
+    from tourney_sim.simulate.stats.studies import findings_json
     family = questions(data)
     report = build(data, family)
     qs = findings_json(data, family)["questions"]
@@ -297,8 +298,10 @@ def test_beating_random_is_a_line_of_the_landscape_not_a_finding():
 
 
 def test_the_same_effect_reads_the_same_in_findings_and_tables():
-    from tourney_sim.reports import analysis, render
-    from tourney_sim.reports.study_report import build, on_deals, rule_rows
+    from tourney_sim.reports import render
+    from tourney_sim.reports.study_report import build, rule_rows
+    from tourney_sim.simulate.stats import analysis
+    from tourney_sim.simulate.stats.studies import on_deals
     data = planted_study(1)
     family = questions(data)
     md = render.to_markdown(build(data, family))
@@ -325,7 +328,7 @@ def test_anytime_p_value_matches_its_confidence_sequence():
     for shift in (0.0, 0.05, 0.1, 0.3):
         x = np.clip(rng.normal(shift, 1, 400), -1, 1)  # a difference of win rates is in [-1, 1]
         est, low, high, p = findings.anytime_test(x)
-        from tourney_sim.reports import stats
+        from tourney_sim.simulate.stats import intervals as stats
         r = stats.RunningMean()
         r.add(x)
         for alpha in (0.01, 0.05, 0.2):
@@ -515,7 +518,7 @@ def test_sequential_stages_stop_at_the_level_the_landscape_family_needs():
     over its pairs) is settled by the report's Holm over the whole landscape family, for every
     player count and budget: the tournament is given ALPHA * its pairs / the family's size."""
     from itertools import combinations
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     from tourney_sim.simulate.study import ALPHA, BUDGETS, plan
     for game, players in (("cardavia", [4]), ("companeros", [3, 4])):
         stages = plan(game, BUDGETS["standard"], players, ["random", "heuristic", "search"])
@@ -571,9 +574,9 @@ def test_a_sequential_pair_is_read_with_the_bets_its_tournament_stopped_with(qui
     p-value of the bets that tournament recorded (tuned to its per-pair level and cap), so the
     report and the stopping rule agree: the same p as the tournament's own replay, and a pair the
     tournament decided is a finding of the study."""
-    from tourney_sim.reports.load import load
-    from tourney_sim.reports.sequential import Sequential
-    from tourney_sim.reports.study_report import load_study
+    from tourney_sim.simulate.stats.load import load
+    from tourney_sim.simulate.stats.sequential import Sequential
+    from tourney_sim.simulate.stats.studies import load_study
     from tourney_sim.simulate.tournament import read_tournament
     out = quick_study[0]
     manifest = json.loads((out / "_study.json").read_text())

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from tourney_sim.reports import analysis, render
-from tourney_sim.reports.study_report import StudyData, build, questions, rule_rows, verdict
+from tourney_sim.reports import render
+from tourney_sim.reports.study_report import build, rule_rows, verdict
+from tourney_sim.simulate.stats import analysis
+from tourney_sim.simulate.stats.studies import StudyData, questions
 
 from .support import synthetic
 

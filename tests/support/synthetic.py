@@ -2,7 +2,7 @@
 reporting benchmark: planted strategy strengths, seat and first-player advantages, deal luck
 shared by every seating of a deal (as in a duplicate tournament), draws, team games, lowest-score
 wins, non-player seats and game columns. Written in exactly the format of ``tourney run``
-(Parquet parts and ``_manifest.json``), or handed over in memory as a :class:`~tourney_sim.reports.load.Config`.
+(Parquet parts and ``_manifest.json``), or handed over in memory as a :class:`~tourney_sim.simulate.stats.load.Config`.
 
 The model: in game g (deal d) seat s gets the utility
 ``strength[strategy] + seat_bias[s] + first_bias*(s == start) + luck[d, s] + noise * Gumbel``
@@ -180,7 +180,7 @@ def write_sequential_tournament(out: Path, game: Game, names: list[str], strengt
     """A duplicate tournament played as ``tourney tournament --until-decided`` plays it: batches
     of deals (``simulate.tournament.plan_batches``: ``first_batch``, then half of what is done,
     up to ``cap``), each batch one part of every seating, written and handed to the stopping rule
-    ``stop`` (a :class:`~tourney_sim.reports.sequential.Sequential`) as the tournament hands it
+    ``stop`` (a :class:`~tourney_sim.simulate.stats.sequential.Sequential`) as the tournament hands it
     the new parts, until it is decided or the cap is reached. Writes ``_tournament.json`` with its
     ``until_decided`` record as the tournament does, and returns that record."""
     out = Path(out)
@@ -222,7 +222,7 @@ def write_sequential_tournament(out: Path, game: Game, names: list[str], strengt
 def config(game: Game, seatings: list[list[str]], strength: dict, n_deals: int, *, seed: int = 0, **kw):
     """The same games as :func:`write_tournament`, straight into a loaded Config (no files):
     for statistics tests repeated hundreds of times."""
-    from tourney_sim.reports.load import Config, Source, _assign_deals
+    from tourney_sim.simulate.stats.load import Config, Source, _assign_deals
 
     names: list[str] = []
     results = []
@@ -276,7 +276,7 @@ def winners(probs, deals: int, reps: int, rng) -> np.ndarray:
 
 def seat_rate_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
     """Unit 0's win rate (deal-clustered Wilson, :func:`stats.clustered_proportion`)."""
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     y = (winners(probs, deals, reps, rng) == 0).astype(float).T  # [deals, reps]
     truth = probs[0] / np.sum(probs)
     _, low, high, _, _ = stats.clustered_proportion(y, np.ones_like(y), level)
@@ -290,7 +290,7 @@ def wilson_coverage(p: float, n: int, level: float = 0.95) -> float:
     the binomial distribution, no simulation noise): it oscillates around ``level`` with n and p."""
     from scipy.stats import binom
 
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     k = np.arange(n + 1)
     low, high = stats.wilson(k, n, level)
     return float(binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
@@ -307,7 +307,7 @@ def paired_coverage(p_win: float, p_loss: float, deals: int, reps: int, rng, lev
                     method: str = "score") -> Coverage:
     """A paired win-rate difference (:func:`stats.paired_mean` on [-1, 1]; ``method="t"``: the t
     interval it replaced, for contrast)."""
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     x = paired_outcomes(p_win, p_loss, deals, reps, rng)
     truth = p_win - p_loss
     bounds = stats.DIFFERENCE if method == "score" else None
@@ -321,7 +321,7 @@ def paired_coverage(p_win: float, p_loss: float, deals: int, reps: int, rng, lev
 def balance_coverage(probs, deals: int, reps: int, rng, level: float = 0.95) -> Coverage:
     """The balance figure's interval (:func:`stats.balance_interval`) for units winning a deal with
     ``probs`` (a tie: all equal)."""
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     probs = np.asarray(probs, float) / np.sum(probs)
     truth = 1 - (probs.max() - probs.min())
     w = winners(probs, deals, reps, rng)
@@ -350,7 +350,7 @@ def sequential_coverage(p_win: float, p_loss: float, cap: int, first_batch: int,
     """A ``--until-decided`` question (:func:`stats.anytime_interval` tuned to ``cap``, looked at
     on the study's schedule, stopped once decided: 0 excluded, or +-margin both excluded): does
     the interval at the stop hold the truth? Width measured on the first ``widths`` replicates."""
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
     x = paired_outcomes(p_win, p_loss, cap, reps, rng)
     truth = p_win - p_loss
     looks = look_schedule(cap, first_batch)
@@ -389,7 +389,7 @@ def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: in
     the same deals) for units winning with known chances under each rule set
     (:func:`paired_unit_rates`); the note gives, on the first ``contrast`` replicates, the
     unpaired interval it replaced (each rule set's balance interval at 97.5%, their difference)."""
-    from tourney_sim.reports import stats
+    from tourney_sim.simulate.stats import intervals as stats
 
     def balance(probs, draw):
         p = np.asarray(probs, float) / np.sum(probs) * (1 - draw) + draw
@@ -423,7 +423,7 @@ def gain_coverage(probs_default, probs_option, same: float, deals: int, reps: in
 
 # ----------------------------------------------------------------------------- dealt components
 # What each seat was dealt (the ``dealt`` column) with a planted effect of each kind on winning,
-# for the component effects (:mod:`tourney_sim.reports.components`): a deck of kinds is shuffled
+# for the component effects (:mod:`tourney_sim.simulate.stats.components`): a deck of kinds is shuffled
 # and dealt out whole, and a unit (seat, or team) wins with chance
 # ``1/U + sum_k effect[k] * (x[u, k] - mean over units of x[., k])``: linear in what it holds, so
 # the regression's contrast has a known value (:func:`dealt_truth`).
@@ -520,7 +520,7 @@ def dealt_effects_coverage(game: Game, deck: Deck, deals: int, reps: int, seed: 
     the share of (replicate, kind) intervals that hold it; the note gives the replicates with a
     false finding: a kind whose truth is 0 called an effect, or one called an effect of the wrong
     sign (with nothing planted: the family's error rate)."""
-    from tourney_sim.reports import components
+    from tourney_sim.simulate.stats import components
 
     truth = dealt_truth(game, deck)
     covered, total, widths, false_any = 0, 0, [], 0

@@ -10,10 +10,10 @@ its questions is open; the heuristic level played every one of them (it plays ma
 and its deals from ``reference_start`` on are never played by a search stage: they are the
 control variate's *reference*, ``reference_per_deal`` of them for each new deal.
 
-**Each question is read twice** (:class:`~tourney_sim.reports.findings.TwoStage`):
+**Each question is read twice** (:class:`~tourney_sim.simulate.stats.findings.TwoStage`):
 
 1. the first pass: the fixed-sample score interval of its first n0 deals, at the share
-   :data:`~tourney_sim.reports.findings.FIRST_PASS_SHARE` w of the question's level;
+   :data:`~tourney_sim.simulate.stats.findings.FIRST_PASS_SHARE` w of the question's level;
 2. the whole stream: the betting confidence sequence (Waudby-Smith & Ramdas 2023) over every
    search deal in the order played, at the rest of the level (1 - w), tuned to n0 + cap deals,
    its bets to the level the stage stops at.
@@ -40,7 +40,7 @@ counted as the report counts them, and the bets tuned to (1 - w) alpha / m): exa
 at which the report's Holm over the primary family settles it whatever the other questions
 (Holm never needs less than Bonferroni's alpha / m), so a question the stage stops for is settled
 in the report. A player count's batches stop when all its questions are settled, or at the cap
-(:class:`tourney_sim.reports.study_report.OpenQuestions` decides after each look, reading the
+(:class:`tourney_sim.simulate.stats.studies.OpenQuestions` decides after each look, reading the
 study as its report does).
 """
 from __future__ import annotations

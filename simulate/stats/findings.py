@@ -45,10 +45,10 @@ alpha / m, one-sided at alpha / m for equivalence, m the family's tested questio
   Lakens 2018): "fair within +-X pp", X the interval's larger end;
 - **not settled** otherwise, with about how many more deals at its level would settle it either
   way (shown an effect, or shown within the margin) at 80% power for every effect within one
-  standard error of the estimate (:func:`stats.deals_to_settle`), rounded up to two significant
+  standard error of the estimate (:func:`intervals.deals_to_settle`), rounded up to two significant
   figures; beyond :func:`settle_cap` "more than X: this budget cannot settle it".
 
-A study with an **adaptive stage** (:mod:`tourney_sim.reports.adaptive`) reads each primary
+A study with an **adaptive stage** (:mod:`tourney_sim.simulate.stats.adaptive`) reads each primary
 search-level question twice: its first pass (the fixed-sample interval on the first pass's search
 deals, at a share :data:`FIRST_PASS_SHARE` of the question's level) and its whole stream of search
 deals (a betting confidence sequence over the first pass and the adaptive stage's new deals, with
@@ -68,10 +68,11 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import analysis, stats
+from . import analysis, intervals
 from tourney_sim.strategies import RANDOM
 
 from .load import Config
+from .measures import study_measures, unit_rates
 
 ALPHA = 0.05
 POWER = 0.8  # "not settled": the deals that would settle it with this chance
@@ -308,14 +309,14 @@ def _test(x, anytime: bool = False, values_in: tuple | None = (-1.0, 1.0), cap: 
     if anytime:
         est, low, high, p = anytime_test(x, cap=cap, tune_alpha=tune_alpha)
         return est, low, high, p, n, sd, False
-    t = stats.paired_mean(x, **_bounds(values_in))
+    t = intervals.paired_mean(x, **_bounds(values_in))
     return t.estimate, t.low, t.high, t.p_value, n, sd, False
 
 
-# -------------------------------------------------- what this module asks of reports/stats.py
+# -------------------------------------------------- what this module asks of simulate/stats/intervals.py
 # The family-level interval and the deals that would settle a question are the only statistics
 # the outcomes need beyond a question's own test; each is one function here, so a better method
-# in reports/stats.py is wired in by changing its body alone.
+# in simulate/stats/intervals.py is wired in by changing its body alone.
 def value_range(section: str, measure: str, unit: str) -> tuple[float, float] | None:
     """Where a question's per-deal values lie: a seat's advantage, a pair's difference, a change
     of a rate in [-1, 1]; a rule option's change of an advantage (itself in [-1, 1]) in [-2, 2];
@@ -326,7 +327,7 @@ def value_range(section: str, measure: str, unit: str) -> tuple[float, float] | 
 
 
 def _bounds(values_in: tuple[float, float] | None) -> dict:
-    """The keywords that tell stats.paired_mean where a question's per-deal values lie (a
+    """The keywords that tell intervals.paired_mean where a question's per-deal values lie (a
     bounded question gets the score interval that never has zero width)."""
     return {} if values_in is None else {"bounds": values_in}
 
@@ -340,7 +341,7 @@ def family_interval(q: Question, alpha: float) -> tuple[float, float]:
         return math.nan, math.nan
     if q.anytime:
         return anytime_test(q.values, 1 - alpha, q.cap, q.tune_alpha)[1:3]
-    t = stats.paired_mean(q.values, 1 - alpha, **_bounds(value_range(q.section, q.measure, q.unit)))
+    t = intervals.paired_mean(q.values, 1 - alpha, **_bounds(value_range(q.section, q.measure, q.unit)))
     return t.low, t.high
 
 
@@ -366,9 +367,9 @@ def more_deals_to_settle(q: Question, alpha: float, power: float = POWER) -> flo
     """Further deals at which the question is settled with chance ``power``, either way: shown
     different from 0 (two-sided at ``alpha``) or shown within +-margin (two one-sided tests at
     ``alpha``), planned for every effect within 1.5 standard errors of the estimate
-    (:func:`stats.deals_to_settle`, rounded up to two significant figures) with the spread of
+    (:func:`intervals.deals_to_settle`, rounded up to two significant figures) with the spread of
     :func:`settling_sd`."""
-    return stats.deals_to_settle(q.estimate, settling_sd(q, alpha), q.deals, alpha, q.margin(), power).either
+    return intervals.deals_to_settle(q.estimate, settling_sd(q, alpha), q.deals, alpha, q.margin(), power).either
 
 
 def settling_sd(q: Question, alpha: float) -> float:
@@ -389,13 +390,8 @@ def anytime_test(x, level: float = 0.95, cap: int | None = None,
     stops on, its bets tuned to the tournament's ``cap`` and to ``tune_alpha``, the level the
     tournament stopped at: default ``1 - level``) and its anytime-valid p-value (which depends
     on the bets, so a report that reads a tournament's pair uses the bets it stopped with)."""
-    t = stats.anytime_interval(x, 1 - level, cap, tune_alpha=tune_alpha)
+    t = intervals.anytime_interval(x, 1 - level, cap, tune_alpha=tune_alpha)
     return t.estimate, t.low, t.high, t.p_value
-
-
-def unit_rates(cfg: Config) -> tuple[list[str], np.ndarray]:
-    names, wd, gd = analysis.unit_deal_rates(cfg)
-    return names, wd / gd[:, None]
 
 
 def unit_contrasts(names: list[str], rates: np.ndarray) -> list[tuple[str, str, str, str, np.ndarray]]:
@@ -414,34 +410,6 @@ def unit_contrasts(names: list[str], rates: np.ndarray) -> list[tuple[str, str, 
 def starts_vary(cfg: Config) -> bool:
     su = analysis.start_unit(cfg)
     return len(np.unique(su)) > 1
-
-
-def draws_per_deal(cfg: Config) -> np.ndarray:
-    return analysis.per_deal_sum(cfg, analysis.draws(cfg)) / analysis.tables_per_deal(cfg)
-
-
-def leader_wins_per_deal(cfg: Config) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per deal: share of games whose leader at two thirds won, and whether any game had one."""
-    led = analysis.leader_won(cfg)
-    if led is None:
-        return None
-    won, valid = led
-    has = analysis.per_deal_sum(cfg, valid.astype(float))
-    return analysis.per_deal_sum(cfg, won) / np.maximum(has, 1), has > 0
-
-
-def length_per_deal(cfg: Config) -> np.ndarray:
-    return analysis.per_deal_sum(cfg, cfg.decisions) / analysis.tables_per_deal(cfg)
-
-
-def margin_per_deal(cfg: Config) -> np.ndarray:
-    """The winning margin (first minus second competitor, in the game's favour) per deal."""
-    return analysis.per_deal_sum(cfg, analysis.winning_margins(cfg)) / analysis.tables_per_deal(cfg)
-
-
-def mean_score_per_deal(cfg: Config) -> np.ndarray:
-    comp = analysis.competitor_columns(cfg)
-    return analysis.per_deal_sum(cfg, cfg.score[:, comp].mean(axis=1)) / analysis.tables_per_deal(cfg)
 
 
 # ----------------------------------------------------------------------------- questions
@@ -489,15 +457,17 @@ def rule_questions(base: Config, variant: Config, context: str, level: str, opti
     if starts_vary(base) or starts_vary(variant):
         add("first player", "first player", "the first player's advantage over the average seat", "pp",
             analysis._first_excess_per_deal(base)[ia], analysis._first_excess_per_deal(variant)[ib])
-    add("draws", "draw rate", "the share of shared first places", "pp",
-        draws_per_deal(base)[ia], draws_per_deal(variant)[ib])
-    la, lb = leader_wins_per_deal(base), leader_wins_per_deal(variant)
-    if la is not None and lb is not None:
-        both = la[1][ia] & lb[1][ib]
-        add("decisiveness", "decisiveness", "how often the leader at two thirds wins", "pp",
-            la[0][ia][both], lb[0][ib][both])
-    ga, gb = length_per_deal(base)[ia], length_per_deal(variant)[ib]
-    add("length", "length", "game length", "decisions", ga, gb, baseline=float(ga.mean()) if len(ga) else math.nan)
+    for m in study_measures():  # draws, decisiveness, length: each measure's own per-deal values and words
+        xa, xb = m.per_deal(base), m.per_deal(variant)
+        if xa is None or xb is None:  # not recorded by this game
+            continue
+        if isinstance(xa, tuple):  # values only some deals have: on the deals both have
+            both = xa[1][ia] & xb[1][ib]
+            xa, xb = xa[0][ia][both], xb[0][ib][both]
+        else:
+            xa, xb = xa[ia], xb[ib]
+        kw = {"baseline": float(xa.mean()) if len(xa) else math.nan} if m.change_unit == "decisions" else {}
+        add(m.name, m.question, m.wording, m.change_unit, xa, xb, **kw)
     return out
 
 
@@ -538,12 +508,12 @@ class TwoStage:
         self._cache: dict = {}
 
     def _fixed(self, level: float):
-        return stats.mean_interval(self.first, level, stats.DIFFERENCE)
+        return intervals.mean_interval(self.first, level, intervals.DIFFERENCE)
 
     def _sequential(self, alpha: float):
         key = ("cs", alpha)
         if key not in self._cache:
-            self._cache[key] = stats.anytime_interval(self.stream, alpha, self.cap, self.bounds, self.tune_alpha)
+            self._cache[key] = intervals.anytime_interval(self.stream, alpha, self.cap, self.bounds, self.tune_alpha)
         return self._cache[key]
 
     def p_value(self) -> float:
@@ -600,7 +570,7 @@ def settle(questions: list[Question], alpha: float = ALPHA) -> list[Question]:
             q.outcome = "not settled"
     for family in by_family.values():
         m = len(family)
-        for q, p in zip(family, stats.holm([q.p_value for q in family])):
+        for q, p in zip(family, intervals.holm([q.p_value for q in family])):
             q.p_holm = float(p)
             q.adj_low, q.adj_high = family_interval(q, alpha / m)
             q.outcome = _outcome(q, alpha, m)

@@ -28,7 +28,9 @@ Every interval and test below takes per-deal values (or per-deal sums) for that 
   betting" (2023), tuned to the tournament's cap, used by ``--until-decided``;
 - :func:`deals_to_settle` (power: the deals that would settle a question either way) and
   :func:`equivalent` (two one-sided tests: equal within a margin);
-- :func:`holm` is Holm's step-down adjustment of several p-values (family-wise 5%).
+- :func:`holm` is Holm's step-down adjustment of several p-values (family-wise 5%);
+- :func:`paired_summary` is a tuning run's confirmation: two settings' per-deal results compared
+  deal by deal (t interval and t-test).
 """
 from __future__ import annotations
 
@@ -841,3 +843,31 @@ def decide(low: float, high: float, margin: float) -> str | None:
     if -margin < low and high < margin:
         return "equivalent"
     return None
+
+
+def paired_summary(best: np.ndarray, base: np.ndarray) -> dict:
+    """Per-deal paired comparison of two float[tables, deals] results (the unit is the deal:
+    its tables are averaged first). Mean difference, 95% interval (t), two-sided p-value."""
+    from scipy import stats
+    a, b = best.mean(axis=0), base.mean(axis=0)
+    d = a - b
+    n = len(d)
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    se = sd / math.sqrt(n) if n > 1 else float("nan")
+    if sd == 0.0:
+        p = 1.0 if mean == 0.0 else 0.0
+        low = high = mean
+    else:
+        p = float(stats.ttest_1samp(d, 0.0).pvalue)
+        q = float(stats.t.ppf(0.975, n - 1))
+        low, high = mean - q * se, mean + q * se
+
+    def ci(x):
+        if n < 2 or x.std(ddof=1) == 0:
+            return [float(x.mean()), float(x.mean())]
+        h = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+        return [float(x.mean()) - h, float(x.mean()) + h]
+
+    return {"deals": n, "best": float(a.mean()), "best_ci": ci(a), "defaults": float(b.mean()),
+            "defaults_ci": ci(b), "difference": mean, "difference_ci": [low, high], "p_value": p}

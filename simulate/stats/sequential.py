@@ -3,7 +3,7 @@
 Each question is a mean of independent per-deal values in [-1, 1] (deals never span batches, so
 batches add independent observations, kept in the order they were played). After every batch,
 each question's anytime-valid interval (the betting confidence sequence of Waudby-Smith & Ramdas
-2023, :func:`tourney_sim.reports.stats.anytime_interval`, tuned to the tournament's cap) is
+2023, :func:`tourney_sim.simulate.stats.intervals.anytime_interval`, tuned to the tournament's cap) is
 recomputed; because it is valid at every deal simultaneously and in finite samples, looking after
 each batch does not inflate the error rate, and the chance that *any* stated conclusion is wrong
 stays below ``alpha`` (split over the questions by Bonferroni). A study passes its family's
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from . import analysis
-from .stats import MeanTest, RunningMean, anytime_interval, decide, largest_gap
+from .intervals import MeanTest, RunningMean, anytime_interval, decide, largest_gap
 
 
 class Sequential:
@@ -249,6 +249,14 @@ class Sequential:
         out.attrs["sequential"] = {"alpha": self.alpha, "per_test_alpha": self.per_test_alpha,
                                    "questions": questions, "margin": self.margin, "pairs": len(rows)}
         return out
+
+
+def stopping_rule(question: str, alpha: float, margin: float) -> Sequential:
+    """The stopping rule of an ``--until-decided`` tournament or study stage
+    (:class:`tourney_sim.simulate.tournament.StoppingRule`): the sequential test of ``question``
+    ("strength" or "balance") at ``alpha`` with the margin ``margin``. What
+    :func:`tourney_sim.simulate.study.run_study` asks (``stopping_rule``)."""
+    return Sequential(question, alpha, margin)
 
 
 def replay_tournament(path, record: dict, sources, configs) -> tuple[Sequential, dict]:

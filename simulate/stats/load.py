@@ -23,9 +23,9 @@ import numpy as np
 
 from tourney_sim.simulate.games import game_names, get_game
 from tourney_sim.simulate.games.spec import COMPONENTS_OPTION
-from tourney_sim.simulate.jobs import detect, not_a
-from tourney_sim.simulate.results import DATASET, MANIFEST, DatasetError, part_files, read_manifest
-from tourney_sim.simulate.tournament import TOURNAMENT, TOURNAMENT_FILE, read_tournament
+from tourney_sim.simulate.jobdir import detect, not_a
+from tourney_sim.simulate.results import (DATASET, MANIFEST, TOURNAMENT, TOURNAMENT_FILE, DatasetError, part_files,
+                                          read_manifest, read_tournament)
 
 #: manifest fields the reports need (all written by tourney 0.1.0's runner)
 REQUIRED_FIELDS = ("game", "players", "seed", "options", "rules_version", "seats", "rotate",

@@ -1,4 +1,4 @@
-"""The report's numbers, computed from loaded configurations (:mod:`tourney_sim.reports.load`) with numpy and
+"""The report's numbers, computed from loaded configurations (:mod:`tourney_sim.simulate.stats.load`) with numpy and
 scipy, vectorised (no Python loop over rows or games; loops run over seats, strategies or pairs).
 
 Definitions (the report's "how to read" text says the same):
@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tourney_sim.simulate.games import GAME_MODULES, get_game
 from tourney_sim.simulate.games.spec import team_of, team_seats
 
-from . import stats
+from . import intervals
 from .load import DECISIVENESS_COLUMN, Config
+
+if TYPE_CHECKING:  # pandas is imported by the functions that make tables (0.4 s: not at start-up)
+    import pandas as pd
 
 RATING_SAMPLE = 10_000
 
@@ -95,6 +98,7 @@ def _quantiles(x, qs=(5, 25, 50, 75, 95)) -> dict:
 def strategy_table(cfg: Config) -> pd.DataFrame:
     """Per strategy (non-player seats such as a Grey Entity included, marked): seat-games, wins,
     win rate with a 95% interval (deal-clustered Wilson), mean score and mean rank."""
+    import pandas as pd
     k = len(cfg.names)
     s_all = cfg.seats
     flat = cfg.strat.reshape(-1).astype(np.int64)
@@ -104,7 +108,7 @@ def strategy_table(cfg: Config) -> pd.DataFrame:
     m = np.bincount(idx, minlength=size).reshape(cfg.deals, k).astype(float)
     y = np.bincount(idx, weights=cfg.win.reshape(-1), minlength=size).reshape(cfg.deals, k)
     del idx, deal_rep
-    p, low, high, n, n_eff = stats.clustered_proportion(y, m)
+    p, low, high, n, n_eff = intervals.clustered_proportion(y, m)
     score_sum = np.bincount(flat, weights=cfg.score.reshape(-1), minlength=k)
     rank_sum = np.bincount(flat, weights=cfg.rank.reshape(-1), minlength=k)
     rows = []
@@ -120,6 +124,7 @@ def strategy_table(cfg: Config) -> pd.DataFrame:
 
 def score_table(cfg: Config) -> pd.DataFrame:
     """Score distribution per strategy (player seats): mean, standard deviation, quantiles."""
+    import pandas as pd
     rows = []
     flat_s = cfg.strat.reshape(-1)
     flat_v = cfg.score.reshape(-1)
@@ -140,6 +145,7 @@ def fit_ratings(cfg: Config, sample: int = RATING_SAMPLE, seed: int = 0) -> tupl
     several seats of a game is rated through copies and moves by the mean of their updates.
     Returns the table (mu, sigma, ordinal = mu - 3 sigma) and a description of the fit.
     """
+    import pandas as pd
     from openskill.models import PlackettLuce
 
     model = PlackettLuce(tau=0.0)
@@ -198,6 +204,7 @@ def pairwise_table(cfg: Config) -> pd.DataFrame:
     where they met, its 95% score interval and p-value (per-deal differences), Holm-adjusted
     p-values over the pairs, and for contrast the interval an unpaired analysis would give
     (every game its own deal)."""
+    import pandas as pd
     ids = player_strategy_ids(cfg)
     counts = strategy_counts(cfg)
     rows = []
@@ -206,15 +213,15 @@ def pairwise_table(cfg: Config) -> pd.DataFrame:
             per_deal, per_game, games = pair_differences(cfg, a, b, counts)
             if games == 0:
                 continue
-            paired = stats.paired_mean(per_deal, bounds=stats.DIFFERENCE)
-            unpaired = stats.paired_mean(per_game, bounds=stats.DIFFERENCE)
+            paired = intervals.paired_mean(per_deal, bounds=intervals.DIFFERENCE)
+            unpaired = intervals.paired_mean(per_game, bounds=intervals.DIFFERENCE)
             rows.append({"a": cfg.names[a], "b": cfg.names[b], "games": games, "deals": paired.n,
                          "diff": paired.estimate, "ci_low": paired.low, "ci_high": paired.high,
                          "p_value": paired.p_value, "unpaired_low": unpaired.low,
                          "unpaired_high": unpaired.high})
     df = pd.DataFrame(rows, columns=["a", "b", "games", "deals", "diff", "ci_low", "ci_high", "p_value",
                                      "unpaired_low", "unpaired_high"])
-    df["p_holm"] = stats.holm(df["p_value"].to_numpy()) if len(df) else []
+    df["p_holm"] = intervals.holm(df["p_value"].to_numpy()) if len(df) else []
     df["significant"] = df["p_holm"] < 0.05
     return df
 
@@ -233,13 +240,14 @@ def balance_of(wins, games, axis_units=0):
 
 
 def seat_analysis(cfg: Config) -> dict:
+    import pandas as pd
     names, w = units(cfg)
     wd, gd = per_deal_sum(cfg, w), tables_per_deal(cfg)
-    p, low, high, n, _ = stats.clustered_proportion(wd, np.repeat(gd[:, None], len(names), axis=1))
+    p, low, high, n, _ = intervals.clustered_proportion(wd, np.repeat(gd[:, None], len(names), axis=1))
     table = pd.DataFrame({"unit": names, "games": n.astype(int), "wins": wd.sum(axis=0).astype(int),
                           "win_rate": p, "ci_low": low, "ci_high": high}).set_index("unit")
     rates = wd / gd[:, None]
-    f, p_equal, dof = stats.equal_means(rates)
+    f, p_equal, dof = intervals.equal_means(rates)
     bal = float(balance_of(p, 1.0))
     bal_low, bal_high = _balance_interval(rates, bal)
     # first player: the unit that made the game's first decision, against the average unit
@@ -247,9 +255,9 @@ def seat_analysis(cfg: Config) -> dict:
     rows = np.arange(cfg.tables)
     first_win = w[rows, su].astype(float)
     first = per_deal_sum(cfg, first_win)
-    fp, flow, fhigh, _, _ = stats.clustered_proportion(first, gd)
+    fp, flow, fhigh, _, _ = intervals.clustered_proportion(first, gd)
     excess = per_deal_sum(cfg, first_win - w.mean(axis=1)) / gd
-    ft = stats.paired_mean(excess, bounds=stats.DIFFERENCE)
+    ft = intervals.paired_mean(excess, bounds=intervals.DIFFERENCE)
     start_counts = np.bincount(cfg.start.astype(np.int64), minlength=cfg.players)
     # are strategies spread evenly over the seats (else seat effects mix with strategy effects)?
     k = len(cfg.names)
@@ -307,7 +315,7 @@ def leader_won(cfg: Config) -> tuple[np.ndarray, np.ndarray] | None:
 def shape_analysis(cfg: Config) -> dict:
     gd = tables_per_deal(cfg)
     draw = draws(cfg)
-    dp, dlow, dhigh, _, _ = stats.clustered_proportion(per_deal_sum(cfg, draw), gd)
+    dp, dlow, dhigh, _, _ = intervals.clustered_proportion(per_deal_sum(cfg, draw), gd)
     margin = winning_margins(cfg)
     out = {"games": cfg.tables, "deals": cfg.deals, "draws": int(draw.sum()), "draw_rate": float(dp),
            "draw_low": float(dlow), "draw_high": float(dhigh),
@@ -323,7 +331,7 @@ def shape_analysis(cfg: Config) -> dict:
             yp = per_deal_sum(cfg, lw)
             mp = per_deal_sum(cfg, valid.astype(float))
             has = mp > 0
-            lp, llow, lhigh, _, _ = stats.clustered_proportion(yp[has], mp[has])
+            lp, llow, lhigh, _, _ = intervals.clustered_proportion(yp[has], mp[has])
             out["decisiveness"] = {"rate": float(lp), "low": float(llow), "high": float(lhigh),
                                    "games": int(valid.sum()), "no_leader": int((~valid).sum())}
         else:
@@ -337,6 +345,7 @@ def column_analysis(cfg: Config) -> list[dict]:
     value (e.g. deals to finish: its distribution), a team value or a per-seat count (means by
     seat and by strategy); the columns a game declares as points (its spec's ``points``) also as
     a share of all points."""
+    import pandas as pd
     spec = get_game(cfg.game) if cfg.game in GAME_MODULES else None  # synthetic data: no spec
     gd = tables_per_deal(cfg)
     seat_names = [f"seat {s}" for s in range(cfg.players)] + list(cfg.extra_seats)
@@ -356,7 +365,7 @@ def column_analysis(cfg: Config) -> list[dict]:
         if per_game:
             v = xp[:, 0]
             if flag:
-                p, low, high, _, _ = stats.clustered_proportion(per_deal_sum(cfg, v), gd)
+                p, low, high, _, _ = intervals.clustered_proportion(per_deal_sum(cfg, v), gd)
                 entry.update(rate=float(p), low=float(low), high=float(high), count=int(v.sum()))
             else:
                 entry.update(mean=float(v.mean()), max=int(v.max()), min=int(v.min()), **_quantiles(v))
@@ -366,7 +375,7 @@ def column_analysis(cfg: Config) -> list[dict]:
             seat_vals = x.astype(float)
             ds = per_deal_sum(cfg, seat_vals)
             if flag:
-                p, low, high, _, _ = stats.clustered_proportion(ds, np.repeat(gd[:, None], cfg.seats, axis=1))
+                p, low, high, _, _ = intervals.clustered_proportion(ds, np.repeat(gd[:, None], cfg.seats, axis=1))
                 entry["by_seat"] = pd.DataFrame({"rate": p, "ci_low": low, "ci_high": high},
                                                 index=seat_names[:cfg.seats])
             else:
@@ -379,7 +388,7 @@ def column_analysis(cfg: Config) -> list[dict]:
             del idx
             present = np.flatnonzero(m.sum(axis=0) > 0)
             if flag:
-                p, low, high, _, _ = stats.clustered_proportion(y[:, present], m[:, present])
+                p, low, high, _, _ = intervals.clustered_proportion(y[:, present], m[:, present])
                 entry["by_strategy"] = pd.DataFrame({"rate": p, "ci_low": low, "ci_high": high},
                                                     index=[cfg.names[j] for j in present])
             else:
@@ -415,22 +424,22 @@ def common_deals(a: Config, b: Config):
 
 
 def _balance_interval(rates, estimate: float, level: float = 0.95) -> tuple[float, float]:
-    """The balance figure's interval (:func:`stats.balance_interval`), widened if need be to hold
+    """The balance figure's interval (:func:`intervals.balance_interval`), widened if need be to hold
     ``estimate`` (computed on win sums, it can differ from the per-deal rates' when deals hold
     different numbers of games): the estimate is always inside its interval."""
-    low, high = stats.balance_interval(rates, level)
+    low, high = intervals.balance_interval(rates, level)
     return min(low, estimate), max(high, estimate)
 
 
 def balance_gain(wins_a, games_a, wins_b, games_b, level: float = 0.95) -> tuple[float, float, float]:
     """(gain, low, high): the balance figure under rules b minus that under rules a, positive =
     fairer, from per-deal unit wins [D, U] and games [D] of the same deals under each, with the
-    paired interval of :func:`stats.balance_gain_interval` (simultaneous intervals of every pair of
+    paired interval of :func:`intervals.balance_gain_interval` (simultaneous intervals of every pair of
     units' gap under each rule set and of its change, deal by deal). The gain is the one of the
     two balance figures (win sums), and the interval is widened if need be to hold it (the
     per-deal rates' mean differs from it only when deals hold different numbers of games)."""
     gain = float(balance_of(wins_b.sum(axis=0), games_b.sum()) - balance_of(wins_a.sum(axis=0), games_a.sum()))
-    t = stats.balance_gain_interval(wins_a / games_a[:, None], wins_b / games_b[:, None], level)
+    t = intervals.balance_gain_interval(wins_a / games_a[:, None], wins_b / games_b[:, None], level)
     return gain, min(t.low, gain), max(t.high, gain)
 
 
@@ -462,12 +471,12 @@ def compare_variants(configs: list[Config], seats: dict) -> list[dict]:
                                balance_gain(wa_deal[ia], ga_deal[ia], wb_deal[ib], gb_deal[ib])))
                 row["units"] = []
                 for u, uname in enumerate(names):
-                    t = stats.paired_mean(rb[:, u] - ra[:, u], bounds=stats.DIFFERENCE)
+                    t = intervals.paired_mean(rb[:, u] - ra[:, u], bounds=intervals.DIFFERENCE)
                     row["units"].append({"unit": uname, "diff": t.estimate, "low": t.low, "high": t.high,
                                          "p_value": t.p_value})
                 fa = _first_excess_per_deal(base)[ia]
                 fb = _first_excess_per_deal(other)[ib]
-                t = stats.paired_mean(fb - fa, bounds=(-2.0, 2.0))  # each in [-1, 1]
+                t = intervals.paired_mean(fb - fa, bounds=(-2.0, 2.0))  # each in [-1, 1]
                 row.update(first_diff=t.estimate, first_diff_low=t.low, first_diff_high=t.high,
                            first_diff_p=t.p_value)
             rows.append(row)

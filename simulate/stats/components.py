@@ -65,7 +65,7 @@ import numpy as np
 from tourney_sim.simulate.games.spec import team_seats
 from tourney_sim.simulate.results import DatasetError, part_files
 
-from . import stats
+from . import intervals
 from .findings import ALPHA, NEGLIGIBLE_PP
 from .load import Config
 
@@ -82,6 +82,8 @@ TOO_FEW = "too few deals"
 OUTCOMES = ("finding", "negligible", "not settled", TOO_FEW)
 #: fewer deals than this: the kinds are estimated but not tested ("too few deals")
 MIN_DEALS = 20
+#: the study's paired checks: the kinds with the largest effects that get one (and its report's list of them)
+COMPONENT_CHECKS = 3
 #: the family is tested by permutation below this many deals per kind tested (the normal
 #: approximation held at 25 per kind: scripts/bench_components.py), and never beyond
 #: PERMUTATION_DEALS deals (the blocks are kept in memory)
@@ -337,7 +339,7 @@ def estimate(blocks, kinds: list[str], n_units: int, unit_word: str, alpha: floa
         k.p_value = float(2 * NormalDist().cdf(-abs(k.effect) / k.se))
     if m:
         zf = NormalDist().inv_cdf(1 - alpha / (2 * m))
-        for k, p in zip(tested, stats.holm([k.p_value for k in tested])):
+        for k, p in zip(tested, intervals.holm([k.p_value for k in tested])):
             k.p_holm = float(p)
             k.adj_low, k.adj_high = k.effect - zf * k.se, k.effect + zf * k.se
             k.outcome = outcome(k, alpha)
@@ -597,8 +599,16 @@ def dataset_effects(path) -> ComponentEffects | None:
     return component_effects(cfg)
 
 
-def largest_kinds(path, n: int = 3) -> list[str]:
+def largest_kinds(path, n: int = COMPONENT_CHECKS) -> list[str]:
     """The ``n`` kinds with the largest effects (either sign) in a dataset, largest first; [] when
     it does not record what was dealt (the study's paired checks)."""
     e = dataset_effects(path)
     return [] if e is None else [k.kind for k in e.largest(n)]
+
+
+def largest_components(dataset_dir) -> list[str]:
+    """The component kinds whose nearest change the study checks (its stage 6): the
+    :data:`COMPONENT_CHECKS` kinds with the largest effects on winning in a levels stage's dataset,
+    largest first; [] when it does not record what was dealt. What
+    :func:`tourney_sim.simulate.study.run_study` asks (``largest_components``)."""
+    return largest_kinds(dataset_dir, COMPONENT_CHECKS)

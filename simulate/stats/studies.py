@@ -1,0 +1,246 @@
+"""A study's data and questions: its stages loaded (:class:`StudyData`), every question of the
+study settled family by family (:func:`questions`, the statistics of
+:mod:`tourney_sim.simulate.stats.findings`), the adaptive stage's decision (:func:`open_questions`)
+and what findings.json holds (:func:`findings_json`). The report
+(:mod:`tourney_sim.reports.study_report`) lays them out; see :mod:`tourney_sim.simulate.study` for
+the stages.
+
+:class:`StudyData` holds one loaded configuration per stage (the landscape's tournaments merged
+into one per player count); the tests build it from synthetic configurations with planted
+effects, the study from its directory. Every number is a function of the data alone (no clock,
+seeded rating samples), so a resumed study writes the same findings.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from tourney_sim.simulate.results import read_tournament
+
+from . import adaptive, analysis, findings
+from .findings import Family, Question
+from .load import Config, _assign_deals, load
+from .measures import length_per_deal
+
+#: the levels of play in words (a question's context, the report's sentences)
+LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
+
+
+@dataclass
+class StudyData:
+    game: str
+    title: str
+    strategy: dict  # level -> the strategy everyone plays at that level
+    levels: dict = field(default_factory=dict)  # (players, level) -> Config
+    rules: dict = field(default_factory=dict)  # (players, level, "key=value") -> Config
+    landscape: dict = field(default_factory=dict)  # players -> Config (every tournament merged)
+    anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): its tournament's bets}
+    streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
+    components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
+    manifest: dict = field(default_factory=dict)
+    out: Path | None = None
+
+    @property
+    def players(self) -> list[int]:
+        return sorted({p for p, _ in self.levels} | set(self.landscape))
+
+
+def context(data: StudyData, players: int, level: str) -> str:
+    name = data.strategy.get(level, level)
+    return f"{players} players, everyone {name}" + ("" if name == level else f" ({LEVEL_WORDS[level]})")
+
+
+def load_study(out: Path, manifest: dict,
+               sections=("levels", "rules", "landscape", "adaptive", "components")) -> StudyData:
+    """The study's stages (of ``sections``), loaded."""
+    from tourney_sim.simulate.games import get_game
+    game = manifest["game"]
+    data = StudyData(game, get_game(game).title, dict(manifest["level_strategies"]), manifest=manifest, out=out)
+    landscape_dirs: dict[int, list[Path]] = {}
+    search_dirs: dict[int, list[Path]] = {}
+    for st in manifest["stages"]:
+        if st["section"] not in sections:
+            continue
+        where = Path(out) / st["dir"]
+        p = int(st["players"])
+        if st["section"] == "levels":
+            data.levels[(p, st["level"])] = load([where])[0]
+            if st["level"] == "search":
+                search_dirs.setdefault(p, []).insert(0, where)
+        elif st["section"] == "adaptive":
+            search_dirs.setdefault(p, []).append(where)
+        elif st["section"] == "rules":
+            data.rules[(p, st["level"], st["option"])] = load([where])[0]
+        elif st["section"] == "components":
+            data.components[(p, st["level"], st["option"])] = load([where])[0]
+        else:
+            landscape_dirs.setdefault(p, []).append(where)
+            if st["sequential"]:
+                data.anytime_pairs.setdefault(p, {})[frozenset(st["strategies"])] = _stopping_bets(where, st)
+    for p, dirs in landscape_dirs.items():
+        configs = load(dirs)
+        data.landscape[p] = configs[0]
+    for p, dirs in search_dirs.items():
+        if len(dirs) > 1:  # the first pass and the adaptive stage's batches: one stream of deals
+            data.streams[p] = load(dirs)[0]
+    return data
+
+
+def _stopping_bets(where: Path, stage: dict) -> dict:
+    """The bets a sequential landscape stage stopped with (``{"cap", "alpha"}``), as its
+    tournament's manifest records them (``until_decided.bets``); a stage recorded before the bets
+    were (or not yet stopped) gets what its rule used: the per-question level and the stage's
+    deals."""
+    record = read_tournament(where).get("until_decided") or {}
+    bets = record.get("bets") or {}
+    return {"cap": int(bets.get("cap") or record.get("cap") or stage["deals"]),
+            "alpha": bets.get("alpha") or record.get("per_test_alpha")}
+
+
+def questions(data: StudyData) -> Family:
+    qs = _fixed_questions(data)
+    if data.manifest.get("adaptive"):
+        size = primary_size(data, qs)
+        for p in data.players:
+            qs += search_level(data, p, size)
+    return Family(findings.settle(qs))
+
+
+def _read_twice(data: StudyData, level: str) -> bool:
+    """A level whose seat questions the adaptive stage reads twice (first pass and stream)."""
+    return level == "search" and bool(data.manifest.get("adaptive"))
+
+
+def _fixed_questions(data: StudyData) -> list[Question]:
+    """Every question but those the adaptive stage reads twice."""
+    qs: list[Question] = []
+    for (p, level), cfg in sorted(data.levels.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]))):
+        if not _read_twice(data, level):
+            qs += findings.seat_questions(cfg, context(data, p, level), level)
+    for (p, level, option), cfg in sorted(data.rules.items(), key=lambda kv: (kv[0][0], findings_level(kv[0][1]), kv[0][2])):
+        qs += findings.rule_questions(data.levels[(p, level)], cfg, context(data, p, level), level, option)
+    for p, cfg in sorted(data.landscape.items()):
+        pairs = {frozenset(_label(cfg, n) for n in pair): bets for pair, bets in data.anytime_pairs.get(p, {}).items()}
+        qs += findings.strategy_questions(cfg, f"{p} players", pairs)
+    return qs
+
+
+def primary_size(data: StudyData, fixed: list[Question] | None = None) -> int:
+    """The primary family's questions, counted from the first pass as the report counts them
+    (a question that turns out unchanged included): the adaptive stage stops at ALPHA / this."""
+    fixed = _fixed_questions(data) if fixed is None else fixed
+    read_twice = sum(len(findings.seat_values(cfg)) for (p, level), cfg in data.levels.items() if _read_twice(data, level))
+    return sum(findings.family_of(q) == "primary" for q in fixed) + read_twice
+
+
+def search_level(data: StudyData, players: int, size: int, first_pass_only: bool = False) -> list[Question]:
+    """The primary search-level questions at one player count, read twice
+    (:func:`tourney_sim.simulate.stats.adaptive.search_questions`) on every search deal played (or on
+    the first pass's alone)."""
+    first = data.levels.get((players, "search"))
+    if first is None:
+        return []
+    stream = first if first_pass_only else data.streams.get(players, first)
+    return adaptive.search_questions(data.manifest["adaptive"], players, context(data, players, "search"), stream,
+                                     data.levels.get((players, "heuristic")), size)
+
+
+class OpenQuestions:
+    """The adaptive stage's decision (the ``adaptive_rule`` of
+    :func:`tourney_sim.simulate.study.run_study`): after each look, the primary search-level
+    questions of a player count still open. The primary family's size is counted once, from the
+    first pass (a resumed study counts it again, the same)."""
+
+    def __init__(self):
+        self.size: int | None = None
+
+    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
+        if self.size is None:
+            self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
+        data = load_study(out, manifest, ("levels", "adaptive"))
+        return [q.subject for q in search_level(data, players, self.size) if not adaptive.settled(q, self.size)]
+
+
+#: :func:`open_questions`: one :class:`OpenQuestions` per study (its primary family's size counted once)
+_DECISIONS: dict = {}
+
+
+def open_questions(out: Path, manifest: dict, players: int) -> list[str]:
+    """The adaptive stage's decision after each look (what
+    :func:`tourney_sim.simulate.study.run_study` asks, its ``adaptive_rule``): the primary
+    search-level questions at ``players`` still open on the deals played so far, as
+    :class:`OpenQuestions` decides, one per study: its directory and the stages the primary
+    family's size is counted on (the levels and rule options, all played before the adaptive
+    stage: the same stages give the same size, and a resumed study counts it again, the same)."""
+    key = (str(Path(out).resolve()), json.dumps(manifest.get("adaptive"), sort_keys=True),
+           json.dumps([{k: st.get(k) for k in ("id", "command", "status")} for st in manifest["stages"]
+                       if st["section"] in ("levels", "rules")]))
+    return _DECISIONS.setdefault(key, OpenQuestions())(out, manifest, players)
+
+
+def adaptive_counts(data: StudyData, family: Family) -> dict | None:
+    """The primary search-level questions settled after the first pass and after the adaptive
+    stage (each the report's outcome: the primary family's Holm, with the search-level questions
+    read on the first pass's deals alone, then on every deal), the deals each player count's
+    stage played and the questions still open."""
+    design = data.manifest.get("adaptive")
+    if not design:
+        return None
+    done = ("finding", "negligible", "equivalent", "unchanged")
+    after = [q for q in family.questions if q.section == "seats" and q.level == "search"]
+    others = [replace(q) for q in family.questions if q.family == "primary" and not (q.section == "seats" and q.level == "search")]
+    size = primary_size(data)
+    before = [q for p in data.players for q in search_level(data, p, size, first_pass_only=True)]
+    findings.settle(others + before)
+    played = {p: int((cfg.deal_game >= design["first_pass"]).sum()) for p, cfg in data.streams.items()}
+    return {"questions": len(after), "settled_first_pass": sum(q.outcome in done for q in before),
+            "settled": sum(q.outcome in done for q in after), "deals_played": played,
+            "open": [f"{q.players} players, {q.subject}" for q in after if q.outcome not in done],
+            "cap": design["cap"], "batch": design["batch"], "first_pass": design["first_pass"],
+            "first_pass_share": findings.FIRST_PASS_SHARE, "reference_per_deal": design["reference_per_deal"]}
+
+
+def findings_level(level: str) -> int:
+    return ("random", "heuristic", "search").index(level) if level in ("random", "heuristic", "search") else 9
+
+
+def _label(cfg: Config, setting: str) -> str:
+    """The name a strategy setting has in the datasets (its label)."""
+    if setting in cfg.names:
+        return setting
+    base = setting.split(":")[0].split("@")[0]
+    matches = [n for n in cfg.names if n.split(":")[0] == base]
+    return matches[0] if len(matches) == 1 else setting
+
+
+def on_deals(cfg: Config, deals) -> Config:
+    """The configuration's games on the given deals (indices into its deals) only."""
+    keep = np.isin(cfg.deal, np.asarray(deals))
+    rows = {k: getattr(cfg, k)[keep] for k in ("strat", "win", "rank", "score", "start", "decisions",
+                                               "game_index", "seed", "source")}
+    sub = replace(cfg, **rows, extra={k: v[keep] for k, v in cfg.extra.items()})
+    _assign_deals(sub)
+    return sub
+
+
+def changed_any_game(base: Config, variant: Config, ia, ib) -> bool:
+    """Whether the option changed any game on the deals both played: a winner, a score or a
+    length (per deal and seat)."""
+    for values in (lambda c: c.score, lambda c: c.win.astype(np.int64)):
+        if not np.array_equal(analysis.per_deal_sum(base, values(base))[ia],
+                              analysis.per_deal_sum(variant, values(variant))[ib]):
+            return True
+    return not np.array_equal(length_per_deal(base)[ia], length_per_deal(variant)[ib])
+
+
+def findings_json(data: StudyData, family: Family) -> dict:
+    m = data.manifest
+    return {"format": "tourney-study-findings/1", "game": data.game, "budget": m.get("budget"),
+            "seed": m.get("seed"), "players": data.players, "levels": m.get("levels"),
+            "level_strategies": data.strategy, "questions_tested": family.tested(),
+            "findings": len(family.findings()), "not_settled": len(family.not_settled()),
+            "adaptive": adaptive_counts(data, family),
+            "questions": [q.to_dict() for q in family.questions]}
