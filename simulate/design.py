@@ -59,15 +59,13 @@ The directory (paths in the manifest are relative to it)::
 """
 from __future__ import annotations
 
-import math
 import os
 import re
 import shutil
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from tourney_sim.strategies import available, resolve
 
@@ -77,10 +75,12 @@ from .check import check_trace, validate_trace
 from .errors import TourneyError
 from .games import get_game
 from .games.spec import COMPONENTS_OPTION, RuleError, component_rules, value_text
-from .jobdir import JobDir, JobKind, as_stored, error_line, now
+from .jobdir import Job, JobKind, Outcome, as_stored, error_line, now, option, run_job
 from .matchup import make_matchup
 from .replay import EngineDisagreement, trace as replay_trace
 from .results import read_manifest
+from .stats.designs import design_measure, hopeless
+from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, names, ranges
 from .runner import run as run_games
 from .study import SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
@@ -89,11 +89,10 @@ DESIGN_FILE = "_design.json"
 DESIGN_FORMAT = "tourney-design/1"
 JOURNAL = "search.journal"
 STUDY_NAME = "design"
-#: what a design can measure and optimise, and which way is better
-MEASURES = ("balance", "skill", "length", "decisiveness", "draws")
-MAXIMISE = {"balance": True, "skill": True, "length": False, "decisiveness": True, "draws": False,
-            "disruption": False}
-DEFAULT_OBJECTIVES = ("balance", "skill")
+#: what a design can measure and optimise, and which way is better (the registry's design measures)
+MEASURES = names("design")
+MAXIMISE = {**{n: REGISTRY[n].maximise for n in MEASURES}, "disruption": False}
+DEFAULT_OBJECTIVES = DESIGN_OBJECTIVES
 #: the largest counts a design run takes: every measure reads a candidate's deals into memory (a
 #: few hundred bytes a deal), and the search proposes each design as one slot per change
 MAX_DEALS = 2_000_000
@@ -101,7 +100,7 @@ MAX_TRIALS = 100_000
 MAX_DESIGNS = 20
 MAX_CHANGES = 50
 #: a fix that makes the game a coin flip is not a fix: skill keeps at least 75% of today's
-DEFAULT_TARGETS = ("skill>=75%",)
+DEFAULT_TARGETS = DESIGN_TARGETS
 SAMPLERS = ("tpe", "nsga2")
 RULE = "rule"
 #: an int rule option is searched over at most this many values from its lowest
@@ -272,8 +271,7 @@ def select(game: str, dims: list[Dimension], vary, fix) -> list[Dimension]:
 # ----------------------------------------------------------------------------- targets
 _TARGET = re.compile(r"^\s*([a-z]+)\s*(>=|<=|=)\s*(?:±|\+-|\+/-)?\s*([-+]?[0-9.]+)\s*(%?)\s*$")
 #: the values each measure can take (absolute targets outside them can never be met)
-MEASURE_RANGE = {"balance": (0.0, 1.0), "skill": (-1.0, 1.0), "length": (0.0, math.inf),
-                 "decisiveness": (0.0, 1.0), "draws": (0.0, 1.0)}
+MEASURE_RANGE = ranges("design")
 
 
 def parse_target(text: str) -> tuple[str, dict]:
@@ -579,15 +577,6 @@ def _recheck_key(entry: dict) -> str:
     return repr(as_stored([entry.get("trial"), entry.get("rules"), (entry.get("dirs") or {}).get("heuristic")]))
 
 
-@dataclass
-class DesignResult:
-    manifest: dict
-    out: Path
-    seconds: float
-    summary: str = ""
-    notes: list = field(default_factory=list)
-
-
 def _strategies(game: str, heuristic: str | None, weaker: str | None, search: str | None) -> dict:
     """The strong heuristic (the study's heuristic level), the weaker one it plays for skill (the
     game's first built-in heuristic that is not random), the search player."""
@@ -606,250 +595,313 @@ def _strategies(game: str, heuristic: str | None, weaker: str | None, search: st
     return settings
 
 
-def run_design(game: str, out: Path, *, measure: Callable, hopeless: Callable, write_report: Callable,
-               players: int | None = None, vary=(), fix=(), objectives=DEFAULT_OBJECTIVES,
-               targets=DEFAULT_TARGETS, max_changes: int = 3, budget: str = "standard",
-               trials: int | None = None, deals: int | None = None, skill_deals: int | None = None,
-               designs: int | None = None, confirm_deals: int | None = None, search_deals: int | None = None,
-               sampler: str = "tpe", seed: int = 0, confirm_seed: int | None = None, rules=(),
-               heuristic: str | None = None, weaker: str | None = None, search: str | None = None,
-               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-               overwrite: bool = False, progress: bool = True, command: str | None = None,
-               echo: Callable[[str], None] | None = None) -> DesignResult:
-    """Search, confirm and report (see the module docstring). ``rules``: the baseline's rule
-    strings (``components.KEY=VALUE`` included). Every request is checked before anything is
-    written (DesignError, RuleError, StrategyError: one line)."""
-    if echo is None:
-        def echo(text):
-            print(text, file=sys.stderr, flush=True)
-    spec = get_game(game)
-    players = spec.player_count(players)
-    if budget not in BUDGETS:
-        raise DesignError(f"--budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
-    b = BUDGETS[budget]
-    trials = b.trials if trials is None else trials
-    deals = b.deals if deals is None else deals
-    skill_deals = b.skill_deals if skill_deals is None else skill_deals
-    designs = b.designs if designs is None else designs
-    confirm_deals = b.confirm_deals if confirm_deals is None else confirm_deals
-    search_deals = (max(20, int(round(b.search_deals * spec.search_scale))) if search_deals is None
-                    else search_deals)
-    for name, v, least, most in (("--trials", trials, 1, MAX_TRIALS), ("--deals", deals, 8, MAX_DEALS),
-                                 ("--skill-deals", skill_deals, 2, MAX_DEALS), ("--designs", designs, 1, MAX_DESIGNS),
-                                 ("--confirm-deals", confirm_deals, 8, MAX_DEALS),
-                                 ("--search-deals", search_deals, 2, MAX_DEALS),
-                                 ("--max-changes", max_changes, 1, MAX_CHANGES)):
-        if not (least <= v <= most):
-            raise DesignError(f"{name} must be from {least:,} to {most:,}, got {v:,}")
-    if sampler not in SAMPLERS:
-        raise DesignError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
-    objectives = list(dict.fromkeys(objectives or DEFAULT_OBJECTIVES))
-    for o in objectives:
-        if o not in MEASURES:
-            raise DesignError(f"--objective must be one of {', '.join(MEASURES)} (disruption is always one), got {o!r}")
-    parsed_targets = dict(parse_target(t) for t in (DEFAULT_TARGETS if targets is None else targets))
-    if not (0 <= seed < 2**64):
-        raise DesignError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
-    confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
-    if confirm_seed == seed:
-        raise DesignError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
-    baseline_rules = list(rules)
-    options = spec.resolve_options(baseline_rules)  # bad --rule / --component: RuleError
-    spec.make_params(players, options)  # a baseline the game cannot play: refused
-    space = select(game, dimensions(game, options), list(vary), list(fix))
-    by_address = {d.address: d for d in space}
-    slots = min(max_changes, len(space))  # never more changes than values to change
-    strategies = _strategies(game, heuristic, weaker, search)
-    seatings = candidate_seatings(players, spec.team_game)
-    table = options.get(COMPONENTS_OPTION)
-    request = {
-        "game": game, "players": players, "rules_version": spec.rules_version,
-        "baseline": {"rules": baseline_rules, "components": dict(table) if table is not None else None,
-                     "label": ", ".join(baseline_rules) or "the shipped rules and components"},
-        "space": [d.to_dict() for d in space], "objectives": objectives, "targets": parsed_targets,
-        "max_changes": max_changes, "strategies": strategies, "seatings": [list(s) for s in seatings],
-        "seed": seed, "confirm_seed": confirm_seed, "sampler": sampler, "deals": deals,
-        "skill_deals": skill_deals,
-        "confirm": {"designs": designs, "heuristic_deals": confirm_deals,
-                    "skill_deals": max(2, confirm_deals // 4), "search_deals": search_deals},
-        "sources": SOURCES,
-    }
-    job = JobDir(DESIGN, out)
-    out = job.path
-    old = job.open(request, resume, overwrite)
-    manifest = {"format": DESIGN_FORMAT, "tool": "tourney", "tool_version": __version__, "budget": b.name,
-                **request, "trials": trials, "command": command, "status": "running",
-                "created": (old or {}).get("created") or now(), "history": [], "front": [], "confirmed": []}
-    if old is not None:
-        job.resumed(old, manifest, command)
-    job.start(manifest)
-    study = open_study(out, create=old is None or not (out / JOURNAL).exists(), name=STUDY_NAME,
-                       file=JOURNAL, directions=directions(objectives))
-    optuna = _optuna()
-    notes = []
-    stale = [t for t in fail_stale(study, waiting=True) if t.state == optuna.trial.TrialState.RUNNING]
-    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
-    done = [t for t in study.trials if t.state in finished]
-    fixed = _enqueued(space, slots, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
-    if old is not None:
-        notes.append(f"resuming: {sum(h['state'] != 'unplayable' for h in _history(study, optuna))} of {trials} trials done"
-                     + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
-    start = time.perf_counter()
-    backend = open_backend(workers, scheduler)
-    plays = Plays(game, players, strategies, seatings, backend)
-    quarter = max(1, deals // 4)
-    bar = None
+@dataclass(frozen=True)
+class DesignRequest:
+    """What a design run is asked: every option of ``tourney design`` (and of ``api.design``),
+    declared once here with its flags and help; the CLI's options are made from it."""
 
-    def today_measures() -> dict:
-        return next(t.user_attrs["measures"] for t in study.trials
-                    if t.state == optuna.trial.TrialState.COMPLETE and t.user_attrs.get("k") == 0)
+    players: Optional[int] = option(None, "Number of players (default: 4, or the game's only count).",
+                                    "--players", "-p")
+    vary: list[str] = option((), "What the search may change; repeatable: rule (every rule option), rule:NAME, a "
+                             "component group (deck), a key (commitment.values) or one address (deck.counts[Swap]); "
+                             "keys in docs/components.md (default: everything the game declares designable).")
+    fix: list[str] = option((), "What the search leaves alone (same names as --vary); repeatable.")
+    objectives: list[str] = option(DEFAULT_OBJECTIVES, "What to optimise besides disruption (always one): balance, "
+                                   "skill, length (closeness to today's), decisiveness, draws; repeatable (default: "
+                                   "balance and skill).", "--objective")
+    targets: Optional[list[str]] = option(None, "A constraint, repeatable: \"skill>=75%\" (at least 75% of today's: "
+                                          "the default), \"length=10%\" (within ±10% of today's), \"draws<=0.05\", "
+                                          "\"balance>=0.97\" (absolute). --target none: no target.", "--target")
+    max_changes: int = option(3, "At most this many values changed in a design.")
+    budget: str = option("standard", "quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough "
+                         "(about an hour): trials, deals and confirmation; docs/design.md lists each one's numbers and "
+                         "cost.", "--budget", "-b")
+    trials: Optional[int] = option(None, "Candidates to try (the first is today's game; default: the budget's).",
+                                   "--trials", "-t")
+    deals: Optional[int] = option(None, "Deals per candidate, everyone the strong heuristic; the same deals for "
+                                  "every candidate (default: the budget's).", "--deals", "-n")
+    skill_deals: Optional[int] = option(None, "Deals per seating of the skill tables, per candidate (default: the "
+                                        "budget's).")
+    designs: Optional[int] = option(None, "Designs of the Pareto front confirmed on fresh deals (default: the "
+                                    "budget's).")
+    confirm_deals: Optional[int] = option(None, "Fresh deals of the confirmation at the heuristic level (default: "
+                                          "the budget's).")
+    search_deals: Optional[int] = option(None, "Fresh deals of the confirmation under search play (default: the "
+                                         "budget's, scaled by the game's search cost).")
+    sampler: str = option("tpe", "optuna multi-objective sampler: tpe or nsga2.")
+    seed: int = option(0, "Seed of the search's deals and of the sampler.", "--seed", "-s")
+    confirm_seed: Optional[int] = option(None, "Seed of the confirmation's fresh deals (default: --seed + 1).")
+    rules: list[str] = option((), "The starting game: a rule option key=value; repeatable (default: the shipped "
+                              "rules).", "--rule")
+    components: list[str] = option((), "The starting game: one component value KEY=VALUE; repeatable (default: the "
+                                   "shipped components).", "--component")
+    heuristic: Optional[str] = option(None, "The strong heuristic everyone plays (default: the study's, the game's "
+                                      "strongest).")
+    weaker: Optional[str] = option(None, "The weaker strategy the heuristic plays to measure skill (default: the "
+                                   "game's first simple heuristic).")
+    search: Optional[str] = option(None, "The search player of the confirmation (default: ismcts).")
 
-    try:
-        backend.check(make_matchup(game, players, [strategies["heuristic"]], rules=baseline_rules,
-                                   seed=seed).describe())
 
-        def objective_fn(trial):
-            k = len([t for t in study.trials if t.state in finished])
-            changes = _propose(trial, space, slots)
-            cand_rules = rules_of(by_address, baseline_rules, changes)
-            where = out / "trials" / str(k)
-            if where.exists():
-                shutil.rmtree(where)  # a trial cut short by a kill: played again from scratch
-            d = disruption(by_address, changes)
-            info = {"k": k, "changes": changes, "label": label_of(changes), "rules": cand_rules, "disruption": d,
-                    "dirs": {"mirror": [f"trials/{k}/mirror-0"], "skill": []}, "why": None,
-                    "constraint": [0.0] * len(parsed_targets), "repeat_of": None}
-            for key, v in info.items():
-                trial.set_user_attr(key, v)
-            earlier = next((t for t in study.trials if t.state in finished and t.user_attrs.get("changes") == changes),
-                           None)
-            if earlier is not None:  # the same design on the same deals: the same games, not played again
-                for key in ("dirs", "measures", "state", "why", "constraint"):
-                    trial.set_user_attr(key, earlier.user_attrs.get(key))
-                trial.set_user_attr("repeat_of", earlier.user_attrs["k"])
-                _constrain(trial, parsed_targets, earlier.user_attrs.get("constraint"))
-                if earlier.state == optuna.trial.TrialState.PRUNED:
-                    raise optuna.TrialPruned()
-                return list(earlier.values)
-            try:
-                spec.make_params(players, spec.resolve_options(cand_rules))
-            except RuleError as exc:
-                trial.set_user_attr("state", "unplayable")
-                trial.set_user_attr("why", str(exc))
-                _constrain(trial, parsed_targets, None)
-                raise optuna.TrialPruned()
-            mirror = [where / "mirror-0"]
-            plays.mirror(cand_rules, strategies["heuristic"], seed, quarter, mirror[0])
-            if k > 0 and "balance" in objectives:
-                today_dirs = [out / "trials" / "0" / "mirror-0"]
-                why = hopeless(game, players, mirror, today_dirs)
-                if why:
-                    trial.set_user_attr("state", "pruned")
-                    trial.set_user_attr("why", why)
+class DesignJob(Job):
+    """``tourney design``: the search over changes of rules and components, the confirmation of
+    the best on fresh deals, the re-check of their games, then the report (see the module
+    docstring and :func:`run_design`)."""
+
+    kind = DESIGN
+
+    def __init__(self, game: str, request: DesignRequest, *, workers: int | None, scheduler: str | None,
+                 progress: bool, echo):
+        if echo is None:
+            def echo(text):
+                print(text, file=sys.stderr, flush=True)
+        (players, vary, fix, objectives, targets, max_changes, budget, trials, deals, skill_deals, designs,
+         confirm_deals, search_deals, sampler, seed, confirm_seed, rules, components, heuristic, weaker,
+         search) = (getattr(request, f.name) for f in fields(DesignRequest))  # in the order declared
+        rules = list(rules) + component_rules(components)
+        spec = get_game(game)
+        players = spec.player_count(players)
+        if budget not in BUDGETS:
+            raise DesignError(f"--budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
+        b = BUDGETS[budget]
+        trials = b.trials if trials is None else trials
+        deals = b.deals if deals is None else deals
+        skill_deals = b.skill_deals if skill_deals is None else skill_deals
+        designs = b.designs if designs is None else designs
+        confirm_deals = b.confirm_deals if confirm_deals is None else confirm_deals
+        search_deals = (max(20, int(round(b.search_deals * spec.search_scale))) if search_deals is None
+                        else search_deals)
+        for name, v, least, most in (("--trials", trials, 1, MAX_TRIALS), ("--deals", deals, 8, MAX_DEALS),
+                                     ("--skill-deals", skill_deals, 2, MAX_DEALS), ("--designs", designs, 1, MAX_DESIGNS),
+                                     ("--confirm-deals", confirm_deals, 8, MAX_DEALS),
+                                     ("--search-deals", search_deals, 2, MAX_DEALS),
+                                     ("--max-changes", max_changes, 1, MAX_CHANGES)):
+            if not (least <= v <= most):
+                raise DesignError(f"{name} must be from {least:,} to {most:,}, got {v:,}")
+        if sampler not in SAMPLERS:
+            raise DesignError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+        objectives = list(dict.fromkeys(objectives or DEFAULT_OBJECTIVES))
+        for o in objectives:
+            if o not in MEASURES:
+                raise DesignError(f"--objective must be one of {', '.join(MEASURES)} (disruption is always one), got {o!r}")
+        parsed_targets = dict(parse_target(t) for t in (DEFAULT_TARGETS if targets is None else targets))
+        if not (0 <= seed < 2**64):
+            raise DesignError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
+        confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
+        if confirm_seed == seed:
+            raise DesignError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
+        baseline_rules = list(rules)
+        options = spec.resolve_options(baseline_rules)  # bad --rule / --component: RuleError
+        spec.make_params(players, options)  # a baseline the game cannot play: refused
+        space = select(game, dimensions(game, options), list(vary), list(fix))
+        by_address = {d.address: d for d in space}
+        slots = min(max_changes, len(space))  # never more changes than values to change
+        strategies = _strategies(game, heuristic, weaker, search)
+        seatings = candidate_seatings(players, spec.team_game)
+        table = options.get(COMPONENTS_OPTION)
+        request = {
+            "game": game, "players": players, "rules_version": spec.rules_version,
+            "baseline": {"rules": baseline_rules, "components": dict(table) if table is not None else None,
+                         "label": ", ".join(baseline_rules) or "the shipped rules and components"},
+            "space": [d.to_dict() for d in space], "objectives": objectives, "targets": parsed_targets,
+            "max_changes": max_changes, "strategies": strategies, "seatings": [list(s) for s in seatings],
+            "seed": seed, "confirm_seed": confirm_seed, "sampler": sampler, "deals": deals,
+            "skill_deals": skill_deals,
+            "confirm": {"designs": designs, "heuristic_deals": confirm_deals,
+                        "skill_deals": max(2, confirm_deals // 4), "search_deals": search_deals},
+            "sources": SOURCES,
+        }
+        self.__dict__.update({k: v for k, v in locals().items() if k != "self"})
+        self.backend = None
+
+    def prepare(self, old: dict | None) -> dict:
+        self.old = old
+        return {"format": DESIGN_FORMAT, "tool": "tourney", "tool_version": __version__, "budget": self.b.name,
+                **self.request, "trials": self.trials, "command": self.command, "status": "running",
+                "created": now(), "history": [], "front": [], "confirmed": []}
+
+    def play(self, manifest: dict) -> str:
+        # the request as __init__ checked it, under the names the search and the confirmation use
+        (game, players, out, old, spec, space, slots, by_address, strategies, seatings, baseline_rules, parsed_targets,
+         objectives, trials, deals, skill_deals, designs, sampler, seed, confirm_seed, request, progress, echo,
+         job) = (
+            self.game, self.players, self.dir.path, self.old, self.spec, self.space, self.slots, self.by_address,
+            self.strategies, self.seatings, self.baseline_rules, self.parsed_targets, self.objectives, self.trials,
+            self.deals, self.skill_deals, self.designs, self.sampler, self.seed, self.confirm_seed,
+            self.request, self.progress, self.echo, self.dir)
+        study = open_study(out, create=old is None or not (out / JOURNAL).exists(), name=STUDY_NAME,
+                           file=JOURNAL, directions=directions(objectives))
+        optuna = _optuna()
+        stale = [t for t in fail_stale(study, waiting=True) if t.state == optuna.trial.TrialState.RUNNING]
+        finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+        fixed = _enqueued(space, slots, spec)[:max(1, trials // 2)]  # trial k < len(fixed) plays fixed[k]
+        if old is not None:
+            self.notes.append(f"resuming: {sum(h['state'] != 'unplayable' for h in _history(study, optuna))} of {trials} trials done"
+                         + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
+        self.backend = backend = open_backend(self.workers, self.scheduler)
+        plays = Plays(game, players, strategies, seatings, backend)
+        quarter = max(1, deals // 4)
+        bar = None
+
+        def today_measures() -> dict:
+            return next(t.user_attrs["measures"] for t in study.trials
+                        if t.state == optuna.trial.TrialState.COMPLETE and t.user_attrs.get("k") == 0)
+
+        try:
+            backend.check(make_matchup(game, players, [strategies["heuristic"]], rules=baseline_rules,
+                                       seed=seed).describe())
+
+            def objective_fn(trial):
+                k = len([t for t in study.trials if t.state in finished])
+                changes = _propose(trial, space, slots)
+                cand_rules = rules_of(by_address, baseline_rules, changes)
+                where = out / "trials" / str(k)
+                if where.exists():
+                    shutil.rmtree(where)  # a trial cut short by a kill: played again from scratch
+                d = disruption(by_address, changes)
+                info = {"k": k, "changes": changes, "label": label_of(changes), "rules": cand_rules, "disruption": d,
+                        "dirs": {"mirror": [f"trials/{k}/mirror-0"], "skill": []}, "why": None,
+                        "constraint": [0.0] * len(parsed_targets), "repeat_of": None}
+                for key, v in info.items():
+                    trial.set_user_attr(key, v)
+                earlier = next((t for t in study.trials if t.state in finished and t.user_attrs.get("changes") == changes),
+                               None)
+                if earlier is not None:  # the same design on the same deals: the same games, not played again
+                    for key in ("dirs", "measures", "state", "why", "constraint"):
+                        trial.set_user_attr(key, earlier.user_attrs.get(key))
+                    trial.set_user_attr("repeat_of", earlier.user_attrs["k"])
+                    _constrain(trial, parsed_targets, earlier.user_attrs.get("constraint"))
+                    if earlier.state == optuna.trial.TrialState.PRUNED:
+                        raise optuna.TrialPruned()
+                    return list(earlier.values)
+                try:
+                    spec.make_params(players, spec.resolve_options(cand_rules))
+                except RuleError as exc:
+                    trial.set_user_attr("state", "unplayable")
+                    trial.set_user_attr("why", str(exc))
                     _constrain(trial, parsed_targets, None)
                     raise optuna.TrialPruned()
-            if deals > quarter:
-                mirror.append(where / "mirror-1")
-                plays.mirror(cand_rules, strategies["heuristic"], seed, deals - quarter, mirror[1], first_game=quarter)
-            skill = plays.skill(cand_rules, seed, skill_deals, where)
-            measures = measure(game, players, mirror, skill)
-            today = measures if k == 0 else today_measures()
-            constraint = [target_excess(m, t, measures.get(m), today.get(m)) for m, t in parsed_targets.items()]
-            trial.set_user_attr("dirs", {"mirror": [str(p.relative_to(out)) for p in mirror],
-                                         "skill": [[str(p.relative_to(out)), list(s)] for p, s in skill]})
-            trial.set_user_attr("measures", measures)
-            trial.set_user_attr("constraint", constraint)
-            trial.set_user_attr("state", "complete")
-            _constrain(trial, parsed_targets, constraint)
-            return objective_values(objectives, measures, today, d)
+                mirror = [where / "mirror-0"]
+                plays.mirror(cand_rules, strategies["heuristic"], seed, quarter, mirror[0])
+                if k > 0 and "balance" in objectives:
+                    today_dirs = [out / "trials" / "0" / "mirror-0"]
+                    why = hopeless(game, players, mirror, today_dirs)
+                    if why:
+                        trial.set_user_attr("state", "pruned")
+                        trial.set_user_attr("why", why)
+                        _constrain(trial, parsed_targets, None)
+                        raise optuna.TrialPruned()
+                if deals > quarter:
+                    mirror.append(where / "mirror-1")
+                    plays.mirror(cand_rules, strategies["heuristic"], seed, deals - quarter, mirror[1], first_game=quarter)
+                skill = plays.skill(cand_rules, seed, skill_deals, where)
+                measures = design_measure(game, players, mirror, skill)
+                today = measures if k == 0 else today_measures()
+                constraint = [target_excess(m, t, measures.get(m), today.get(m)) for m, t in parsed_targets.items()]
+                trial.set_user_attr("dirs", {"mirror": [str(p.relative_to(out)) for p in mirror],
+                                             "skill": [[str(p.relative_to(out)), list(s)] for p, s in skill]})
+                trial.set_user_attr("measures", measures)
+                trial.set_user_attr("constraint", constraint)
+                trial.set_user_attr("state", "complete")
+                _constrain(trial, parsed_targets, constraint)
+                return objective_values(objectives, measures, today, d)
 
-        def played(hist: list[dict]) -> int:
-            return sum(h["state"] != "unplayable" for h in hist)
+            def played(hist: list[dict]) -> int:
+                return sum(h["state"] != "unplayable" for h in hist)
 
-        hist = _history(study, optuna)
-        if progress:
-            from tqdm import tqdm
-            bar = tqdm(total=trials, initial=min(played(hist), trials), unit="trial", desc="design search",
-                       dynamic_ncols=True, file=sys.stderr)
-        # a table the game cannot play costs nothing and does not count: up to UNPLAYABLE_SHARE more proposals
-        while played(hist) < trials and len(hist) < UNPLAYABLE_SHARE * trials:
-            k = len(hist)
-            study.sampler = _sampler(sampler, seed, k, trials)
-            if k < len(fixed):
-                study.enqueue_trial(fixed[k], skip_if_exists=False)
-            elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
-                smaller = simplification(hist, objectives)
-                if smaller is not None:
-                    study.enqueue_trial(_params(smaller, slots, by_address), skip_if_exists=False)
-            study.optimize(objective_fn, n_trials=1, catch=())
-            new = _history(study, optuna)
-            if bar is not None and len(new) > len(hist):
-                bar.write(_trial_line(new[-1], new, objectives))
-                bar.update(played(new) - played(hist))
-            hist = new
-        if bar is not None:
-            bar.close()
-            bar = None
-        history = _history(study, optuna)
-        manifest["history"] = history
-        manifest["front"] = front_of(history, objectives)
-        chosen = choose_confirmed(history, manifest["front"], designs)
-        by_trial = {h["trial"]: h for h in history}
-        confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
-        confirmed += [{"trial": t, **{key: by_trial[t][key] for key in ("label", "changes", "rules", "disruption")}}
-                      for t in chosen]
-        conf = request["confirm"]
-        today_length = by_trial[0]["measures"]["length"]
-        for c in confirmed:
-            length = by_trial[c["trial"]]["measures"]["length"] if c["trial"] != TODAY else today_length
-            c["search_deals"] = search_deals_for(conf["search_deals"], length, today_length)
-            base = f"confirm/{c['trial']}"
-            c["dirs"] = {"heuristic": f"{base}/heuristic",
-                         "skill": [[f"{base}/skill-{j}", list(s)] for j, s in enumerate(seatings)],
-                         "search": f"{base}/search"}
-        # the re-check (after the plays): a run resumed after it was recorded keeps it (the same
-        # datasets give the same outcome), from the start, so a second interruption keeps it too
-        kept = {_recheck_key(c): c["recheck"] for c in (old or {}).get("confirmed") or [] if c.get("recheck")}
-        for c in confirmed:
-            c["recheck"] = kept.get(_recheck_key(c))
-        manifest["confirmed"] = confirmed
-        job.write(manifest)
-        for i, c in enumerate(confirmed):
+            hist = _history(study, optuna)
             if progress:
-                echo(f"confirming [{i + 1}/{len(confirmed)}] {c['label']} on fresh deals (seed {confirm_seed}): "
-                     f"{conf['heuristic_deals']:,} heuristic, {c['search_deals']:,} search")
-            plays.mirror(c["rules"], strategies["heuristic"], confirm_seed, conf["heuristic_deals"], out / c["dirs"]["heuristic"])
-            plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
-            plays.mirror(c["rules"], strategies["search"], confirm_seed, c["search_deals"], out / c["dirs"]["search"],
-                         chunk_size=search_chunk(c["search_deals"]))
-        todo = [c for c in confirmed if c["recheck"] is None]
-        for i, c in enumerate(todo):
-            if progress:
-                echo(f"re-checking [{i + 1}/{len(todo)}] {c['label']}: its first {RECHECK_GAMES} heuristic games "
-                     f"replayed through the reference engine and tourney check")
-            c["recheck"] = recheck(out / c["dirs"]["heuristic"], root=out)
-            job.write(manifest)  # a run killed here keeps the re-checks done
-            if progress and c["recheck"]["failure"]:
-                echo(f"  its games do not replay through the reference engine: {c['recheck']['failure']}")
-    except KeyboardInterrupt:
-        job.finish(manifest, "interrupted")
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
-        backend.close()
-    seconds = time.perf_counter() - start + float((old or {}).get("seconds") or 0.0)
-    manifest["seconds"] = round(seconds, 3)
-    if progress:
-        echo("analysing the confirmation and writing the report ...")
-    try:
-        summary = write_report(out, manifest)
-    except KeyboardInterrupt:  # everything is played: --resume only analyses again
-        job.finish(manifest, "interrupted", seconds)  # not left "running", as if killed
-        raise
-    manifest["summary"] = summary  # what `tourney summary DIR` prints
-    job.finish(manifest, "complete", seconds)
-    return DesignResult(manifest, out, time.perf_counter() - start, summary, notes)
+                from tqdm import tqdm
+                bar = tqdm(total=trials, initial=min(played(hist), trials), unit="trial", desc="design search",
+                           dynamic_ncols=True, file=sys.stderr)
+            # a table the game cannot play costs nothing and does not count: up to UNPLAYABLE_SHARE more proposals
+            while played(hist) < trials and len(hist) < UNPLAYABLE_SHARE * trials:
+                k = len(hist)
+                study.sampler = _sampler(sampler, seed, k, trials)
+                if k < len(fixed):
+                    study.enqueue_trial(fixed[k], skip_if_exists=False)
+                elif (k - len(fixed)) % SIMPLIFY_EVERY == SIMPLIFY_EVERY - 1:
+                    smaller = simplification(hist, objectives)
+                    if smaller is not None:
+                        study.enqueue_trial(_params(smaller, slots, by_address), skip_if_exists=False)
+                study.optimize(objective_fn, n_trials=1, catch=())
+                new = _history(study, optuna)
+                if bar is not None and len(new) > len(hist):
+                    bar.write(_trial_line(new[-1], new, objectives))
+                    bar.update(played(new) - played(hist))
+                hist = new
+            if bar is not None:
+                bar.close()
+                bar = None
+            history = _history(study, optuna)
+            manifest["history"] = history
+            manifest["front"] = front_of(history, objectives)
+            chosen = choose_confirmed(history, manifest["front"], designs)
+            by_trial = {h["trial"]: h for h in history}
+            confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
+            confirmed += [{"trial": t, **{key: by_trial[t][key] for key in ("label", "changes", "rules", "disruption")}}
+                          for t in chosen]
+            conf = request["confirm"]
+            today_length = by_trial[0]["measures"]["length"]
+            for c in confirmed:
+                length = by_trial[c["trial"]]["measures"]["length"] if c["trial"] != TODAY else today_length
+                c["search_deals"] = search_deals_for(conf["search_deals"], length, today_length)
+                base = f"confirm/{c['trial']}"
+                c["dirs"] = {"heuristic": f"{base}/heuristic",
+                             "skill": [[f"{base}/skill-{j}", list(s)] for j, s in enumerate(seatings)],
+                             "search": f"{base}/search"}
+            # the re-check (after the plays): a run resumed after it was recorded keeps it (the same
+            # datasets give the same outcome), from the start, so a second interruption keeps it too
+            kept = {_recheck_key(c): c["recheck"] for c in (old or {}).get("confirmed") or [] if c.get("recheck")}
+            for c in confirmed:
+                c["recheck"] = kept.get(_recheck_key(c))
+            manifest["confirmed"] = confirmed
+            job.write(manifest)
+            for i, c in enumerate(confirmed):
+                if progress:
+                    echo(f"confirming [{i + 1}/{len(confirmed)}] {c['label']} on fresh deals (seed {confirm_seed}): "
+                         f"{conf['heuristic_deals']:,} heuristic, {c['search_deals']:,} search")
+                plays.mirror(c["rules"], strategies["heuristic"], confirm_seed, conf["heuristic_deals"], out / c["dirs"]["heuristic"])
+                plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
+                plays.mirror(c["rules"], strategies["search"], confirm_seed, c["search_deals"], out / c["dirs"]["search"],
+                             chunk_size=search_chunk(c["search_deals"]))
+            todo = [c for c in confirmed if c["recheck"] is None]
+            for i, c in enumerate(todo):
+                if progress:
+                    echo(f"re-checking [{i + 1}/{len(todo)}] {c['label']}: its first {RECHECK_GAMES} heuristic games "
+                         f"replayed through the reference engine and tourney check")
+                c["recheck"] = recheck(out / c["dirs"]["heuristic"], root=out)
+                job.write(manifest)  # a run killed here keeps the re-checks done
+                if progress and c["recheck"]["failure"]:
+                    echo(f"  its games do not replay through the reference engine: {c['recheck']['failure']}")
+        finally:
+            if bar is not None:
+                bar.close()
+            self.close()  # the workers are not needed for the report
+        return "complete"
+
+    def report(self, manifest: dict) -> str:
+        if self.progress:
+            self.echo("analysing the confirmation and writing the report ...")
+        summary = super().report(manifest)
+        manifest["summary"] = summary  # what `tourney summary DIR` prints
+        return summary
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+
+
+def run_design(game: str, out: Path, request: DesignRequest | None = None, *, workers: int | None = None,
+               scheduler: str | None = None,
+               resume: bool = False, overwrite: bool = False, progress: bool = True, command: str | None = None,
+               echo: Callable[[str], None] | None = None) -> Outcome:
+    """Search, confirm and report (see the module docstring): the design run ``request`` asks
+    (default: every option's default). Every request is checked before anything is written
+    (DesignError, RuleError, StrategyError: one line)."""
+    job = DesignJob(game, request or DesignRequest(),
+                    workers=workers, scheduler=scheduler, progress=progress, echo=echo)
+    return run_job(job, out, resume=resume, overwrite=overwrite, command=command)
 
 
 def _history(study, optuna) -> list[dict]:

@@ -40,7 +40,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import MISSING as MISSING_FACTORY, dataclass, field, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
@@ -154,6 +154,18 @@ class JobKind:
 #: every kind of job directory, by its manifest's file name (a kind registers itself when made;
 #: :mod:`tourney_sim.simulate.jobs` imports every kind's module)
 KINDS: dict[str, JobKind] = {}
+#: how a finished job of a kind (by its name) writes its report: ``(directory, manifest) -> its
+#: findings in words``. The reports register their own (:func:`renders`): they sit above the jobs,
+#: which never import them; the API imports them before it runs a job
+RENDERERS: dict[str, Callable[[Path, dict], str]] = {}
+
+
+def renders(kind: JobKind):
+    """Register the decorated ``(directory, manifest) -> summary`` as the report of ``kind``'s jobs."""
+    def register(fn):
+        RENDERERS[kind.name] = fn
+        return fn
+    return register
 
 
 # ----------------------------------------------------------------------------- which kind is it?
@@ -440,8 +452,8 @@ def progress_bar(total: int, initial: int, enabled: bool, desc: str):
 
 
 def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *,
-            on_failure: Callable[[str], None], where: Path, checkpoint: Callable[[], None] | None = None,
-            after_batch: Callable[[], bool] | None = None) -> str:
+            where: Path, on_failure: Callable[[str], None] | None = None,
+            checkpoint: Callable[[], None] | None = None, after_batch: Callable[[], bool] | None = None) -> str:
     """Play a job's tasks: ``start()`` (compile, open the backend; inside the guard, so Ctrl-C or
     a failure there counts too) returns the backend, which runs each batch (an iterable of
     ``(key, args)`` chunk tasks) in turn, calling ``on_done(key, info)`` for each finished task
@@ -450,8 +462,8 @@ def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *
     True stops before the next batch.
 
     Returns ``"complete"``, ``"stopped"`` or ``"interrupted"`` (Ctrl-C; the tasks already
-    finished are kept). Any other failure is recorded with ``on_failure(error line)`` and raised
-    (a failed write, an OSError, as a one-line RunError)."""
+    finished are kept). Any other failure is raised (a failed write, an OSError, as a one-line
+    RunError), after ``on_failure(error line)`` when given (:func:`run_job` records it itself)."""
     from .matchup import RunError
 
     try:
@@ -482,10 +494,177 @@ def execute(start: Callable[[], object], batches: Iterable, on_done: Callable, *
         if isinstance(exc, OSError):  # a full disk, a vanished directory: one line, tasks kept
             exc = RunError(f"cannot write the results to {where}: {exc.strerror or exc}; the finished "
                            f"parts are kept, continue with --resume")
-        try:
-            on_failure(error_line(exc))
-        except OSError:
-            pass
+        if on_failure is not None:
+            try:
+                on_failure(error_line(exc))
+            except OSError:
+                pass
         if isinstance(exc, RunError):
             raise exc from None
         raise
+
+
+# ----------------------------------------------------------------------------- one job, start to end
+@dataclass
+class Outcome:
+    """How a job ended: its ``manifest`` as recorded, its directory ``out``, the ``seconds`` this
+    call took, whether it was ``interrupted`` (Ctrl-C; what it finished is kept) or ``resumed``,
+    the ``notes`` of a resume (what it kept, adopted or discarded) and the ``summary`` its report
+    gave (a finished study or design run: its findings in words)."""
+
+    manifest: dict
+    out: Path
+    seconds: float
+    interrupted: bool
+    resumed: bool = False
+    notes: list = field(default_factory=list)
+    summary: str = ""
+
+
+class Job:
+    """One kind of job, as :func:`run_job` drives it: a request (the kind's dataclass, its fields
+    its options) made into a plan, played, summed up and reported. A kind subclasses it and
+    fills in what differs; the life around it (the directory, the resume, the status, Ctrl-C, a
+    failure recorded) is :func:`run_job`'s alone.
+
+    - :meth:`prepare` (``old``: the manifest of the job being resumed, or None): check the request,
+      open what it needs (a backend) and return the new manifest, its identity keys included.
+      Nothing is written yet; any error is one line.
+    - :meth:`differences`: what a resume finds different beyond the identity keys (e.g. in the
+      job's sub-directories); :meth:`adopt`: on resume, take over what the interrupted job
+      finished (into the new manifest) and say what was kept (:meth:`resumed_record`: what the
+      manifest's list of resumptions records of it).
+    - :meth:`begin` writes the manifest as running (a tournament its seatings too).
+    - :meth:`play` plays the plan (Ctrl-C may come at any moment: what is recorded stays), with
+      ``job.checkpoint()`` whenever it wants its progress saved; returns "complete" or
+      "interrupted".
+    - :meth:`report` (only once complete) analyses and writes the job's report; its summary in
+      words. :meth:`end` records the outcome (:meth:`JobDir.finish`), :meth:`close` releases
+      what :meth:`prepare` opened.
+    """
+
+    kind: JobKind
+    #: set by :func:`run_job`: the job's directory, the command that runs it, and the notes for
+    #: the user (what a resume kept, adopted or discarded; :meth:`adopt` gives the first)
+    dir: JobDir
+    command: str | None = None
+    notes: list
+
+    def prepare(self, old: dict | None) -> dict:
+        raise NotImplementedError
+
+    def differences(self, old: dict, manifest: dict) -> list[str]:
+        return []
+
+    def adopt(self, old: dict, manifest: dict) -> list[str]:
+        return []
+
+    def resumed_record(self) -> dict:
+        """What the manifest's list of resumptions says of this one besides when and how."""
+        return {}
+
+    def begin(self, manifest: dict) -> None:
+        self.dir.start(manifest)
+
+    def play(self, manifest: dict) -> str:
+        raise NotImplementedError
+
+    def seconds(self, manifest: dict, old: dict | None, elapsed: float) -> float:
+        """The job's seconds so far: those of the runs before a resume and this one's."""
+        return elapsed + float((old or {}).get("seconds") or 0.0)
+
+    def report(self, manifest: dict) -> str:
+        """The kind's report (its registered renderer, :data:`RENDERERS`), its summary in words."""
+        render = RENDERERS.get(self.kind.name)
+        return render(self.dir.path, manifest) if render is not None else ""
+
+    def end(self, manifest: dict, status: str, seconds: float, error: str | None = None) -> None:
+        self.dir.finish(manifest, status, seconds, error)
+
+    def close(self) -> None:
+        pass
+
+
+def run_job(job: Job, out: Path, *, resume: bool = False, overwrite: bool = False,
+            command: str | None = None) -> Outcome:
+    """Run ``job`` (a :class:`Job`) in the directory ``out``, from the start or (``resume``) on
+    from where an interrupted one stopped: the one lifecycle of every kind of job.
+
+    Nothing is written until the request is checked (:meth:`Job.prepare`) and the directory may
+    be used (:meth:`JobDir.previous`: a new job never replaces anything but a job of its kind with
+    ``overwrite``; a resume must have the same identity keys, every difference named in one line).
+    Then the job runs: Ctrl-C at any moment ends it ``interrupted`` (what it finished is kept, a
+    resume goes on from there), any other failure ends it ``failed`` with its one-line error
+    (then raised), and a job that finished plays its report before it is ``complete``. The
+    manifest is never left ``running`` by a Ctrl-C."""
+    job.dir = jd = JobDir(job.kind, out)
+    job.command = command
+    job.notes = []
+    try:
+        old = jd.previous(resume, overwrite)
+        manifest = job.prepare(old)
+        if old is not None:
+            jd.check_resume(old, manifest, job.differences(old, manifest))
+            job.notes = job.adopt(old, manifest)
+            jd.resumed(old, manifest, command, **job.resumed_record())
+        else:
+            jd.create(overwrite)
+        started = time.perf_counter()
+        try:
+            job.begin(manifest)
+        except KeyboardInterrupt:  # before anything was played: recorded, not left running
+            with interrupt_deferred():
+                job.end(manifest, "interrupted", job.seconds(manifest, old, 0.0))
+            raise
+        summary = ""
+        try:
+            status = job.play(manifest)
+        except KeyboardInterrupt:
+            status = "interrupted"
+        except BaseException as exc:
+            if manifest.get("status") == RUNNING:
+                try:
+                    with interrupt_deferred():
+                        job.end(manifest, "failed", job.seconds(manifest, old, time.perf_counter() - started),
+                                error_line(exc))
+                except OSError:
+                    pass
+            raise
+        if status == "complete":
+            manifest["seconds"] = round(job.seconds(manifest, old, time.perf_counter() - started), 3)
+            try:
+                summary = job.report(manifest) or ""
+            except KeyboardInterrupt:  # everything is played: --resume only analyses again
+                status = "interrupted"
+        seconds = job.seconds(manifest, old, time.perf_counter() - started)
+        with interrupt_deferred():  # the outcome recorded, then any Ctrl-C
+            job.end(manifest, status, seconds)
+        return Outcome(manifest, jd.path, time.perf_counter() - started, status == "interrupted",
+                       old is not None, job.notes, summary)
+    finally:
+        job.close()
+
+
+# ----------------------------------------------------------------------------- a request's options, declared once
+def option(default, help: str, *flags: str, kind=None):
+    """One option of a job's request (a dataclass field): its default, its ``help`` and its command
+    line ``flags`` (default ``--NAME`` with dashes), and ``kind``, the type a command line gives
+    it (default: the field's own). The CLI makes the command's options from these
+    (``tourney_sim.cli._options.request_options``), the API takes them as keywords, the kind's job
+    reads them from the request: one declaration, three uses."""
+    factory = {"default_factory": lambda: list(default)} if isinstance(default, (list, tuple)) else {"default": default}
+    return field(**factory, metadata={"help": help, "flags": flags, "kind": kind})
+
+
+def request_options(request_class) -> list:
+    """The declared options of a request dataclass, in order: (name, default, flags, help, kind)."""
+    import typing
+    types = typing.get_type_hints(request_class)
+    out = []
+    for f in fields(request_class):
+        if "help" not in f.metadata:
+            continue
+        default = f.default_factory() if f.default_factory is not MISSING_FACTORY else f.default
+        flags = f.metadata["flags"] or ("--" + f.name.replace("_", "-"),)
+        out.append((f.name, default, flags, f.metadata["help"], f.metadata["kind"] or types[f.name]))
+    return out

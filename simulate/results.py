@@ -44,7 +44,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .jobdir import JobDir, JobKind, OutputError  # noqa: F401  (OutputError: where callers find it)
+from .jobdir import JobDir, JobKind, OutputError, read_job  # noqa: F401  (OutputError: where callers find it)
 from .kernel import lineup_seat
 from .errors import TourneyError
 from .matchup import Block, Matchup
@@ -57,6 +57,14 @@ RESUME_KEYS = ("format", "tool_version", "sources", "game", "rules_version", "pl
                "better", "dealt_kinds")
 #: a dataset as a job directory (:mod:`tourney_sim.simulate.jobdir`)
 DATASET = JobKind("dataset", MANIFEST, FORMAT, RESUME_KEYS, indent=2)
+#: a tournament or sweep (``tourney tournament``, :mod:`~tourney_sim.simulate.tournament`): a
+#: directory of datasets, one per seating (and rule variant), with this manifest beside them
+TOURNAMENT_FILE = "_tournament.json"
+TOURNAMENT_FORMAT = "tourney-tournament/1"
+#: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
+TOURNAMENT_RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
+                          "rules", "sweep", "sequential", "design", "record")
+TOURNAMENT = JobKind("tournament", TOURNAMENT_FILE, TOURNAMENT_FORMAT, TOURNAMENT_RESUME_KEYS)
 #: Parquet writing options. Only ``strategy`` is dictionary-encoded (the other columns are small
 #: integers that zstd packs as well without the dictionary pass), ``game`` (ascending) is delta-
 #: encoded, zstd at level 1: writing 1.45x and reading 1.8x faster than the defaults for the same
@@ -330,6 +338,11 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 class DatasetError(TourneyError):
     """Not a readable tourney dataset; the message is one line for the user."""
+
+
+def read_tournament(directory: Path) -> dict:
+    """The ``_tournament.json`` of a tournament or sweep directory (DatasetError if unreadable)."""
+    return read_job(TOURNAMENT, directory, DatasetError)
 
 
 def read_manifest(directory: Path) -> dict:

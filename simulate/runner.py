@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import __version__
 from .backends import SOURCES, Backend, default_workers, open_backend  # noqa: F401  (default_workers: for callers)
-from .jobdir import JobDir, OutputError, ResumeError, execute, progress_bar  # noqa: F401  (the errors: for callers)
+from .jobdir import Job, OutputError, ResumeError, execute, progress_bar, run_job  # noqa: F401  (the errors: for callers)
 from .matchup import Matchup, play_block
 from .errors import TourneyError
 from .results import (DATASET, FORMAT, MAX_PARTS, PartError, check_part, metadata_of, part_entry, part_files,
@@ -138,6 +138,105 @@ class RunReport:
     games_played: int = 0  # by this call (less than the run's games when resuming)
 
 
+class DatasetJob(Job):
+    """``tourney run``: the games of one matchup, chunk by chunk, into one dataset (see
+    :func:`run`)."""
+
+    kind = DATASET
+
+    def __init__(self, m: Matchup, games: int, workers: int | None, chunk_size: int | None, progress: bool,
+                 scheduler: str | None, backend: Backend | None, first_game: int):
+        if games < 1:
+            raise ValueError("games must be at least 1")
+        if first_game < 0:
+            raise ValueError("first_game must be 0 or more")
+        fit_chunk(games, chunk_size, DEFAULT_CHUNK)  # a count too large: refused before anything is opened
+        self.m, self.games, self.workers, self.chunk_size = m, games, workers, chunk_size
+        self.progress, self.scheduler, self.first_game = progress, scheduler, first_game
+        self.backend, self.own_backend = backend, backend is None
+        self.done: dict[int, dict] = {}
+        self.base_seconds = 0.0  # of the run before a resume
+        self.games_before = 0
+        self.compile_seconds = 0.0
+        self.clock = time.perf_counter()  # from when the first chunk was sent (after compiling)
+
+    def prepare(self, old: dict | None) -> dict:
+        chunk_size = self.chunk_size
+        if old is not None:
+            if not isinstance(old.get("chunk_size"), int) or not isinstance(old.get("games"), int):
+                raise ResumeError(f"cannot resume {self.dir.path}: its manifest records no chunking")
+            chunk_size = chunk_size or old["chunk_size"]
+        if self.backend is None and self.scheduler is not None:
+            self.backend = open_backend(self.workers, self.scheduler)  # a Dask cluster: its size sets the chunking
+        self.n_workers = self.backend.workers if self.backend is not None else (self.workers or default_workers())
+        self.chunk_size = fit_chunk(self.games, chunk_size, default_chunk(self.games, self.n_workers))
+        if self.backend is not None:
+            self.backend.check(self.m.describe())  # the workers can play it: before anything is written
+        return make_manifest(self.m, self.games, self.chunk_size, self.command, self.first_game)
+
+    def adopt(self, old: dict, manifest: dict) -> list[str]:
+        self.done, notes = recover_parts(self.dir.path, old)
+        self.base_seconds = float(old.get("seconds") or 0.0)
+        manifest.clear()
+        manifest.update(old)  # the run as it was started; the resumption is listed apart
+        return notes
+
+    def resumed_record(self) -> dict:
+        return {"parts_kept": len(self.done)}
+
+    def begin(self, manifest: dict) -> None:
+        _record(manifest, self.done)
+        self.games_before = manifest["games_done"]
+        super().begin(manifest)
+
+    def play(self, manifest: dict) -> str:
+        m, out = self.m, self.dir.path
+        plan = chunk_plan(self.games, self.chunk_size, self.first_game)
+        todo = len(plan) - len(self.done)  # chunks to play
+        bar = None
+
+        def start():
+            nonlocal bar
+            play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
+            self.compile_seconds = time.perf_counter() - self.clock
+            if self.backend is None:  # the built-in runner: never more processes than chunks
+                self.backend = open_backend(max(1, min(self.n_workers, todo)), None)
+            b = self.backend
+            bar = progress_bar(self.games, self.games_before, self.progress and todo > 0,
+                               f"{m.spec.name} x{b.workers}" + (" dask" if b.name == "dask" else ""))
+            self.clock = time.perf_counter()
+            return b
+
+        def on_done(key, info):
+            index, first, n = key
+            self.done[index] = part_entry(index, first, n, m.result_seats, info)
+            bar.update(n)
+
+        def checkpoint():
+            manifest["seconds"] = round(self.seconds(manifest, None, 0.0), 3)
+            _record(manifest, self.done)
+            self.dir.write(manifest)
+
+        try:
+            tasks = chunk_tasks(m, manifest, out, (c for c in plan if c[0] not in self.done))
+            return execute(start, [tasks], on_done, where=out, checkpoint=checkpoint)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def seconds(self, manifest: dict, old: dict | None, elapsed: float) -> float:
+        # the run's own clock: from the first chunk sent, on top of what a resumed run had played
+        return self.base_seconds + time.perf_counter() - self.clock
+
+    def end(self, manifest: dict, status: str, seconds: float, error: str | None = None) -> None:
+        _record(manifest, self.done)
+        super().end(manifest, status, seconds, error)
+
+    def close(self) -> None:
+        if self.own_backend and self.backend is not None:
+            self.backend.close()
+
+
 def run(m: Matchup, games: int, out: Path, workers: int | None = None,
         chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
         command: str | None = None, scheduler: str | None = None, resume: bool = False,
@@ -155,92 +254,11 @@ def run(m: Matchup, games: int, out: Path, workers: int | None = None,
     Errors: OutputError / ResumeError / BackendError (nothing written), RunError (a strategy or
     the cluster failed; finished parts are kept and the manifest says ``failed``).
     """
-    if games < 1:
-        raise ValueError("games must be at least 1")
-    if first_game < 0:
-        raise ValueError("first_game must be 0 or more")
-    fit_chunk(games, chunk_size, DEFAULT_CHUNK)  # a count too large: refused before anything is opened
-    job = JobDir(DATASET, out)
-    out = job.path
-    old = job.previous(resume, overwrite)
-    if old is not None:
-        if not isinstance(old.get("chunk_size"), int) or not isinstance(old.get("games"), int):
-            raise ResumeError(f"cannot resume {out}: its manifest records no chunking")
-        chunk_size = chunk_size or old["chunk_size"]
-
-    own_backend = backend is None
-    if backend is None and scheduler is not None:
-        backend = open_backend(workers, scheduler)  # a Dask cluster: its size sets the chunking
-    try:
-        n_workers = backend.workers if backend is not None else (workers or default_workers())
-        chunk_size = fit_chunk(games, chunk_size, default_chunk(games, n_workers))
-        manifest = make_manifest(m, games, chunk_size, command, first_game)
-        notes: list[str] = []
-        done: dict[int, dict] = {}
-        base_seconds = 0.0
-        if old is not None:
-            job.check_resume(old, manifest)
-        if backend is not None:
-            backend.check(m.describe())  # before anything is written
-
-        if old is not None:
-            done, notes = recover_parts(out, old)
-            manifest = dict(old)
-            job.resumed(old, manifest, command, parts_kept=len(done))
-            base_seconds = float(old.get("seconds") or 0.0)
-        else:
-            job.create(overwrite)
-        _record(manifest, done)
-        job.start(manifest)
-        plan = chunk_plan(games, chunk_size, first_game)
-        todo = len(plan) - len(done)  # chunks to play
-        games_before = manifest["games_done"]
-        bar = None
-        started = time.perf_counter()  # then: when the first chunk was sent
-        compile_seconds = 0.0
-
-        def start():
-            nonlocal backend, bar, started, compile_seconds
-            play_block(m, 0, 1)  # compile (or load from the disk cache) before forking workers
-            compile_seconds = time.perf_counter() - started
-            if backend is None:  # the built-in runner: never more processes than chunks
-                backend = open_backend(max(1, min(n_workers, todo)), None)
-            bar = progress_bar(games, games_before, progress and todo > 0,
-                               f"{m.spec.name} x{backend.workers}" + (" dask" if backend.name == "dask" else ""))
-            started = time.perf_counter()
-            return backend
-
-        def on_done(key, info):
-            index, first, n = key
-            done[index] = part_entry(index, first, n, m.result_seats, info)
-            bar.update(n)
-
-        def save(status=None, error=None):
-            manifest["seconds"] = round(base_seconds + time.perf_counter() - started, 3)
-            _record(manifest, done)
-            if status is None:
-                job.write(manifest)
-            else:
-                job.finish(manifest, status, error=error)
-
-        try:
-            try:
-                outcome = execute(start, [chunk_tasks(m, manifest, out, (c for c in plan if c[0] not in done))],
-                                  on_done, where=out,
-                                  checkpoint=save, on_failure=lambda error: save("failed", error))
-            finally:
-                if bar is not None:
-                    bar.close()
-        except KeyboardInterrupt:  # Ctrl-C while closing the bar: recorded, not left "running"
-            outcome = "interrupted"
-        seconds = time.perf_counter() - started
-        save("interrupted" if outcome == "interrupted" else "complete")
-        played = manifest["games_done"] - games_before
-        return RunReport(manifest, seconds, compile_seconds, outcome == "interrupted", old is not None, notes,
-                         played)
-    finally:
-        if own_backend and backend is not None:
-            backend.close()
+    job = DatasetJob(m, games, workers, chunk_size, progress, scheduler, backend, first_game)
+    outcome = run_job(job, out, resume=resume, overwrite=overwrite, command=command)
+    manifest = outcome.manifest
+    return RunReport(manifest, time.perf_counter() - job.clock, job.compile_seconds, outcome.interrupted,
+                     outcome.resumed, outcome.notes, manifest["games_done"] - job.games_before)
 
 
 def chunk_tasks(m: Matchup, manifest: dict, out: Path, chunks, key=lambda chunk: chunk):

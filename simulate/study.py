@@ -22,13 +22,14 @@ same seed, so every stage plays the same deals and comparisons between them are 
    team and first-player balance under search play) are neither settled nor shown negligible:
    batches of new deals (``tourney run --first-game K``: the deals after those already played, on
    the same seed, so each is paired with the heuristic level's result of the same deal), up to
-   the budget's cap (:attr:`Budget.adaptive_deals`). After each batch the caller's
-   ``adaptive_rule`` names the questions still open (its statistics, valid at every look:
-   :mod:`tourney_sim.reports.adaptive`); the stage stops when none is, or at the cap.
+   the budget's cap (:attr:`Budget.adaptive_deals`). After each batch
+   :func:`tourney_sim.simulate.stats.studies.open_questions` names the questions still open (its
+   statistics, valid at every look: :mod:`tourney_sim.simulate.stats.adaptive`); the stage stops
+   when none is, or at the cap.
 6. ``components/<P>p-heuristic-<address>=<value>``: when the game's spec names the nearest change
    of a component kind (``GameSpec.nearest_change``: one fewer copy, a value minus one, ...),
    the three kinds with the largest effects on winning at the heuristic level (measured on the
-   levels stage's ``dealt`` column, by the caller's ``largest_components``) each get a stage on
+   levels stage's ``dealt`` column, :func:`tourney_sim.simulate.stats.components.largest_components`) each get a stage on
    the same deals with that one change (``--component ADDRESS=VALUE``): its effect on balance,
    paired against the default. These stages are planned once the heuristic levels stage is
    played (they depend on its data), after every other stage.
@@ -38,7 +39,7 @@ is slow plays fewer search deals, the game's spec's ``search_scale``). This modu
 stages; the caller passes in what needs the reports: the stopping rule of the ``--until-decided``
 stages and the analysis that writes the findings and the report once every stage is played
 (:func:`tourney_sim.reports.study_report.write_report`: findings from
-:mod:`tourney_sim.reports.findings`, one Holm family over the whole study).
+:mod:`tourney_sim.simulate.stats.findings`, one Holm family over the whole study).
 
 Layout of the study directory::
 
@@ -69,9 +70,12 @@ from tourney_sim.strategies import RANDOM, available, heuristics
 from . import __version__
 from .games import get_game
 from .games.spec import component_rules
-from .jobdir import JobDir, JobKind, now, shown_path
+from .jobdir import Job, JobKind, Outcome, now, run_job, shown_path
 from .matchup import make_matchup
 from .runner import MAX_CHUNK, run as run_games
+from .stats.components import largest_components
+from .stats.sequential import stopping_rule
+from .stats.studies import open_questions
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
 from .errors import TourneyError
@@ -273,7 +277,7 @@ def adaptive_design(game: str, budget: Budget, levels: list[str]) -> dict | None
     ``cap`` more in batches of ``batch`` (games first_pass .. first_pass + cap - 1), and the
     heuristic level's deals that no search stage ever plays, from ``reference_start`` on, split
     into blocks of ``reference_per_deal`` per new deal (0: no heuristic level, or too few deals):
-    new deal j's block is the control variate's reference (:mod:`tourney_sim.reports.adaptive`)."""
+    new deal j's block is the control variate's reference (:mod:`tourney_sim.simulate.stats.adaptive`)."""
     if "search" not in levels or not budget.adaptive_deals:
         return None
     scale = get_game(game).search_scale
@@ -294,7 +298,6 @@ def adaptive_stage(design: dict, players: int, strategy: str, played: int, look:
                  first_game=design["first_pass"] + played)
 
 
-COMPONENT_CHECKS = 3  # the kinds with the largest effects that get a paired check
 
 
 def component_stages(game: str, budget: Budget, players: int, kinds: list[str]) -> list[Stage]:
@@ -385,15 +388,6 @@ def _component_checks(game: str, b: Budget, counts: list[int], seed: int, stages
     return all(c.status == "complete" or play(first + k, c) for k, c in enumerate(extra))
 
 
-@dataclass
-class StudyResult:
-    manifest: dict
-    out: Path
-    seconds: float
-    interrupted: bool
-    summary: str = ""
-
-
 def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], list[str]]:
     get_game(game)  # RuleError (one line) for an unknown game
     if budget not in BUDGETS:
@@ -431,112 +425,112 @@ STUDY = _StudyKind("study", STUDY_FILE, STUDY_FORMAT,
                    ("format", "game", "budget", "players", "levels", "seed", "stages", "adaptive"))
 
 
+class StudyJob(Job):
+    """``tourney study``: every stage played (each a dataset or tournament job of its own, in its
+    sub-directory), then the adaptive stage and the paired component checks, then the report
+    (see :func:`run_study`)."""
+
+    kind = STUDY
+
+    def __init__(self, game, budget, players, levels, seed, workers, scheduler, progress, echo):
+        if echo is None:
+            def echo(text):
+                print(text, file=sys.stderr, flush=True)
+        self.b, self.counts, self.levels = _check(game, budget, players, list(LEVELS if levels is None else levels))
+        self.stages = plan(game, self.b, self.counts, self.levels)
+        for s in self.stages:  # every strategy and rule is valid before anything is written
+            make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
+        self.game, self.seed, self.workers, self.scheduler, self.progress, self.echo = (
+            game, seed, workers, scheduler, progress, echo)
+        self.done: dict[str, dict] = {}  # resuming: the stages of the interrupted study
+        self.todo: list[Stage] = []
+
+    def prepare(self, old: dict | None) -> dict:
+        game, b, command = self.game, self.b, self.command
+        return {
+            "format": STUDY_FORMAT, "tool": "tourney", "tool_version": __version__, "game": game,
+            "rules_version": get_game(game).rules_version, "budget": b.name,
+            "budget_deals": {"levels": b.level_deals, "rules": b.rule_deals, "landscape": b.landscape_deals,
+                             "search_v_heuristic": b.versus_search_deals,
+                             "search_scale": get_game(game).search_scale},
+            "players": self.counts, "levels": self.levels, "level_strategies": level_strategies(game, b),
+            "seed": self.seed, "skipped_options": skipped_options(game), "not_played": not_played(game, b, self.levels),
+            "command": command and shlex.join(a for a in shlex.split(command) if a not in ("--overwrite", "--resume")),
+            "created": now(), "status": "running",
+            "stages": [s.to_dict(game, self.seed, self.dir.path) for s in self.stages],
+            "adaptive": adaptive_design(game, b, self.levels),
+        }
+
+    def adopt(self, old: dict, manifest: dict) -> list[str]:
+        manifest["command"] = old.get("command")  # the study's own command; resumptions listed apart
+        self.done.update({st["id"]: st for st in old.get("stages", [])})
+        for s, d in zip(self.stages, manifest["stages"]):
+            if self.done.get(s.id, {}).get("status") == "complete":
+                s.status, s.seconds = "complete", float(self.done[s.id].get("seconds") or 0)
+                d.update(status=s.status, seconds=s.seconds)
+        return []
+
+    def play(self, manifest: dict) -> str:
+        game, seed, out, stages, echo, progress = self.game, self.seed, self.dir.path, self.stages, self.echo, self.progress
+        self.todo = todo = [s for s in stages if s.status != "complete"]
+
+        def play(i: int, s: Stage) -> bool:
+            """Play stage ``s`` (``manifest["stages"][i]``); False if interrupted."""
+            cmd = s.command(game, seed, out)
+            if progress:
+                echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
+            t0 = time.perf_counter()
+            where = out / s.id  # made (and checked) by the stage's own job directory
+            if s.kind == "run":
+                m = make_matchup(game, s.players, s.strategies, rules=s.rules + component_rules(s.components),
+                                 seed=seed, rotate=True, record=RECORD)
+                rep = run_games(m, s.deals, where, workers=self.workers, chunk_size=s.chunk_size, progress=progress,
+                                command=cmd, scheduler=self.scheduler, resume=where.exists(), first_game=s.first_game)
+            else:
+                stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
+                rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
+                                     workers=self.workers, progress=progress, command=cmd, stop=stop,
+                                     scheduler=self.scheduler, resume=where.exists(), design="field", record=RECORD,
+                                     **({"first_batch": s.first_batch} if s.sequential else {}))
+            s.seconds += time.perf_counter() - t0
+            s.status = "interrupted" if rep.interrupted else "complete"
+            manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
+            self.dir.write(manifest)
+            return not rep.interrupted
+
+        for i, s in enumerate(stages):
+            if s.status != "complete" and not play(i, s):
+                return "interrupted"
+        design = manifest["adaptive"]
+        if design is not None and not _adaptive_stage(
+                design, self.counts, level_strategies(game, self.b)["search"], stages, manifest, out, self.done, play,
+                lambda p: open_questions(out, manifest, p), echo, progress):
+            return "interrupted"
+        if "heuristic" in self.levels and not _component_checks(
+                game, self.b, self.counts, seed, stages, manifest, out, self.done, play, largest_components, todo,
+                self.dir):
+            return "interrupted"
+        return "complete"
+
+    def seconds(self, manifest: dict, old: dict | None, elapsed: float) -> float:
+        return sum(s.seconds for s in self.stages)  # the stages' own, however often resumed
+
+    def report(self, manifest: dict) -> str:
+        if self.progress:
+            self.echo(f"analysing {len(self.stages)} stages ({len(self.todo)} played now) ...")
+        return super().report(manifest)
+
+
 def run_study(game: str, out: Path, budget: str = "standard", players=None, levels=None, seed: int = 0,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = True, command: str | None = None,
-              echo=None, *, stopping_rule: Callable, write_report: Callable[[Path, dict], str],
-              adaptive_rule: Callable[[Path, dict, int], list] | None = None,
-              largest_components: Callable[[Path], list[str]] | None = None) -> StudyResult:
+              echo=None) -> Outcome:
     """Play every stage of the study into ``out`` (skipping finished ones with ``resume``), then
     the adaptive stage and the paired component checks, then ``write_report(out, manifest)``
-    (findings.json, report.html, report.md) and return its findings summary.
-    ``stopping_rule(question, alpha, margin)`` makes the stopping rule of each ``--until-decided``
-    stage (:class:`~tourney_sim.simulate.tournament.StoppingRule`); ``adaptive_rule(out, manifest,
-    players)`` names the primary search-level questions at that player count still open on the
-    deals played so far (None: no adaptive stage); ``largest_components(dataset)`` names the
-    component kinds with the largest effects on winning in a levels stage's dataset (largest
-    first; [] when it records none), for the paired checks (stage 6)."""
-    if echo is None:
-        def echo(text):
-            print(text, file=sys.stderr, flush=True)
-    job = JobDir(STUDY, out)
-    out = job.path
-    b, counts, levels = _check(game, budget, players, list(LEVELS if levels is None else levels))
-    stages = plan(game, b, counts, levels)
-    for s in stages:  # every strategy and rule is valid before anything is written
-        make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
-    old = job.previous(resume, overwrite)
-    done: dict[str, dict] = {}  # resuming: the stages of the interrupted study
-    manifest = {
-        "format": STUDY_FORMAT, "tool": "tourney", "tool_version": __version__, "game": game,
-        "rules_version": get_game(game).rules_version, "budget": b.name,
-        "budget_deals": {"levels": b.level_deals, "rules": b.rule_deals, "landscape": b.landscape_deals,
-                         "search_v_heuristic": b.versus_search_deals,
-                         "search_scale": get_game(game).search_scale},
-        "players": counts, "levels": levels, "level_strategies": level_strategies(game, b), "seed": seed,
-        "skipped_options": skipped_options(game), "not_played": not_played(game, b, levels),
-        "command": command and shlex.join(a for a in shlex.split(command) if a not in ("--overwrite", "--resume")),
-        "created": now(), "status": "running",
-        "stages": [s.to_dict(game, seed, out) for s in stages],
-        "adaptive": adaptive_design(game, b, levels) if adaptive_rule is not None else None,
-    }
-    if old is not None:
-        job.check_resume(old, manifest)
-        manifest["command"] = old.get("command")  # the study's own command; resumptions listed apart
-        job.resumed(old, manifest, command)
-        done.update({st["id"]: st for st in old.get("stages", [])})
-        for s, d in zip(stages, manifest["stages"]):
-            if done.get(s.id, {}).get("status") == "complete":
-                s.status, s.seconds = "complete", float(done[s.id].get("seconds") or 0)
-                d.update(status=s.status, seconds=s.seconds)
-    else:
-        job.create(overwrite)
-    job.start(manifest)
-
-    start = time.perf_counter()
-    interrupted = False
-    todo = [s for s in stages if s.status != "complete"]
-
-    def play(i: int, s: Stage) -> bool:
-        """Play stage ``s`` (``manifest["stages"][i]``); False if interrupted."""
-        cmd = s.command(game, seed, out)
-        if progress:
-            echo(f"[{i + 1}/{len(stages)}] {s.id}: {cmd}")
-        t0 = time.perf_counter()
-        where = out / s.id  # made (and checked) by the stage's own job directory
-        if s.kind == "run":
-            m = make_matchup(game, s.players, s.strategies, rules=s.rules + component_rules(s.components), seed=seed,
-                             rotate=True, record=RECORD)
-            rep = run_games(m, s.deals, where, workers=workers, chunk_size=s.chunk_size, progress=progress,
-                            command=cmd, scheduler=scheduler, resume=where.exists(), first_game=s.first_game)
-        else:
-            stop = stopping_rule(question_of(None), s.alpha, MARGIN) if s.sequential else None
-            rep = run_tournament(game, s.players, s.strategies, s.deals, seed, where, rules=s.rules,
-                                 workers=workers, progress=progress, command=cmd, stop=stop,
-                                 scheduler=scheduler, resume=where.exists(), design="field", record=RECORD,
-                                 **({"first_batch": s.first_batch} if s.sequential else {}))
-        s.seconds += time.perf_counter() - t0
-        s.status = "interrupted" if rep.interrupted else "complete"
-        manifest["stages"][i].update(status=s.status, seconds=round(s.seconds, 3))
-        job.write(manifest)
-        return not rep.interrupted
-
-    try:  # Ctrl-C between two stages stops as cleanly as inside one
-        for i, s in enumerate(stages):
-            if s.status != "complete" and not play(i, s):
-                interrupted = True
-                break
-        design = manifest["adaptive"]
-        if not interrupted and design is not None:
-            interrupted = not _adaptive_stage(design, counts, level_strategies(game, b)["search"], stages, manifest,
-                                              out, done, play, lambda p: adaptive_rule(out, manifest, p), echo, progress)
-        if not interrupted and largest_components is not None and "heuristic" in levels:
-            interrupted = not _component_checks(game, b, counts, seed, stages, manifest, out, done, play,
-                                                largest_components, todo, job)
-    except KeyboardInterrupt:
-        interrupted = True
-    seconds = time.perf_counter() - start
-    total = sum(s.seconds for s in stages)
-    if interrupted:
-        job.finish(manifest, "interrupted", total)
-        return StudyResult(manifest, out, seconds, True)
-    if progress:
-        echo(f"analysing {len(stages)} stages ({len(todo)} played now) ...")
-    manifest["seconds"] = round(total, 3)
-    try:
-        summary = write_report(out, manifest)
-    except KeyboardInterrupt:  # every stage is played: --resume only analyses again
-        job.finish(manifest, "interrupted", total)  # not left "running", as if killed
-        return StudyResult(manifest, out, seconds, True)
-    job.finish(manifest, "complete", total)
-    return StudyResult(manifest, out, seconds, False, summary)
+    (findings.json, report.html, report.md) and return its findings summary. The statistics are
+    the layer's (:mod:`tourney_sim.simulate.stats`): the stopping rule of each ``--until-decided``
+    stage (:func:`~tourney_sim.simulate.stats.sequential.stopping_rule`), the adaptive stage's open
+    questions (:func:`~tourney_sim.simulate.stats.studies.open_questions`), the component kinds
+    with the largest effects (:func:`~tourney_sim.simulate.stats.components.largest_components`)."""
+    job = StudyJob(game, budget, players, levels, seed, workers, scheduler, progress, echo)
+    return run_job(job, out, resume=resume, overwrite=overwrite, command=command)

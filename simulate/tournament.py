@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Optional, Protocol
 
 from . import __version__
 from tourney_sim.strategies import SEARCH_STRATEGIES, resolve, setting_name, short_names
@@ -50,19 +50,13 @@ from .backends import default_workers, open_backend
 from .errors import TourneyError
 from .games import RuleError, get_game
 from .games.spec import component_address, team_seats
-from .jobdir import JobDir, JobKind, differences, execute, interrupt_deferred, now, progress_bar, read_job
+from .jobdir import Job, JobDir, Outcome, option, differences, execute, interrupt_deferred, now, progress_bar, run_job
 from .matchup import Matchup, make_matchup, play_block
-from .results import DATASET, MAX_PARTS, DatasetError, part_entry, part_name
+from .results import (DATASET, MAX_PARTS, TOURNAMENT, TOURNAMENT_FILE, TOURNAMENT_FORMAT, DatasetError,  # noqa: F401
+                      part_entry, part_name, read_tournament)
 from .runner import (DEFAULT_CHUNK, MAX_CHUNK, MAX_GAMES, ChunkPlan, SizeError, chunk_plan, chunk_tasks, fit_chunk,
                      make_manifest, recover_parts)
 
-TOURNAMENT_FILE = "_tournament.json"
-TOURNAMENT_FORMAT = "tourney-tournament/1"
-#: what must be equal for a tournament to be resumed (each seating also checks its own manifest)
-RESUME_KEYS = ("format", "kind", "game", "rules_version", "players", "strategies", "seed", "games",
-               "rules", "sweep", "sequential", "design", "record")
-#: a tournament or sweep as a job directory (its seatings are datasets)
-TOURNAMENT = JobKind("tournament", TOURNAMENT_FILE, TOURNAMENT_FORMAT, RESUME_KEYS)
 MAX_SEATINGS = 2000
 DESIGNS = ("all", "field")
 FIRST_BATCH = 1000  # --until-decided: deals in the first batch; later batches grow by half
@@ -218,11 +212,6 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
 
 
 # ----------------------------------------------------------------------------- output
-def read_tournament(directory: Path) -> dict:
-    """The ``_tournament.json`` of a tournament or sweep directory (DatasetError if unreadable)."""
-    return read_job(TOURNAMENT, directory, DatasetError)
-
-
 def plan_batches(games: int, chunk_size: int, sequential: bool,
                  first_batch: int = FIRST_BATCH) -> list[ChunkPlan]:
     """The parts every seating plays, batch by batch: ``(part index, first deal, deals)``, each
@@ -263,46 +252,11 @@ class AllParts(Sequence):
         return self.batches[k][position - self.starts[k]]
 
 
-def _resume_seatings(job: JobDir, old: dict, manifest: dict, seatings: list, manifests: list,
-                     batches: list) -> list[str]:
-    """Check that every seating of the tournament was made with these parameters (nothing is
-    changed until all agree), then keep each seating's sound parts. Returns notes for the user."""
-    job.check_resume(old, manifest)  # the tournament's own differences first: they say it all
-    olds, more = [], []
-    for s, man in zip(seatings, manifests):
-        seating = JobDir(DATASET, job.path / s.dir)
-        seating_old = seating.previous(resume=True, overwrite=False) if seating.manifest_path.exists() else None
-        if seating_old is not None:
-            more += [f"{s.dir}: {x}" for x in differences(DATASET.identity_of(seating_old), DATASET.identity_of(man))]
-        olds.append(seating_old)
-    job.check_resume(old, manifest, more)
-    parts = AllParts(batches)
-    kept = 0
-    notes = []
-    for s, seating_old in zip(seatings, olds):
-        if seating_old is None:
-            continue
-        s.parts, seating_notes = recover_parts(job.path / s.dir, seating_old, parts)
-        kept += len(s.parts)
-        notes += [f"{s.dir}: {n}" for n in seating_notes[1:]]
-    notes.insert(0, f"resuming: {kept} of {len(parts) * len(seatings)} parts kept")
-    return notes
-
-
 # ----------------------------------------------------------------------------- running
-@dataclass
-class TournamentReport:
-    manifest: dict
-    out: Path
-    seconds: float
-    interrupted: bool
-    notes: list = field(default_factory=list)  # what a resume kept or discarded
-
-
 class StoppingRule(Protocol):
     """``--until-decided``: after every batch it is given the batch's new parts and says whether
     the tournament's question is settled. The caller constructs it (tourney's own is
-    :class:`tourney_sim.reports.sequential.Sequential`); the tournament only feeds it."""
+    :class:`tourney_sim.simulate.stats.sequential.Sequential`); the tournament only feeds it."""
 
     question: str  # "strength" (a tournament) or "balance" (a sweep)
     alpha: float
@@ -333,12 +287,256 @@ def question_of(sweep) -> str:
     return "balance" if sweep is not None else "strength"
 
 
+@dataclass(frozen=True)
+class TournamentRequest:
+    """What a tournament is asked: the options of ``tourney tournament`` (and ``api.tournament``)
+    besides the game and where it is played, declared once with their flags and help."""
+
+    players: Optional[int] = option(None, "Number of players (default: 4, or the game's only count).",
+                                    "--players", "-p")
+    strategies: list[str] = option((), "A strategy of the tournament; repeat it (at least two).", "--strategy")
+    games: int = option(10_000, "Deals; each is played in every seating of every matchup (the cap with "
+                        "--until-decided).", "--games", "-n")
+    seed: int = option(0, "Seed: deal i depends only on (seed, i), the same in every seating.", "--seed", "-s")
+    rules: list[str] = option((), "Rule option key=value (see `tourney games`); repeatable.", "--rule")
+    components: list[str] = option((), "One component value KEY=VALUE set over the defaults or --rule "
+                                   "components=FILE, e.g. tokens.plus10=12 or work.values[3]=2 (a list entry, from "
+                                   "1); repeatable. Keys: docs/components.md.", "--component")
+    until_decided: bool = option(False, "Play in batches and stop once every pair of strategies is settled "
+                                 "(stronger, weaker, or equal within --margin) at error rate --alpha; --games is "
+                                 "then the cap.")
+    alpha: float = option(ALPHA, "--until-decided: chance that any conclusion is wrong.")
+    margin: float = option(MARGIN, "--until-decided: win-rate differences below this count as equal.")
+    seatings: str = option("all", "Which seatings: all (every assignment of the strategies to the seats) or field "
+                           "(one strategy alone among copies of another, in every seat; team games: a whole team "
+                           "against a whole team). field costs far fewer games per deal at large tables.")
+    first_batch: Optional[int] = option(None, "--until-decided: deals in the first batch (default 1,000); later "
+                                        "batches add half of what is done. Smaller lets a clear answer stop sooner.")
+    record: list[str] = option((), "Record more per row: dealt (the column `dealt`: what each seat was dealt or "
+                               "drew, counts per kind in the order of the manifest's dealt_kinds; about 3x the bytes "
+                               "of a dataset without it). Studies record it.")
+    chunk_size: Optional[int] = option(None, "Games per Parquet part (does not change results).")
+
+
+@dataclass(frozen=True)
+class SweepRequest(TournamentRequest):
+    """What a sweep is asked (``tourney sweep``, ``api.sweep``): a tournament's options, the rules
+    and components being the values to vary."""
+
+    strategies: list[str] = option((), "A strategy; repeat it (at least two).", "--strategy")
+    games: int = option(10_000, "Deals per seating and variant (the cap with --until-decided).", "--games", "-n")
+    seed: int = option(0, "Seed: the same deals under every variant.", "--seed", "-s")
+    rules: list[str] = option((), "Rule option to vary, key=v1,v2[,...]; repeatable (the variants are every "
+                              "combination).", "--rule")
+    components: list[str] = option((), "Component value to vary, KEY=v1,v2[,...] (e.g. tokens.plus10=6,9,12 or "
+                                   "work.values[3]=1,2; keys: docs/components.md); repeatable, combined with --rule.",
+                                   "--component")
+    until_decided: bool = option(False, "Stop once it is settled which variant is fairer (largest seat gap), or that "
+                                 "they are equally fair within --margin, at error rate --alpha.")
+    margin: float = option(MARGIN, "--until-decided: seat-gap differences below this count as equal.")
+
+
+class TournamentJob(Job):
+    """``tourney tournament`` and ``tourney sweep``: every seating (of every rule variant) one
+    dataset, all played as chunk tasks on one backend, batch by batch (see
+    :func:`run_tournament`)."""
+
+    kind = TOURNAMENT
+
+    def __init__(self, game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
+                 rules, sweep, workers, chunk_size, progress, stop, scheduler, design, first_batch, record):
+        if games < 1:
+            raise TournamentError(f"--games must be a positive number, got {games}")
+        if stop is not None:
+            check_stopping(stop.alpha, stop.margin, first_batch)
+            if stop.question != question_of(sweep):
+                raise TournamentError(f"a {'sweep' if sweep is not None else 'tournament'} settles the "
+                                      f"{question_of(sweep)} question, not {stop.question}")
+        self.game, self.n_players, self.strategies, self.games, self.seed = game, n_players, strategies, games, seed
+        self.rules, self.sweep, self.workers, self.chunk_size = rules, sweep, workers, chunk_size
+        self.progress, self.stop, self.scheduler, self.design = progress, stop, scheduler, design
+        self.first_batch, self.record = first_batch, record
+        self.backend = None
+        self.notes: list[str] = []
+        self.base_seconds = 0.0
+        self.clock = time.perf_counter()  # from when the first chunk was sent (after compiling)
+        self.done_deals = 0  # deals every seating has played in the batches so far
+        self.stopped = "complete"  # or decided, cap, interrupted, failed (recorded with --until-decided)
+
+    def prepare(self, old: dict | None) -> dict:
+        game, games, stop, sweep, rules = self.game, self.games, self.stop, self.sweep, self.rules
+        if old is not None:
+            old.setdefault("design", "all")  # written before the field design existed
+        if sweep is not None:
+            fixed = list(rules)
+            variants = [(label, fixed + a) for label, a in parse_sweep(game, list(sweep))]
+        else:
+            variants = [(None, list(rules))]
+        spec, n_players, seatings = build(game, self.n_players, self.strategies, self.seed, variants, self.design,
+                                          self.record)
+        self.seatings = seatings
+        chunk_size = self.chunk_size
+        if chunk_size is None and old is not None:
+            chunk_size = old.get("chunk_size")
+        if any(setting_name(s) in SEARCH_STRATEGIES for s in self.strategies):
+            # a search plays some games per second: about 20 parts per seating, so the progress
+            # bar moves and the work spreads over the workers even when there are few seatings
+            preferred = min(DEFAULT_CHUNK, max(10, -(-games // 20)))
+        else:
+            # the seatings give the parallelism: one part per seating up to 50,000 deals
+            preferred = min(DEFAULT_CHUNK, max(1_000, games))
+        chunk_size = fit_chunk(games, chunk_size, preferred)
+        self.batches = plan_batches(games, chunk_size, stop is not None, self.first_batch)
+        self.backend = open_backend(self.workers or default_workers(), self.scheduler)
+        for label, _ in variants:  # the workers can play every variant (checked before writing)
+            self.backend.check(next(s for s in seatings if s.variant == label).m.describe())
+        command = self.command
+        manifest = {
+            "format": TOURNAMENT_FORMAT, "tool": "tourney", "tool_version": __version__,
+            "kind": "sweep" if sweep is not None else "tournament", "game": game,
+            "rules_version": spec.rules_version, "players": n_players, "strategies": list(self.strategies),
+            "seed": self.seed, "games": games, "rules": list(rules), "sweep": list(sweep or []),
+            "variants": [{"label": label, "rules": r, "dir": (f"v{i}" if len(variants) > 1 else ".")}
+                         for i, (label, r) in enumerate(variants)],
+            "matchups": sorted({s.matchup for s in seatings}),
+            "design": self.design, "seatings": len(seatings) // len(variants),
+            "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
+                         for s in seatings],
+            "command": command, "created": now(), "chunk_size": chunk_size,
+            "sequential": ({"alpha": stop.alpha, "margin": stop.margin, "first_batch": self.first_batch}
+                           if stop is not None else None),
+            "status": "running", "until_decided": None,
+            **({"record": list(seatings[0].m.record)} if seatings[0].m.record else {}),
+        }
+        self.manifests = []
+        for s in seatings:
+            man = make_manifest(s.m, games, chunk_size, command)
+            man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
+            self.manifests.append(man)
+        self.seating_jobs = [JobDir(DATASET, self.dir.path / s.dir) for s in seatings]
+        return manifest
+
+    def differences(self, old: dict, manifest: dict) -> list[str]:
+        """Every seating made with these parameters too (nothing is changed until all agree)."""
+        self.dir.check_resume(old, manifest)  # the tournament's own differences first: they say it all
+        self.olds, more = [], []
+        for s, man, seating in zip(self.seatings, self.manifests, self.seating_jobs):
+            seating_old = seating.previous(resume=True, overwrite=False) if seating.manifest_path.exists() else None
+            if seating_old is not None:
+                more += [f"{s.dir}: {x}" for x in differences(DATASET.identity_of(seating_old),
+                                                              DATASET.identity_of(man))]
+            self.olds.append(seating_old)
+        return more
+
+    def adopt(self, old: dict, manifest: dict) -> list[str]:
+        """Keep each seating's sound parts."""
+        self.base_seconds = float(old.get("seconds") or 0.0)
+        parts = AllParts(self.batches)
+        kept = 0
+        notes = []
+        for s, seating_old in zip(self.seatings, self.olds):
+            if seating_old is None:
+                continue
+            s.parts, seating_notes = recover_parts(self.dir.path / s.dir, seating_old, parts)
+            kept += len(s.parts)
+            notes += [f"{s.dir}: {n}" for n in seating_notes[1:]]
+        notes.insert(0, f"resuming: {kept} of {len(parts) * len(self.seatings)} parts kept")
+        return notes
+
+    def begin(self, manifest: dict) -> None:
+        with interrupt_deferred():  # the tournament and every seating written, then any Ctrl-C
+            self.dir.write(manifest)
+            for s, seating, man in zip(self.seatings, self.seating_jobs, self.manifests):
+                seating.path.mkdir(parents=True, exist_ok=True)
+                man["parts"] = [s.parts[index] for index in sorted(s.parts)]
+                seating.write(man)
+
+    def play(self, manifest: dict) -> str:
+        seatings, manifests, stop, out, game = self.seatings, self.manifests, self.stop, self.dir.path, self.game
+        bar = None
+        batch: list = []  # the batch being played
+        new_files: dict[Path, list[Path]] = {}  # the batch's parts per seating directory (resolved)
+
+        def start():
+            nonlocal bar
+            play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
+            bar = progress_bar(self.games * len(seatings),
+                               sum(p["games"] for s in seatings for p in s.parts.values()),
+                               self.progress, f"{game} {len(seatings)} seatings x{self.backend.workers}")
+            self.clock = time.perf_counter()
+            return self.backend
+
+        def is_new(s: Seating, index: int) -> None:
+            """A part of the batch for the stopping rule (which alone reads them)."""
+            if stop is not None:
+                new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
+
+        def tasks_of(batch):
+            """A batch's tasks, made as the backend asks for them: the parts of every seating not
+            kept from an interrupted run."""
+            for chunk in batch:
+                for i, s in enumerate(seatings):
+                    if chunk[0] in s.parts:  # kept from the interrupted run: counted, not played
+                        is_new(s, chunk[0])
+                        continue
+                    yield from chunk_tasks(s.m, manifests[i], out / s.dir, [chunk], key=lambda c, i=i: (i, *c))
+
+        def batch_tasks():
+            nonlocal batch
+            for batch in self.batches:
+                new_files.clear()
+                yield tasks_of(batch)
+
+        def on_done(key, info):
+            i, index, first, n = key
+            s = seatings[i]
+            s.parts[index] = part_entry(index, first, n, s.m.result_seats, info)
+            is_new(s, index)
+            bar.update(n)
+
+        def after_batch() -> bool:
+            """Count the batch's deals; with ``stop``, feed it the batch and stop once decided."""
+            self.done_deals = batch[-1][1] + batch[-1][2]
+            if stop is None:
+                return False
+            for files in new_files.values():  # in game order, whichever part finished first
+                files.sort()
+            stop.add_datasets([(out / s.dir, manifests[i], s.variant) for i, s in enumerate(seatings)], new_files)
+            if stop.decided:
+                self.stopped = "decided"
+            return stop.decided
+
+        try:
+            outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch)
+        finally:
+            if bar is not None:
+                bar.close()
+            self.close()
+        if outcome != "interrupted" and stop is not None and self.stopped != "decided":
+            self.stopped = "cap"
+        return "interrupted" if outcome == "interrupted" else "complete"
+
+    def seconds(self, manifest: dict, old: dict | None, elapsed: float) -> float:
+        return self.base_seconds + time.perf_counter() - self.clock
+
+    def end(self, manifest: dict, status: str, seconds: float, error: str | None = None) -> None:
+        """Record every seating's finished parts and the tournament's outcome."""
+        stopped = {"interrupted": "interrupted", "failed": "failed"}.get(status, self.stopped)
+        _finish(self.dir, self.seating_jobs, manifest, self.manifests, self.seatings, status, seconds,
+                self.done_deals, self.stop, stopped, self.games, error)
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+
+
 def run_tournament(game: str, n_players: int | None, strategies: list[str], games: int, seed: int,
                    out: Path, rules=(), sweep: list[str] | None = None, workers: int | None = None,
                    chunk_size: int | None = None, overwrite: bool = False, progress: bool = True,
                    command: str | None = None, stop: StoppingRule | None = None,
                    scheduler: str | None = None, resume: bool = False,
-                   design: str = "all", first_batch: int = FIRST_BATCH, record=()) -> TournamentReport:
+                   design: str = "all", first_batch: int = FIRST_BATCH, record=()) -> Outcome:
     """Play the tournament (or, with ``sweep`` rule lists, the sweep) into ``out``.
 
     ``resume``: continue the tournament in ``out`` after an interruption (the same parameters
@@ -357,172 +555,11 @@ def run_tournament(game: str, n_players: int | None, strategies: list[str], game
     ``record``: what every seating records besides its base rows (``("dealt",)``: the ``dealt``
     column), as :func:`~tourney_sim.simulate.matchup.make_matchup` takes it.
     """
-    if games < 1:
-        raise TournamentError(f"--games must be a positive number, got {games}")
-    if stop is not None:
-        check_stopping(stop.alpha, stop.margin, first_batch)
-        if stop.question != question_of(sweep):
-            raise TournamentError(f"a {'sweep' if sweep is not None else 'tournament'} settles the "
-                                  f"{question_of(sweep)} question, not {stop.question}")
-    job = JobDir(TOURNAMENT, out)
-    out = job.path
-    old = job.previous(resume, overwrite)
-    if old is not None:
-        old.setdefault("design", "all")  # written before the field design existed
-    if sweep is not None:
-        variants = parse_sweep(game, list(sweep))
-        fixed = list(rules)
-        variants = [(label, fixed + a) for label, a in variants]
-    else:
-        variants = [(None, list(rules))]
-    spec, n_players, seatings = build(game, n_players, strategies, seed, variants, design, record)
-    if chunk_size is None and old is not None:
-        chunk_size = old.get("chunk_size")
-    if any(setting_name(s) in SEARCH_STRATEGIES for s in strategies):
-        # a search plays some games per second: about 20 parts per seating, so the progress
-        # bar moves and the work spreads over the workers even when there are few seatings
-        preferred = min(DEFAULT_CHUNK, max(10, -(-games // 20)))
-    else:
-        # the seatings give the parallelism: one part per seating up to 50,000 deals
-        preferred = min(DEFAULT_CHUNK, max(1_000, games))
-    chunk_size = fit_chunk(games, chunk_size, preferred)
-    batches = plan_batches(games, chunk_size, stop is not None, first_batch)
-    backend = open_backend(workers or default_workers(), scheduler)
-    try:
-        for label, _ in variants:  # the workers can play every variant (checked before writing)
-            backend.check(next(s for s in seatings if s.variant == label).m.describe())
-    except BaseException:
-        backend.close()
-        raise
-    workers = backend.workers
-
-    manifest = {
-        "format": TOURNAMENT_FORMAT, "tool": "tourney", "tool_version": __version__,
-        "kind": "sweep" if sweep is not None else "tournament", "game": game,
-        "rules_version": spec.rules_version, "players": n_players, "strategies": list(strategies),
-        "seed": seed, "games": games, "rules": list(rules), "sweep": list(sweep or []),
-        "variants": [{"label": label, "rules": r, "dir": (f"v{i}" if len(variants) > 1 else ".")}
-                     for i, (label, r) in enumerate(variants)],
-        "matchups": sorted({s.matchup for s in seatings}),
-        "design": design, "seatings": len(seatings) // len(variants),
-        "datasets": [{"dir": s.dir, "seats": list(s.seats), "matchup": s.matchup, "variant": s.variant}
-                     for s in seatings],
-        "command": command, "created": now(), "chunk_size": chunk_size,
-        "sequential": ({"alpha": stop.alpha, "margin": stop.margin, "first_batch": first_batch}
-                       if stop is not None else None),
-        "status": "running", "until_decided": None,
-        **({"record": list(seatings[0].m.record)} if seatings[0].m.record else {}),
-    }
-    manifests = []
-    for s in seatings:
-        man = make_manifest(s.m, games, chunk_size, command)
-        man["tournament"] = {"matchup": s.matchup, "variant": s.variant, "rules": s.rules}
-        manifests.append(man)
-    notes: list[str] = []
-    try:
-        if old is not None:
-            notes = _resume_seatings(job, old, manifest, seatings, manifests, batches)
-            job.resumed(old, manifest, command)
-        else:
-            job.create(overwrite)
-    except BaseException:
-        backend.close()
-        raise
-    seating_jobs = [JobDir(DATASET, out / s.dir) for s in seatings]
-    try:
-        with interrupt_deferred():  # the tournament and every seating written, then any Ctrl-C
-            job.write(manifest)
-            for s, seating, man in zip(seatings, seating_jobs, manifests):
-                seating.path.mkdir(parents=True, exist_ok=True)
-                man["parts"] = [s.parts[index] for index in sorted(s.parts)]
-                seating.write(man)
-    except KeyboardInterrupt:  # before any chunk was sent: recorded as interrupted, not left running
-        backend.close()
-        with interrupt_deferred():
-            for seating, man in zip(seating_jobs, manifests):
-                seating.finish(man, "interrupted")
-            job.finish(manifest, "interrupted")
-        raise
-
-    bar = None
-    started = time.perf_counter()  # then: when the first chunk was sent
-    batch: list = []  # the batch being played
-    done_deals = 0  # deals every seating has played in the batches so far
-    stopped = "complete"  # or decided, cap, interrupted, failed (recorded with --until-decided)
-    new_files: dict[Path, list[Path]] = {}  # the batch's parts per seating directory (resolved)
-
-    def start():
-        nonlocal bar, started
-        play_block(seatings[0].m, 0, 1)  # compile (or load from the disk cache) before forking
-        bar = progress_bar(games * len(seatings), sum(p["games"] for s in seatings for p in s.parts.values()),
-                           progress, f"{game} {len(seatings)} seatings x{workers}")
-        started = time.perf_counter()
-        return backend
-
-    def is_new(s: Seating, index: int) -> None:
-        """A part of the batch for the stopping rule (which alone reads them)."""
-        if stop is not None:
-            new_files.setdefault((out / s.dir).resolve(), []).append(out / s.dir / part_name(index))
-
-    def tasks_of(batch):
-        """A batch's tasks, made as the backend asks for them: the parts of every seating not
-        kept from an interrupted run."""
-        for chunk in batch:
-            for i, s in enumerate(seatings):
-                if chunk[0] in s.parts:  # kept from the interrupted run: counted, not played
-                    is_new(s, chunk[0])
-                    continue
-                yield from chunk_tasks(s.m, manifests[i], out / s.dir, [chunk], key=lambda c, i=i: (i, *c))
-
-    def batch_tasks():
-        nonlocal batch
-        for batch in batches:
-            new_files.clear()
-            yield tasks_of(batch)
-
-    def on_done(key, info):
-        i, index, first, n = key
-        s = seatings[i]
-        s.parts[index] = part_entry(index, first, n, s.m.result_seats, info)
-        is_new(s, index)
-        bar.update(n)
-
-    def after_batch() -> bool:
-        """Count the batch's deals; with ``stop``, feed it the batch and stop once decided."""
-        nonlocal done_deals, stopped
-        done_deals = batch[-1][1] + batch[-1][2]
-        if stop is None:
-            return False
-        for files in new_files.values():  # in game order, whichever part finished first
-            files.sort()
-        stop.add_datasets([(out / s.dir, manifests[i], s.variant) for i, s in enumerate(seatings)], new_files)
-        if stop.decided:
-            stopped = "decided"
-        return stop.decided
-
-    def record(status, error=None):
-        with interrupt_deferred():  # every seating and the tournament recorded, or a Ctrl-C after
-            _finish(job, seating_jobs, manifest, manifests, seatings, status,
-                    time.perf_counter() - started + (float(old.get("seconds") or 0.0) if old else 0.0),
-                    done_deals, stop, stopped if error is None else "failed", games, error)
-
-    try:
-        try:
-            outcome = execute(start, batch_tasks(), on_done, where=out, after_batch=after_batch,
-                              on_failure=lambda error: record("failed", error))
-        finally:
-            if bar is not None:
-                bar.close()
-            backend.close()
-    except KeyboardInterrupt:  # Ctrl-C while closing the bar or the pool: recorded, not left "running"
-        outcome = "interrupted"
-    seconds = time.perf_counter() - started
-    if outcome == "interrupted":
-        stopped = "interrupted"
-    elif stop is not None and stopped != "decided":
-        stopped = "cap"
-    record("interrupted" if outcome == "interrupted" else "complete")
-    return TournamentReport(manifest, out, seconds, outcome == "interrupted", notes)
+    job = TournamentJob(game, n_players, strategies, games, seed, rules, sweep, workers, chunk_size, progress,
+                        stop, scheduler, design, first_batch, record)
+    outcome = run_job(job, out, resume=resume, overwrite=overwrite, command=command)
+    outcome.seconds = time.perf_counter() - job.clock  # the games' own time, without compiling
+    return outcome
 
 
 def _finish(job, seating_jobs, manifest, manifests, seatings, status, seconds, done_deals, stop, stopped,

@@ -32,12 +32,11 @@ one per seating, that ``tourney report`` and ``tourney verify`` read).
 """
 from __future__ import annotations
 
-import math
 import shutil
-import time
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -48,10 +47,12 @@ from . import __version__
 from .backends import SOURCES, open_backend
 from .errors import TourneyError
 from .games import get_game
-from .jobdir import JobDir, JobKind, now, read_job
+from .jobdir import Job, JobKind, Outcome, now, option, read_job, run_job
 from .matchup import make_matchup
-from .results import DatasetError, numpy_array, read_parts
+from .results import DatasetError
 from .runner import DEFAULT_CHUNK, fit_chunk
+from .stats.intervals import paired_summary
+from .stats.measures import MEASURES, candidate_result, names
 
 TUNE_FILE = "_tune.json"
 TUNE_FORMAT = "tourney-tune/1"
@@ -60,7 +61,7 @@ STUDY_NAME = "tune"
 #: the best setting, as ``NAME@DIR/best.toml`` reads it (its short name: NAME@best)
 BEST_FILE = "best.toml"
 SAMPLERS = ("tpe", "cmaes")
-OBJECTIVES = ("win", "margin")
+OBJECTIVES = names("tune")
 #: suggested real values are rounded to this many significant digits (short labels, exact TOML)
 DIGITS = 4
 #: what a resumed study must share with the one it continues
@@ -124,30 +125,6 @@ class Field:
         return np.vstack(rows)
 
 
-def candidate_result(directory: Path, n_players: int, mine: list[int], deals: int, objective: str,
-                     better: str) -> np.ndarray:
-    """Per deal: the candidate's win (mean over its seats; a shared first place counts) or its
-    score margin over the mean of the other players (turned for lowest-wins games)."""
-    game, seat, score, win = [], [], [], []
-    for t in read_parts(directory, ["game", "seat", "score", "win"]):
-        game.append(numpy_array(t.column("game")))
-        seat.append(numpy_array(t.column("seat")))
-        score.append(numpy_array(t.column("score")))
-        win.append(numpy_array(t.column("win")))
-    game, seat = np.concatenate(game), np.concatenate(seat).astype(np.int64)
-    score, win = np.concatenate(score).astype(np.float64), np.concatenate(win).astype(np.float64)
-    players = seat < n_players
-    is_mine = np.isin(seat, mine)
-    n_mine = np.bincount(game[is_mine], minlength=deals)
-    if objective == "win":
-        return np.bincount(game[is_mine], weights=win[is_mine], minlength=deals) / n_mine
-    others = players & ~is_mine
-    margin = (np.bincount(game[is_mine], weights=score[is_mine], minlength=deals) / n_mine
-              - np.bincount(game[others], weights=score[others], minlength=deals)
-              / np.bincount(game[others], minlength=deals))
-    return margin if better == "high" else -margin
-
-
 # ----------------------------------------------------------------------------- optuna
 def _optuna():
     import optuna
@@ -208,44 +185,7 @@ def suggest(trial, p: Param):
     return min(p.high, max(p.low, float(f"{v:.{DIGITS}g}")))
 
 
-# ----------------------------------------------------------------------------- statistics
-def paired_summary(best: np.ndarray, base: np.ndarray) -> dict:
-    """Per-deal paired comparison of two float[tables, deals] results (the unit is the deal:
-    its tables are averaged first). Mean difference, 95% interval (t), two-sided p-value."""
-    from scipy import stats
-    a, b = best.mean(axis=0), base.mean(axis=0)
-    d = a - b
-    n = len(d)
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    se = sd / math.sqrt(n) if n > 1 else float("nan")
-    if sd == 0.0:
-        p = 1.0 if mean == 0.0 else 0.0
-        low = high = mean
-    else:
-        p = float(stats.ttest_1samp(d, 0.0).pvalue)
-        q = float(stats.t.ppf(0.975, n - 1))
-        low, high = mean - q * se, mean + q * se
-
-    def ci(x):
-        if n < 2 or x.std(ddof=1) == 0:
-            return [float(x.mean()), float(x.mean())]
-        h = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-        return [float(x.mean()) - h, float(x.mean()) + h]
-
-    return {"deals": n, "best": float(a.mean()), "best_ci": ci(a), "defaults": float(b.mean()),
-            "defaults_ci": ci(b), "difference": mean, "difference_ci": [low, high], "p_value": p}
-
-
 # ----------------------------------------------------------------------------- the run
-@dataclass
-class TuneReport:
-    out: Path
-    manifest: dict
-    seconds: float
-    notes: list = field(default_factory=list)
-
-
 def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
     """A setting as a TOML file that ``NAME@file.toml`` reads (every parameter's value)."""
     lines = [f"# {c}" for c in comment]
@@ -257,112 +197,143 @@ def toml_text(strategy: Strategy, game: str, comment: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
-         rules=(), trials: int = 100, deals: int = 2000, seed: int = 0, sampler: str = "tpe",
-         objective: str = "win", params: list[str] | None = None, confirm_deals: int | None = None,
-         confirm_seed: int | None = None, workers: int | None = None, scheduler: str | None = None,
-         overwrite: bool = False, resume: bool = False, progress: bool = True,
-         command: str | None = None) -> TuneReport:
-    """Tune ``strategy``'s parameters against the field ``against`` (see the module docstring).
+@dataclass(frozen=True)
+class TuneRequest:
+    """What a tuning run is asked: the options of ``tourney tune`` (and ``api.tune``) besides the
+    game and where it runs, declared once with their flags and help."""
 
-    ``params``: the names to tune (default: all; the others stay as ``strategy`` sets them).
-    Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
-    spec = get_game(game)
-    n_players = spec.player_count(n_players)
-    options = spec.resolve_options(list(rules))
-    spec.make_params(n_players, options)  # a component table that cannot be played: refused before writing
-    if sampler not in SAMPLERS:
-        raise TuneError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
-    if objective not in OBJECTIVES:
-        raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    if trials < 1 or deals < 1:
-        raise TuneError("--trials and --deals must be positive")
-    confirm_deals = 5 * deals if confirm_deals is None else confirm_deals
-    if confirm_deals < 2:
-        raise TuneError(f"--confirm-deals must be at least 2, got {confirm_deals}")
-    fit_chunk(deals, None, DEFAULT_CHUNK, "--deals")  # more than a dataset holds: refused
-    fit_chunk(confirm_deals, None, DEFAULT_CHUNK, "--confirm-deals")
-    if not (0 <= seed < 2**64):
-        raise TuneError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
-    confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
-    if confirm_seed == seed:
-        raise TuneError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
-    (base,) = resolve(game, [strategy])
-    if not base.params:
-        raise TuneError(f"strategy {base.name!r} has no parameters to tune "
-                        f"(see `tourney strategies {game} --params`)")
-    by_name = {p.name: p for p in base.params}
-    names = params or [p.name for p in base.params]
-    unknown = [n for n in names if n not in by_name]
-    if unknown:
-        raise StrategyError(f"strategy {base.name}: no parameter {unknown[0]!r} "
-                            f"(parameters: {', '.join(by_name)})")
-    space = [by_name[n] for n in names]
-    if not against:
-        raise TuneError("give the field to tune against with --against (one or more strategies)")
-    field_labels = [s.setting for s in resolve(game, list(against))]
-    field_names = [s.name for s in resolve(game, list(against))]
-    if base.name in field_names:
-        raise TuneError(f"{base.name!r} is both the candidate and in --against: the field must be other "
-                        f"strategies (a trial could play the very setting it meets)")
-    if len(set(field_labels)) != len(field_labels):
-        raise TuneError("a strategy is given twice in --against")
-    seatings = candidate_seatings(n_players, spec.team_game)
-    request = {"game": game, "players": n_players, "options": options, "strategy": base.setting,
-               "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
-               "sampler": sampler, "objective": objective, "sources": SOURCES}
-    job = JobDir(TUNE, out)
-    out = job.path
-    old = job.open(request, resume, overwrite)
+    strategy: str = option(..., "The strategy to tune (a setting such as NAME@file.toml is the starting point); "
+                           "see `tourney strategies GAME --params`.", "--strategy")
+    against: list[str] = option((), "A strategy of the field it is tuned against; repeat it. Every trial plays "
+                                "every one of them on the same deals.", "--against")
+    trials: int = option(100, "Settings to try (the first is the starting setting).", "--trials", "-t")
+    deals: int = option(2000, "Deals per trial, each played in every seating against every --against strategy; "
+                        "the same deals for every trial.", "--deals", "-n")
+    seed: int = option(0, "Seed of the tuning deals and of the sampler.", "--seed", "-s")
+    players: Optional[int] = option(None, "Number of players (default: 4, or the game's only count).",
+                                    "--players", "-p")
+    rules: list[str] = option((), "Rule option key=value (see `tourney games`); repeatable.", "--rule")
+    components: list[str] = option((), "One component value KEY=VALUE set over the defaults or --rule "
+                                   "components=FILE, e.g. tokens.plus10=12 or work.values[3]=2 (a list entry, from "
+                                   "1); repeatable. Keys: docs/components.md.", "--component")
+    params: list[str] = option((), "Tune only this parameter; repeatable (default: all of the strategy's "
+                               "parameters).", "--param")
+    sampler: str = option("tpe", "optuna sampler: tpe (any parameters) or cmaes (CMA-ES, for real and integer "
+                          "parameters).")
+    objective: str = option("win", "win: the mean win rate against the field; margin: the mean score margin over "
+                            "the other players.")
+    confirm_deals: Optional[int] = option(None, "Fresh deals on which the best setting is confirmed against the "
+                                          "starting one (default: 5 x --deals).")
+    confirm_seed: Optional[int] = option(None, "Seed of the confirmation deals (default: --seed + 1).")
 
-    manifest = {"format": TUNE_FORMAT, "tool": "tourney", "tool_version": __version__, **request,
+
+class TuneJob(Job):
+    """``tourney tune``: trials of a strategy's settings against a field, then the best one
+    confirmed on fresh deals (see :func:`tune`)."""
+
+    kind = TUNE
+
+    def __init__(self, game, strategy, against, *, n_players, rules, trials, deals, seed, sampler, objective,
+                 params, confirm_deals, confirm_seed, workers, scheduler, progress):
+        spec = get_game(game)
+        n_players = spec.player_count(n_players)
+        options = spec.resolve_options(list(rules))
+        spec.make_params(n_players, options)  # a component table that cannot be played: refused before writing
+        if sampler not in SAMPLERS:
+            raise TuneError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+        if objective not in OBJECTIVES:
+            raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        if trials < 1 or deals < 1:
+            raise TuneError("--trials and --deals must be positive")
+        confirm_deals = 5 * deals if confirm_deals is None else confirm_deals
+        if confirm_deals < 2:
+            raise TuneError(f"--confirm-deals must be at least 2, got {confirm_deals}")
+        fit_chunk(deals, None, DEFAULT_CHUNK, "--deals")  # more than a dataset holds: refused
+        fit_chunk(confirm_deals, None, DEFAULT_CHUNK, "--confirm-deals")
+        if not (0 <= seed < 2**64):
+            raise TuneError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
+        confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed
+        if confirm_seed == seed:
+            raise TuneError("--confirm-seed must differ from --seed: the confirmation plays fresh deals")
+        (base,) = resolve(game, [strategy])
+        if not base.params:
+            raise TuneError(f"strategy {base.name!r} has no parameters to tune "
+                            f"(see `tourney strategies {game} --params`)")
+        by_name = {p.name: p for p in base.params}
+        names = params or [p.name for p in base.params]
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            raise StrategyError(f"strategy {base.name}: no parameter {unknown[0]!r} "
+                                f"(parameters: {', '.join(by_name)})")
+        if not against:
+            raise TuneError("give the field to tune against with --against (one or more strategies)")
+        field_labels = [s.setting for s in resolve(game, list(against))]
+        field_names = [s.name for s in resolve(game, list(against))]
+        if base.name in field_names:
+            raise TuneError(f"{base.name!r} is both the candidate and in --against: the field must be other "
+                            f"strategies (a trial could play the very setting it meets)")
+        if len(set(field_labels)) != len(field_labels):
+            raise TuneError("a strategy is given twice in --against")
+        self.game, self.n_players, self.rules, self.base = game, n_players, list(rules), base
+        self.space = [by_name[n] for n in names]
+        self.field_labels, self.seatings = field_labels, candidate_seatings(n_players, spec.team_game)
+        self.trials, self.deals, self.seed, self.sampler, self.objective = trials, deals, seed, sampler, objective
+        self.confirm_deals, self.confirm_seed = confirm_deals, confirm_seed
+        self.workers, self.scheduler, self.progress = workers, scheduler, progress
+        self.request = {"game": game, "players": n_players, "options": options, "strategy": base.setting,
+                        "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
+                        "sampler": sampler, "objective": objective, "sources": SOURCES}
+        self.backend = None
+
+    def prepare(self, old: dict | None) -> dict:
+        self.resuming = old is not None
+        return {"format": TUNE_FORMAT, "tool": "tourney", "tool_version": __version__, **self.request,
                 "space": [{"name": p.name, "kind": p.kind, "low": p.low, "high": p.high,
-                           "choices": list(p.choices), "default": p.default, "help": p.help} for p in space],
-                "base_setting": base.settings(), "seatings": [list(s) for s in seatings],
-                "trials": trials, "confirm_deals": confirm_deals, "confirm_seed": confirm_seed,
-                "command": command, "status": "running",
-                "created": (old or {}).get("created") or now()}
-    job.start(manifest)
-    study = open_study(out, create=old is None or not (out / STUDY_FILE).exists())
-    optuna = _optuna()
-    notes = []
-    stale = fail_stale(study)  # cut short by a kill: played again under the next number
-    if old is None or not study.trials:
-        study.enqueue_trial({p.name: p.default if p.kind != "real" else float(p.default) for p in space})
-    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    if old is not None:
-        notes.append(f"resuming: {len(done)} of {trials} trials done"
-                     + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
-    tune_field = Field(game, n_players, list(rules), field_labels, seed, deals, objective, seatings)
-    work = out / "trials"
-    start = time.perf_counter()
-    backend = open_backend(workers, scheduler)
-    bar = None
-    try:
-        backend.check(make_matchup(game, n_players, [base.setting] + field_labels[:1], rules=list(rules),
-                                   seed=seed).describe())
+                           "choices": list(p.choices), "default": p.default, "help": p.help} for p in self.space],
+                "base_setting": self.base.settings(), "seatings": [list(s) for s in self.seatings],
+                "trials": self.trials, "confirm_deals": self.confirm_deals, "confirm_seed": self.confirm_seed,
+                "command": self.command, "status": "running", "created": now()}
+
+    def play(self, manifest: dict) -> str:
+        out, game, base, space, trials = self.dir.path, self.game, self.base, self.space, self.trials
+        study = open_study(out, create=not self.resuming or not (out / STUDY_FILE).exists())
+        optuna = _optuna()
+        stale = fail_stale(study)  # cut short by a kill: played again under the next number
+        if not self.resuming or not study.trials:
+            study.enqueue_trial({p.name: p.default if p.kind != "real" else float(p.default) for p in space})
+        done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        if self.resuming:
+            self.notes.append(f"resuming: {len(done)} of {trials} trials done"
+                              + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
+        tune_field = Field(game, self.n_players, self.rules, self.field_labels, self.seed, self.deals, self.objective,
+                           self.seatings)
+        work = out / "trials"
+        self.backend = backend = open_backend(self.workers, self.scheduler)
+        backend.check(make_matchup(game, self.n_players, [base.setting] + self.field_labels[:1], rules=self.rules,
+                                   seed=self.seed).describe())
 
         def objective_fn(trial):
             setting = base.with_settings({p.name: suggest(trial, p) for p in space})
             trial.set_user_attr("label", setting.label)
             trial.set_user_attr("setting", setting.settings())
-            value = float(tune_field.play(setting, work, backend).mean())
-            return value
+            return float(tune_field.play(setting, work, backend).mean())
 
-        if progress:
-            from tqdm import tqdm
-            bar = tqdm(total=trials, initial=min(len(done), trials), unit="trial", desc="tuning",
-                       dynamic_ncols=True)
-        for k in range(len(done), trials):
-            study.sampler = sampler_for(sampler, seed, k, space, trials)
-            study.optimize(objective_fn, n_trials=1, catch=())
+        bar = None
+        try:
+            if self.progress:
+                from tqdm import tqdm
+                bar = tqdm(total=trials, initial=min(len(done), trials), unit="trial", desc="tuning",
+                           dynamic_ncols=True)
+            for k in range(len(done), trials):
+                study.sampler = sampler_for(self.sampler, self.seed, k, space, trials)
+                study.optimize(objective_fn, n_trials=1, catch=())
+                if bar is not None:
+                    best = study.best_trial
+                    bar.set_postfix_str(f"best {best.value:.4f}: {best.user_attrs['label']}", refresh=False)
+                    bar.update(1)
+        finally:
             if bar is not None:
-                best = study.best_trial
-                bar.set_postfix_str(f"best {best.value:.4f}: {best.user_attrs['label']}", refresh=False)
-                bar.update(1)
-        if bar is not None:
-            bar.close()
-            bar = None
+                bar.close()
         done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
         # trials are numbered by their place among the finished ones (optuna's own numbers also
         # count a trial cut short by an interruption)
@@ -370,42 +341,59 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
         best_trial = done[best_k]
         best = replace(base.with_settings(best_trial.user_attrs["setting"]),
                        short_name=file_label(base.name, BEST_FILE))  # as NAME@DIR/best.toml reads it
-        default_trial = done[0]
         manifest["history"] = [{"trial": k, "value": t.value, "label": t.user_attrs["label"],
                                 "setting": t.user_attrs["setting"]} for k, t in enumerate(done)]
         manifest["best"] = {"trial": best_k, "value": best_trial.value, "label": best.setting,
                             "name": best.label, "setting": best.settings()}
-        manifest["start"] = {"trial": 0, "value": default_trial.value, "label": base.label}
+        manifest["start"] = {"trial": 0, "value": done[0].value, "label": base.label}
+        self.best = best
         # the confirmation: best and the starting setting on fresh deals, paired
-        if progress:
-            print(f"confirming {best.label} against {base.label} on {confirm_deals:,} fresh deals "
-                  f"(seed {confirm_seed})", flush=True)
-        confirm = Field(game, n_players, list(rules), field_labels, confirm_seed, confirm_deals, objective,
-                        seatings)
+        if self.progress:
+            print(f"confirming {best.label} against {base.label} on {self.confirm_deals:,} fresh deals "
+                  f"(seed {self.confirm_seed})", flush=True)
+        confirm = Field(game, self.n_players, self.rules, self.field_labels, self.confirm_seed, self.confirm_deals,
+                        self.objective, self.seatings)
         if best.setting == base.setting:
             a = b = confirm.play(base, out / "confirmation" / "defaults", backend)
         else:
             a = confirm.play(best, out / "confirmation" / "best", backend)
             b = confirm.play(base, out / "confirmation" / "defaults", backend)
         manifest["confirmation"] = paired_summary(a, b)
-    except KeyboardInterrupt:
-        job.finish(manifest, "interrupted")
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
-        backend.close()
-    shutil.rmtree(work, ignore_errors=True)
-    seconds = time.perf_counter() - start + (old or {}).get("seconds", 0.0)
-    c = manifest["confirmation"]
-    (out / BEST_FILE).write_text(toml_text(best, game, [
-        f"tourney tune: the best setting of {base.name} found in {len(done)} trials "
-        f"(trial {best_k}, tuning {objective} {best_trial.value:.4f}; start {default_trial.value:.4f})",
-        f"confirmation on {c['deals']:,} fresh deals: {c['difference']:+.4f} "
-        f"[{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}] against the start, p = {c['p_value']:.3g}",
-        f"made by: {command}" if command else "made with the tourney_sim API"]))
-    job.finish(manifest, "complete", seconds)
-    return TuneReport(out, manifest, time.perf_counter() - start, notes)
+        return "complete"
+
+    def report(self, manifest: dict) -> str:
+        """``best.toml``: the best setting, with what it was found and confirmed by."""
+        out = self.dir.path
+        shutil.rmtree(out / "trials", ignore_errors=True)
+        c, best, b = manifest["confirmation"], self.best, manifest["best"]
+        (out / BEST_FILE).write_text(toml_text(best, self.game, [
+            f"tourney tune: the best setting of {self.base.name} found in {len(manifest['history'])} trials "
+            f"(trial {b['trial']}, tuning {self.objective} {b['value']:.4f}; start {manifest['start']['value']:.4f})",
+            f"confirmation on {c['deals']:,} fresh deals: {c['difference']:+.4f} "
+            f"[{c['difference_ci'][0]:+.4f}, {c['difference_ci'][1]:+.4f}] against the start, p = {c['p_value']:.3g}",
+            f"made by: {self.command}" if self.command else "made with the tourney_sim API"]))
+        return ""
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+
+
+def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
+         rules=(), trials: int = 100, deals: int = 2000, seed: int = 0, sampler: str = "tpe",
+         objective: str = "win", params: list[str] | None = None, confirm_deals: int | None = None,
+         confirm_seed: int | None = None, workers: int | None = None, scheduler: str | None = None,
+         overwrite: bool = False, resume: bool = False, progress: bool = True,
+         command: str | None = None) -> Outcome:
+    """Tune ``strategy``'s parameters against the field ``against`` (see the module docstring).
+
+    ``params``: the names to tune (default: all; the others stay as ``strategy`` sets them).
+    Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
+    job = TuneJob(game, strategy, against, n_players=n_players, rules=rules, trials=trials, deals=deals, seed=seed,
+                  sampler=sampler, objective=objective, params=params, confirm_deals=confirm_deals,
+                  confirm_seed=confirm_seed, workers=workers, scheduler=scheduler, progress=progress)
+    return run_job(job, out, resume=resume, overwrite=overwrite, command=command)
 
 
 def read_tune(directory: Path) -> dict:
@@ -422,7 +410,7 @@ def summary_text(t: dict) -> str:
     if t.get("status") != "complete":
         return f"tuning of {t['strategy']} ({t['game']}) is {t.get('status')}: continue it with --resume"
     c, best, start = t["confirmation"], t["best"], t["start"]
-    unit = "win rate" if t["objective"] == "win" else "score margin"
+    unit = MEASURES[t["objective"]].wording
     verdict = ("better than the start" if c["p_value"] < 0.01 and c["difference"] > 0 else
                "worse than the start" if c["p_value"] < 0.01 else
                "not distinguishable from the start at p < 0.01")

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tourney_sim.cli import app
-from tourney_sim.reports import adaptive, findings, stats
-from tourney_sim.reports.study_report import (OpenQuestions, StudyData, adaptive_counts, on_deals, primary_size,
+from tourney_sim.simulate.stats import adaptive, findings, intervals as stats
+from tourney_sim.simulate.stats.studies import (OpenQuestions, StudyData, adaptive_counts, on_deals, primary_size,
                                              questions)
 from tourney_sim.simulate import study
 from tourney_sim.simulate.results import read_table
@@ -214,7 +214,7 @@ TINY = study.Budget("quick", {"random": 100, "heuristic": 600, "search": 20}, {"
                     20, 20, 10, 1.0, "seconds", adaptive_deals=40, adaptive_batch=20)
 
 
-class Interrupting(OpenQuestions):
+class Interrupting(OpenQuestions):  # the study's open_questions, Ctrl-C at its second look
     """The stage's decision, with Ctrl-C after its first batch (a kill inside the adaptive stage)."""
 
     def __call__(self, out, manifest, players):
@@ -225,19 +225,19 @@ class Interrupting(OpenQuestions):
 
 @pytest.mark.slow
 def test_a_study_interrupted_inside_the_adaptive_stage_resumes_to_the_same_report(tmp_path, monkeypatch):
-    from tourney_sim.reports.sequential import Sequential
-    from tourney_sim.reports.study_report import write_report
+    from tourney_sim.reports import study_report  # noqa: F401  (registers the study's report)
     monkeypatch.setitem(study.BUDGETS, "quick", TINY)
-    kw = dict(budget="quick", levels=["heuristic", "search"], seed=3, workers=1, progress=False,
-              stopping_rule=Sequential, write_report=write_report)
-    ref = study.run_study("cardavia", tmp_path / "ref", adaptive_rule=OpenQuestions(), **kw)
+    kw = dict(budget="quick", levels=["heuristic", "search"], seed=3, workers=1, progress=False)
+    ref = study.run_study("cardavia", tmp_path / "ref", **kw)
     batches = [s for s in ref.manifest["stages"] if s["section"] == "adaptive"]
     assert [s["first_game"] for s in batches] == [20, 40], batches  # open after its first pass and its first batch
-    cut = study.run_study("cardavia", tmp_path / "cut", adaptive_rule=Interrupting(), **kw)
+    with monkeypatch.context() as m:
+        m.setattr(study, "open_questions", Interrupting())
+        cut = study.run_study("cardavia", tmp_path / "cut", **kw)
     assert cut.interrupted and not (tmp_path / "cut" / "report.md").exists()
     man = json.loads((tmp_path / "cut" / "_study.json").read_text())
     assert [s["id"] for s in man["stages"] if s["section"] == "adaptive"] == ["adaptive/4p-search-1"]
-    again = study.run_study("cardavia", tmp_path / "cut", adaptive_rule=OpenQuestions(), resume=True, **kw)
+    again = study.run_study("cardavia", tmp_path / "cut", resume=True, **kw)
     assert not again.interrupted
     assert (tmp_path / "cut" / "findings.json").read_text() == (tmp_path / "ref" / "findings.json").read_text()
     def apart_from(run):  # each report quotes its stages' --out, relative to where the study ran (here)

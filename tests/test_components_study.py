@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from tourney_sim.reports import render, study_report
-from tourney_sim.reports.load import load
-from tourney_sim.simulate import study
+from tourney_sim.simulate.stats import studies
+from tourney_sim.simulate.stats.load import load
+from tourney_sim.simulate import jobdir, study
 from tourney_sim.simulate.games import get_game
 
 from .support import synthetic as sy
@@ -85,8 +86,9 @@ def test_the_study_plays_the_paired_checks_last_and_keeps_them_on_resume(monkeyp
         reports.append(manifest)
         return "ok"
 
-    kw = dict(budget="tiny", players=[3], levels=["heuristic"], workers=1, progress=False,
-              stopping_rule=None, write_report=write_report, largest_components=largest)
+    monkeypatch.setattr(study, "largest_components", largest)
+    monkeypatch.setitem(jobdir.RENDERERS, "study", write_report)  # the study's report, as the reports register it
+    kw = dict(budget="tiny", players=[3], levels=["heuristic"], workers=1, progress=False)
     res = study.run_study("companeros", tmp_path / "s", **kw)
     assert not res.interrupted
     ids = [s["id"] for s in res.manifest["stages"]]
@@ -109,7 +111,7 @@ def test_the_study_report_has_a_components_section(tmp_path):
     fewer_deck = sy.Deck([f"card {i}" for i in range(40)], [1] * 40)
     for name, d in (("h", deck), ("s", deck), ("c", fewer_deck)):
         sy.write_dealt_dataset(tmp_path / name, game, d, 3000 if name != "s" else 600, parts=2)
-    data = study_report.StudyData("synthetic", "Synthetic", {"heuristic": "h", "search": "s"})
+    data = studies.StudyData("synthetic", "Synthetic", {"heuristic": "h", "search": "s"})
     data.levels[(4, "heuristic")] = load([tmp_path / "h"])[0]
     data.levels[(4, "search")] = load([tmp_path / "s"])[0]
     data.components[(4, "heuristic", "deck.counts[Swap]=0")] = load([tmp_path / "c"])[0]
@@ -117,7 +119,7 @@ def test_the_study_report_has_a_components_section(tmp_path):
         {"id": "components/4p-heuristic-deck.counts[Swap]=0", "section": "components", "players": 4,
          "level": "heuristic", "option": "deck.counts[Swap]=0", "dealt_kind": "Swap", "deals": 3000,
          "status": "complete", "command": "tourney run ... --component deck.counts[Swap]=0"}]}
-    report = study_report.build(data, study_report.questions(data))
+    report = study_report.build(data, studies.questions(data))
     md = render.to_markdown(report)
     section = md[md.index("## Components"):]
     assert "### Components: what being dealt each kind is worth (4 players, heuristic play)" in section

@@ -4,7 +4,7 @@ Cardavia is the test game: a deal costs ~0.05 ms at the heuristic level and its 
 large (Partners, Colleagues at 2 players and Compañeros could not be broken clearly by any single
 component change at 2,000 deals: the largest, Partners' ``effects.split[7]=0``, moved the teams
 6 pp). Measured with ``/tmp`` probes of ``tourney_sim.api.run`` (balance = 1 - the gap between the
-teams' win rates; gains paired on the same deals with ``reports.stats.balance_gain_interval``, 97.5%):
+teams' win rates; gains paired on the same deals with ``simulate.stats.intervals.balance_gain_interval``, 97.5%):
 
 - today's game, everyone ``guard-tuned``, 2,000 deals of seed 7: the team that plays last wins 73%,
   balance 0.56; a match of two deals (``match_deals=2``: each team plays last once) 1.00, gained
@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 
 from tourney_sim import api
-from tourney_sim.reports.analysis import balance_of, unit_deal_rates
-from tourney_sim.reports.load import load
+from tourney_sim.simulate.stats.analysis import balance_of, unit_deal_rates
+from tourney_sim.simulate.stats.load import load
 from tourney_sim.simulate import design as design_module
 from tourney_sim.simulate.design import RECHECK_GAMES
 from tourney_sim.simulate.games import get_game

@@ -288,3 +288,98 @@ def test_a_resumed_job_checks_its_directory_is_writable(tmp_path):
     (tmp_path / jobdir.PROBE).mkdir()
     with pytest.raises(OutputError, match=f"^cannot write to output {tmp_path}: Is a directory$"):
         JobDir(KIND, tmp_path).previous(resume=True, overwrite=False)
+
+
+# ----------------------------------------------------------------------------- run_job: one lifecycle for every kind
+class Counting(jobdir.Job):
+    """A job of KIND that counts to ``games``, one step a call of play, recording each step: it can
+    be told to be interrupted, fail, or be interrupted while reporting at a given step."""
+
+    kind = KIND
+
+    def __init__(self, games=5, seed=1, stop_at=None, fail_at=None, report_interrupted=False):
+        self.games, self.seed, self.stop_at, self.fail_at = games, seed, stop_at, fail_at
+        self.report_interrupted = report_interrupted
+        self.reported = 0
+
+    def prepare(self, old):
+        return manifest(games=self.games, seed=self.seed, command=self.command, done=0)
+
+    def adopt(self, old, new):
+        new["done"] = old["done"]
+        return [f"resuming: {old['done']} of {self.games} done"]
+
+    def play(self, m):
+        while m["done"] < self.games:
+            if m["done"] == self.stop_at:
+                raise KeyboardInterrupt
+            if m["done"] == self.fail_at:
+                raise RunError("the widget broke at step 3")
+            m["done"] += 1
+            self.dir.write(m)
+        return "complete"
+
+    def report(self, m):
+        if self.report_interrupted:
+            raise KeyboardInterrupt
+        self.reported += 1
+        return f"counted {m['done']}"
+
+
+def read(path):
+    return json.loads((path / KIND.marker).read_text())
+
+
+def test_run_job_plays_reports_and_completes(tmp_path):
+    out = jobdir.run_job(Counting(), tmp_path / "a", command="tourney widget")
+    assert not out.interrupted and not out.resumed and out.summary == "counted 5"
+    m = read(tmp_path / "a")
+    assert m["status"] == "complete" and m["done"] == 5 and "seconds" in m and "finished" in m
+
+
+def test_run_job_keeps_an_interrupted_job_and_a_resume_goes_on(tmp_path):
+    out = jobdir.run_job(Counting(stop_at=2), tmp_path / "a")
+    assert out.interrupted and out.summary == "" and read(tmp_path / "a")["status"] == "interrupted"
+    job = Counting()
+    out = jobdir.run_job(job, tmp_path / "a", resume=True, command="again")
+    assert out.resumed and out.notes == ["resuming: 2 of 5 done"] and job.reported == 1
+    m = read(tmp_path / "a")
+    assert m["status"] == "complete" and m["done"] == 5 and m["resumed"][0]["command"] == "again"
+
+
+def test_run_job_records_a_failure_then_raises_it(tmp_path):
+    with pytest.raises(RunError, match="broke"):
+        jobdir.run_job(Counting(fail_at=3), tmp_path / "a")
+    m = read(tmp_path / "a")
+    assert m["status"] == "failed" and m["error"] == "the widget broke at step 3" and m["done"] == 3
+
+
+def test_run_job_ctrl_c_while_reporting_is_interrupted_and_a_resume_only_reports(tmp_path):
+    assert jobdir.run_job(Counting(report_interrupted=True), tmp_path / "a").interrupted
+    assert read(tmp_path / "a")["status"] == "interrupted" and read(tmp_path / "a")["done"] == 5
+    job = Counting()
+    assert jobdir.run_job(job, tmp_path / "a", resume=True).summary == "counted 5" and job.reported == 1
+
+
+def test_run_job_refuses_before_writing(tmp_path):
+    jobdir.run_job(Counting(stop_at=1), tmp_path / "a", command="tourney widget --seed 1")
+    before = (tmp_path / "a" / KIND.marker).read_text()
+    with pytest.raises(ResumeError, match=r'seed 1 \(now 2\).*tourney widget --seed 1'):
+        jobdir.run_job(Counting(seed=2), tmp_path / "a", resume=True)
+    with pytest.raises(OutputError, match="already exists"):
+        jobdir.run_job(Counting(), tmp_path / "a")
+    assert (tmp_path / "a" / KIND.marker).read_text() == before
+
+
+def test_run_job_releases_what_the_job_opened_however_it_ends(tmp_path):
+    closed = []
+
+    class Closing(Counting):
+        def close(self):
+            closed.append(self.stop_at)
+
+    jobdir.run_job(Closing(), tmp_path / "a")
+    jobdir.run_job(Closing(stop_at=1), tmp_path / "b")
+    with pytest.raises(OutputError):
+        jobdir.run_job(Closing(stop_at=2), tmp_path / "b")  # refused: nothing run, still released
+    assert closed == [None, 1, 2]

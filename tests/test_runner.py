@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from tourney_sim.reports.stats import wilson
+from tourney_sim.simulate.stats.intervals import wilson
 from tourney_sim.reports.summary import COLUMNS, load, summarize
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.matchup import make_matchup, play_block

@@ -123,6 +123,16 @@ def _tell(echo: Echo | None, notes: Sequence[str]) -> None:
         echo(note)
 
 
+def _ended(report, echo: Echo | None, kept: Callable[[], str]) -> None:
+    """A job's end as the API says it: the notes of a resume to ``echo``; a job stopped by Ctrl-C
+    raises :class:`~tourney_sim.simulate.errors.Interrupted`, its line "interrupted: " and
+    ``kept()``: what it keeps, where, and how to go on."""
+    from tourney_sim.simulate.errors import Interrupted
+    _tell(echo, report.notes)
+    if report.interrupted:
+        raise Interrupted(f"interrupted: {kept()}")
+
+
 def games() -> dict:
     """Every game: name -> its spec (``title``, ``min_players``, ``max_players``,
     ``rules_version``, ``options`` (rule options), ``columns`` (its own result columns), ...)."""
@@ -193,7 +203,6 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     ``record=["dealt"]`` adds the ``dealt`` column (what each seat was dealt).
     """
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
-    from tourney_sim.simulate.errors import Interrupted
     from tourney_sim.simulate.matchup import make_matchup
     from tourney_sim.simulate.runner import run as run_games
     from tourney_sim.strategies import heuristics
@@ -206,50 +215,42 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
                        progress=progress, command=command, scheduler=scheduler, resume=resume,
                        first_game=first_game)
-    _tell(echo, report.notes)
-    if report.interrupted:
-        raise Interrupted(f"interrupted: {report.manifest['games_done']:,} of {games:,} games kept in {path} "
-                          "(whole parts only; continue with --resume)")
+    _ended(report, echo, lambda: f"{report.manifest['games_done']:,} of {games:,} games kept in {path} "
+                                  "(whole parts only; continue with --resume)")
     return Result(path, report.manifest, report.notes, report.seconds, report.games_played, report.resumed,
                   lambda r: summary(r.path))
 
 
-def tournament(game: str, strategies: Sequence[str], *, players: int | None = None,
-               games: int = 10_000, seed: int = 0, rules: Sequence[str] = (), components: Sequence[str] = (),
-               out: str | Path | None = None, workers: int | None = None,
-               chunk_size: int | None = None, overwrite: bool = False, resume: bool = False,
-               until_decided: bool = False, alpha: float = 0.05, margin: float = 0.02,
-               scheduler: str | None = None, progress: bool = False, seatings: str = "all",
-               first_batch: int | None = None, command: str | None = None, echo: Echo | None = None,
-               record: Sequence[str] = ()) -> Result:
+def tournament(game: str, strategies: Sequence[str] = (), *, out: str | Path | None = None,
+               workers: int | None = None, overwrite: bool = False, resume: bool = False,
+               scheduler: str | None = None, progress: bool = False, command: str | None = None,
+               echo: Echo | None = None, **options) -> Result:
     """A duplicate tournament (as ``tourney tournament``): every matchup, every seating (or with
     ``seatings="field"`` one strategy against a field of another), the same ``games`` deals each.
-    Returns the tournament directory and its summary (``result.report(out)`` writes its report).
-    ``record`` as for :func:`run`."""
-    return _tournament("tournament", game, strategies, players=players, games=games, seed=seed,
-                       rules=_rules(rules, components), out=out, workers=workers, chunk_size=chunk_size,
-                       overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
-                       margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       first_batch=first_batch, command=command, echo=echo, record=tuple(record))
+    ``options`` are those of :class:`~tourney_sim.simulate.tournament.TournamentRequest` (each
+    with its meaning there, as ``tourney tournament --help`` shows it): ``players``, ``games``,
+    ``seed``, ``rules``, ``components``, ``until_decided``, ``alpha``, ``margin``, ``seatings``,
+    ``first_batch``, ``record``, ``chunk_size``. Returns the tournament directory and its summary
+    (``result.report(out)`` writes its report)."""
+    from tourney_sim.simulate.tournament import TournamentRequest
+    r = TournamentRequest(strategies=list(strategies), **options)
+    return _tournament("tournament", game, r, _rules(r.rules, r.components), None, out=out, workers=workers, overwrite=overwrite,
+                       resume=resume, scheduler=scheduler, progress=progress, command=command, echo=echo)
 
 
-def sweep(game: str, vary: Sequence[str], strategies: Sequence[str], *, components: Sequence[str] = (),
-          players: int | None = None, games: int = 10_000, seed: int = 0, out: str | Path | None = None,
-          workers: int | None = None, chunk_size: int | None = None, overwrite: bool = False,
-          resume: bool = False, until_decided: bool = False, alpha: float = 0.05,
-          margin: float = 0.02, scheduler: str | None = None, progress: bool = False,
-          seatings: str = "all", command: str | None = None, echo: Echo | None = None,
-          record: Sequence[str] = ()) -> Result:
+def sweep(game: str, vary: Sequence[str] = (), strategies: Sequence[str] = (), *, out: str | Path | None = None,
+          workers: int | None = None, overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
+          progress: bool = False, command: str | None = None, echo: Echo | None = None, **options) -> Result:
     """The same deals under each rule variant (as ``tourney sweep``); ``vary`` holds
     ``"key=v1,v2"`` strings and ``components`` ``"KEY=v1,v2"`` component values (the variants
-    are every combination); ``seatings`` and ``record`` as for :func:`tournament`."""
-    vary = _rules(vary, components)
-    _require(bool(vary), "give the rule to vary, e.g. --rule key=v1,v2 (or a component, --component KEY=v1,v2)")
-    return _tournament("sweep", game, strategies, players=players, games=games, seed=seed, rules=[],
-                       sweep=vary, out=out, workers=workers, chunk_size=chunk_size,
-                       overwrite=overwrite, resume=resume, until_decided=until_decided, alpha=alpha,
-                       margin=margin, scheduler=scheduler, progress=progress, design=seatings,
-                       command=command, echo=echo, record=tuple(record))
+    are every combination); the other ``options`` as for :func:`tournament`
+    (:class:`~tourney_sim.simulate.tournament.SweepRequest`)."""
+    from tourney_sim.simulate.tournament import SweepRequest
+    r = SweepRequest(strategies=list(strategies), rules=list(vary), **options)
+    varied = _rules(r.rules, r.components)
+    _require(bool(varied), "give the rule to vary, e.g. --rule key=v1,v2 (or a component, --component KEY=v1,v2)")
+    return _tournament("sweep", game, r, [], varied, out=out, workers=workers, overwrite=overwrite,
+                       resume=resume, scheduler=scheduler, progress=progress, command=command, echo=echo)
 
 
 def _rules(rules: Sequence[str], components: Sequence[str]) -> list[str]:
@@ -259,25 +260,30 @@ def _rules(rules: Sequence[str], components: Sequence[str]) -> list[str]:
     return list(rules) + component_rules(components)
 
 
-def _tournament(kind: str, game: str, strategies: Sequence[str], *, players: int | None, games: int,
-                seed: int, out: str | Path | None, workers: int | None, chunk_size: int | None,
-                progress: bool, echo: Echo | None, until_decided: bool, alpha: float, margin: float,
-                first_batch: int | None = None, **options) -> Result:
-    """A tournament or sweep (``kind``), stopping once decided with ``until_decided``; ``options``
-    are ``run_tournament``'s own."""
+def _config(game: str, players: int | None, rules: Sequence[str], components: Sequence[str]):
+    """The game as asked (``--players``, ``--rule``, ``--component``), built and checked once: a
+    :class:`~tourney_sim.simulate.games.config.GameConfig` (``make_matchup(config, strategies,
+    ...)``; ``config.rules`` is ``_rules(rules, components)``). RuleError with one line."""
+    from tourney_sim.simulate.games.config import GameConfig
+    return GameConfig.build(game, players, list(rules), list(components))
+
+
+def _tournament(kind: str, game: str, r, rules: list[str], sweep: list[str] | None, *, out: str | Path | None,
+                workers: int | None, progress: bool, echo: Echo | None, **job) -> Result:
+    """A tournament or sweep (``kind``) of the request ``r`` (its ``rules`` and, for a sweep, the
+    rules it varies), stopping once decided with ``r.until_decided``; ``job`` are
+    ``run_tournament``'s own options (where and how it runs)."""
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
-    from tourney_sim.simulate.errors import Interrupted
-    from tourney_sim.simulate.tournament import run_tournament
-    _check_play(games, workers, chunk_size)
-    path = _out(out, kind, game=game, players=_players(game, players), seed=seed)
-    stop = _stopping_rule(options.get("sweep"), until_decided, alpha, margin)
-    result = run_tournament(game, players, list(strategies), games, seed, path, workers=workers,
-                            chunk_size=chunk_size, progress=progress, stop=stop, **options,
-                            **({} if first_batch is None else {"first_batch": first_batch}))
-    _tell(echo, result.notes)
-    if result.interrupted:
-        raise Interrupted(f"interrupted: {result.manifest['games_played']:,} games kept in {path} "
-                          "(whole parts only; continue with --resume)")
+    from tourney_sim.simulate.tournament import FIRST_BATCH, run_tournament
+    _check_play(r.games, workers, r.chunk_size)
+    path = _out(out, kind, game=game, players=_players(game, r.players), seed=r.seed)
+    stop = _stopping_rule(sweep, r.until_decided, r.alpha, r.margin)
+    result = run_tournament(game, r.players, list(r.strategies), r.games, r.seed, path, rules=rules, sweep=sweep,
+                            workers=workers, chunk_size=r.chunk_size, progress=progress, stop=stop,
+                            design=r.seatings, first_batch=FIRST_BATCH if r.first_batch is None else r.first_batch, record=tuple(r.record),
+                            **job)
+    _ended(result, echo, lambda: f"{result.manifest['games_played']:,} games kept in {path} "
+                                 "(whole parts only; continue with --resume)")
     return Result(path, result.manifest, result.notes, result.seconds, summarize=_tournament_summary)
 
 
@@ -293,52 +299,44 @@ def _tournament_summary(result: Result) -> Summary:
 
 def _stopping_rule(vary, until_decided: bool, alpha: float, margin: float):
     """``until_decided``'s stopping rule for a tournament (a sweep with ``vary``): the sequential
-    test of :mod:`tourney_sim.reports.sequential`, or None (TournamentError for bad settings)."""
+    test of :mod:`tourney_sim.simulate.stats.sequential`, or None (TournamentError for bad settings)."""
     from tourney_sim.simulate.tournament import check_stopping, question_of
     if not until_decided:
         return None
     check_stopping(alpha, margin)
-    from tourney_sim.reports.sequential import Sequential
-    return Sequential(question_of(vary), alpha, margin)
+    from tourney_sim.simulate.stats.sequential import stopping_rule
+    return stopping_rule(question_of(vary), alpha, margin)
 
 
 def _run_study(game: str, out: Path, **options):
-    """:func:`tourney_sim.simulate.study.run_study` with the reports' stopping rule and study report."""
-    from tourney_sim.reports.sequential import Sequential
-    from tourney_sim.reports.components import largest_kinds
-    from tourney_sim.reports.study_report import OpenQuestions, write_report
+    """:func:`tourney_sim.simulate.study.run_study`, its report registered."""
+    from tourney_sim.reports import study_report  # noqa: F401  (registers the study's report)
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
-    from tourney_sim.simulate.study import COMPONENT_CHECKS, run_study
-    return run_study(game, out, stopping_rule=Sequential, write_report=write_report, adaptive_rule=OpenQuestions(),
-                     largest_components=lambda where: largest_kinds(where, COMPONENT_CHECKS), **options)
+    from tourney_sim.simulate.study import run_study
+    return run_study(game, out, **options)
 
 
-def tune(game: str, strategy: str, against: Sequence[str], *, trials: int = 100, deals: int = 2000,
-         seed: int = 0, players: int | None = None, rules: Sequence[str] = (), components: Sequence[str] = (),
-         params: Sequence[str] | None = None, sampler: str = "tpe", objective: str = "win",
-         confirm_deals: int | None = None, confirm_seed: int | None = None,
-         out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
-         overwrite: bool = False, resume: bool = False, progress: bool = False,
-         command: str | None = None, echo: Echo | None = None) -> Result:
-    """Tune a strategy's parameters against a field (as ``tourney tune``). ``result.summary``
-    has the best setting and the confirmation; ``result.path / "best.toml"`` is the setting."""
+def tune(game: str, strategy: str, against: Sequence[str] = (), *, out: str | Path | None = None,
+         workers: int | None = None, scheduler: str | None = None, overwrite: bool = False, resume: bool = False,
+         progress: bool = False, command: str | None = None, echo: Echo | None = None, **options) -> Result:
+    """Tune a strategy's parameters against a field (as ``tourney tune``); ``options`` are those of
+    :class:`~tourney_sim.simulate.tune.TuneRequest` (``trials``, ``deals``, ``seed``, ``players``,
+    ``rules``, ``components``, ``params``, ``sampler``, ``objective``, ``confirm_deals``,
+    ``confirm_seed``). ``result.summary`` has the best setting and the confirmation;
+    ``result.path / "best.toml"`` is the setting."""
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
-    from tourney_sim.simulate.errors import Interrupted
-    from tourney_sim.simulate.tune import tune as run_tune
+    from tourney_sim.simulate.tune import TuneRequest, tune as run_tune
     from tourney_sim.strategies import setting_name
-    _require(trials >= 1 and deals >= 1, "--trials and --deals must be positive")
+    r = TuneRequest(strategy=strategy, against=list(against), **options)
+    _require(r.trials >= 1 and r.deals >= 1, "--trials and --deals must be positive")
     _check_play(workers=workers)
-    path = _out(out, "tune", game=game, strategy=setting_name(strategy), seed=seed)
-    try:
-        report = run_tune(game, strategy, list(against), path, n_players=players,
-                          rules=_rules(rules, components), trials=trials, deals=deals, seed=seed, sampler=sampler, objective=objective,
-                          params=list(params) if params else None, confirm_deals=confirm_deals,
-                          confirm_seed=confirm_seed, workers=workers, scheduler=scheduler,
-                          overwrite=overwrite, resume=resume, progress=progress, command=command)
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: the study in {path} keeps its finished trials "
-                          "(continue with --resume)") from None
-    _tell(echo, report.notes)
+    path = _out(out, "tune", game=game, strategy=setting_name(strategy), seed=r.seed)
+    report = run_tune(game, r.strategy, list(r.against), path, n_players=r.players,
+                      rules=_rules(r.rules, r.components), trials=r.trials, deals=r.deals, seed=r.seed,
+                      sampler=r.sampler, objective=r.objective, params=list(r.params) or None,
+                      confirm_deals=r.confirm_deals, confirm_seed=r.confirm_seed, workers=workers,
+                      scheduler=scheduler, overwrite=overwrite, resume=resume, progress=progress, command=command)
+    _ended(report, echo, lambda: f"the tuning run in {path} keeps its finished trials (continue with --resume)")
     return Result(path, report.manifest, report.notes, report.seconds, summarize=_tune_summary)
 
 
@@ -362,53 +360,37 @@ def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
     several). ``result.summary.text`` holds the findings in words;
     ``result.summary.tables["questions"]`` every question of the study (estimate, interval,
     p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
-    from tourney_sim.simulate.errors import Interrupted
     _check_play(workers=workers)
     counts = _player_counts(players or [])
     path = _out(out, "study", game=game, budget=budget, seed=seed)
     report = _run_study(game, path, budget=budget, players=counts or None, levels=list(levels), seed=seed,
                         workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
                         progress=progress, command=command)
-    if report.interrupted:
-        raise Interrupted(f"interrupted: the study in {path} keeps its finished stages (continue with --resume)")
+    _ended(report, None, lambda: f"the study in {path} keeps its finished stages (continue with --resume)")
     return Result(path, report.manifest, seconds=report.seconds,
                   summarize=lambda r: Summary(report.summary, lambda: _study_questions(path)))
 
 
-def design(game: str, *, out: str | Path | None = None, players: int | None = None, vary: Sequence[str] = (),
-           fix: Sequence[str] = (), objectives: Sequence[str] = ("balance", "skill"),
-           targets: Sequence[str] | None = None, max_changes: int = 3, budget: str = "standard",
-           trials: int | None = None, deals: int | None = None, skill_deals: int | None = None,
-           designs: int | None = None, confirm_deals: int | None = None, search_deals: int | None = None,
-           sampler: str = "tpe", seed: int = 0, confirm_seed: int | None = None, rules: Sequence[str] = (),
-           components: Sequence[str] = (), heuristic: str | None = None, weaker: str | None = None,
-           search: str | None = None, workers: int | None = None, scheduler: str | None = None,
-           resume: bool = False, overwrite: bool = False, progress: bool = False,
-           command: str | None = None, echo: Echo | None = None) -> Result:
+def design(game: str, *, out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
+           resume: bool = False, overwrite: bool = False, progress: bool = False, command: str | None = None,
+           echo: Echo | None = None, **options) -> Result:
     """Search for the smallest change of rules or components that fixes an imbalance, and confirm
-    it on fresh deals under heuristic and search play (as ``tourney design``). ``rules`` /
-    ``components``: the starting game (default: the shipped one); ``targets``: None for the
-    default (skill keeps at least 75% of today's), ``[]`` for none. ``result.summary.text``: what
-    to change and what it buys; ``result.path``: report.html, report.md, design.json, designs/."""
-    from tourney_sim.reports.design import hopeless, measure, write_report
+    it on fresh deals under heuristic and search play (as ``tourney design``). ``options`` are
+    those of :class:`~tourney_sim.simulate.design.DesignRequest` (each with its meaning there, as
+    ``tourney design --help`` shows it): e.g. ``players``, ``vary``, ``objectives``, ``budget``,
+    ``rules`` / ``components`` (the starting game; default: the shipped one), ``targets`` (None
+    for the default, skill keeps at least 75% of today's; ``[]`` for none). ``result.summary.text``:
+    what to change and what it buys; ``result.path``: report.html, report.md, design.json,
+    designs/."""
+    from tourney_sim.reports import design as design_report  # noqa: F401  (registers the design's report)
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
-    from tourney_sim.simulate.design import run_design
-    from tourney_sim.simulate.errors import Interrupted
+    from tourney_sim.simulate.design import DesignRequest, run_design
     _check_play(workers=workers)
-    path = _out(out, "design", game=game, budget=budget, seed=seed)
-    try:
-        report = run_design(game, path, measure=measure, hopeless=hopeless, write_report=write_report,
-                            players=players, vary=list(vary), fix=list(fix), objectives=list(objectives),
-                            targets=None if targets is None else list(targets), max_changes=max_changes,
-                            budget=budget, trials=trials, deals=deals, skill_deals=skill_deals, designs=designs,
-                            confirm_deals=confirm_deals, search_deals=search_deals, sampler=sampler, seed=seed,
-                            confirm_seed=confirm_seed, rules=_rules(rules, components), heuristic=heuristic,
-                            weaker=weaker, search=search, workers=workers, scheduler=scheduler, resume=resume,
-                            overwrite=overwrite, progress=progress, command=command, echo=echo)
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: the design run in {path} keeps its finished trials "
-                          "(continue with --resume)") from None
-    _tell(echo, report.notes)
+    request = DesignRequest(**options)
+    path = _out(out, "design", game=game, budget=request.budget, seed=request.seed)
+    report = run_design(game, path, request, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite, progress=progress,
+                        command=command, echo=echo)
+    _ended(report, echo, lambda: f"the design run in {path} keeps its finished trials (continue with --resume)")
     return Result(path, report.manifest, report.notes, report.seconds,
                   summarize=lambda r: Summary(report.summary))
 
@@ -462,7 +444,7 @@ def load(path: str | Path, columns: Sequence[str] | None = None):
     """
     import pandas as pd
 
-    from tourney_sim.reports.load import discover
+    from tourney_sim.simulate.stats.load import discover
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: what a directory is)
     from tourney_sim.simulate.results import DatasetError, part_files
     path = Path(path)

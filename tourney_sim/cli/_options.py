@@ -9,15 +9,17 @@ replaces, what ``--seed`` means there) is made by a function of those words, so 
 type are still written once. Values are checked by ``tourney_sim.api`` (with the command's words),
 not here.
 """
+import inspect
 import shlex
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
 
 from tourney_sim.api import DEFAULT_OUT
-from tourney_sim.simulate.jobdir import relative_command
+from tourney_sim.simulate.jobdir import relative_command, request_options
 
 
 def recorded_command() -> str:
@@ -82,11 +84,39 @@ def Resume(what: str, keeps: str = "), keeping its finished parts."):
 
 
 # ----------------------------------------------------------------------------- tournament and sweep
-UntilDecided = _option(bool, "--until-decided")
-AlphaOpt = Annotated[float, typer.Option("--alpha", help="--until-decided: chance that any conclusion is wrong.")]
-Margin = _option(float, "--margin")
 ReportOpt = Annotated[Optional[Path], typer.Option("--report", help="Also write the report to this .html or .md file.")]
-SeatingsOpt = Annotated[str, typer.Option(
-    "--seatings", help="Which seatings: all (every assignment of the strategies to the seats) or field (one "
-                       "strategy alone among copies of another, in every seat; team games: a whole team against "
-                       "a whole team). field costs far fewer games per deal at large tables.")]
+
+
+# ----------------------------------------------------------------------------- a job's request, as options
+def _is_list(kind) -> bool:
+    return typing.get_origin(kind) is list or any(typing.get_origin(a) is list for a in typing.get_args(kind))
+
+
+def request_parameters(request_class) -> list[inspect.Parameter]:
+    """The command-line options of a job's request (a dataclass declared with
+    ``simulate.jobdir.option``), as parameters of the command's signature: each with its flags,
+    help and default as declared (a list option: repeatable, None when not given)."""
+    params = []
+    for name, default, flags, help, kind in request_options(request_class):
+        if _is_list(kind):
+            kind, default = Optional[List[str]], None
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[kind, typer.Option(*flags, help=help)]))
+    return params
+
+
+def with_request(request_class, before: list[str], after: list[str]):
+    """Decorate a command written as ``def cmd(<before...>, <after...>, **options)``: its signature
+    (what Typer reads) gets the request's options between the ``before`` and ``after`` parameters;
+    the command receives them in ``options`` (None for an option not given: leave it out, and the
+    request's default applies)."""
+    def decorate(fn):
+        sig = inspect.signature(fn)
+        own = {n: p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+               and n not in before else p for n, p in sig.parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
+        hints = typing.get_type_hints(fn, include_extras=True)
+        own = {n: p.replace(annotation=hints.get(n, p.annotation)) for n, p in own.items()}
+        fn.__signature__ = sig.replace(parameters=[own[n] for n in before] + request_parameters(request_class)
+                                       + [own[n] for n in after])
+        return fn
+    return decorate

@@ -8,12 +8,14 @@ from typing import List, Optional
 import typer
 
 from tourney_sim import api
+from tourney_sim.simulate.design import DesignRequest
+from tourney_sim.simulate.tournament import SweepRequest, TournamentRequest
+from tourney_sim.simulate.tune import TuneRequest
 
 from ._errors import STARTING, TourneyGroup, fail, forget_unhandled_interrupt
-from ._options import (AlphaOpt, ChunkSize, ChunkSizeOpt, ComponentOpt, Components, DatasetArg, GameArg, Games, Margin, Out, Overwrite,
-                       Players, PlayersOpt, Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler,
-                       SchedulerOpt, SeatingsOpt, Seed, Strategies, TextOrJson, UntilDecided, WorkersOpt,
-                       recorded_command)
+from ._options import (ChunkSize, ComponentOpt, DatasetArg, GameArg, Games, Out, Overwrite, Players, PlayersOpt,
+                       Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler, SchedulerOpt, Seed,
+                       Strategies, TextOrJson, WorkersOpt, recorded_command, with_request)
 
 app = typer.Typer(
     name="tourney",
@@ -241,29 +243,36 @@ def _check_report(report: Optional[Path]) -> None:
         fail(f"--report must name a .html or .md file, got {report}")
 
 
+def _tournament_command(kind: str, game: str, out, workers, overwrite: bool, resume: bool, quiet: bool,
+                        report: Optional[Path], scheduler, options: dict) -> None:
+    """``tourney tournament`` and ``tourney sweep``: the request's options as given, played."""
+    rules, components = options.pop("rules") or [], options.pop("components") or []
+    if kind == "tournament" or rules or components:
+        _check_report(report)
+    play = api.tournament if kind == "tournament" else api.sweep
+    result = play(game, *([] if kind == "tournament" else [rules]), options.pop("strategies") or (), out=out,
+                  workers=workers, overwrite=overwrite, resume=resume, scheduler=scheduler, progress=not quiet,
+                  command=recorded_command(), echo=_notes, components=components,
+                  **({"rules": rules} if kind == "tournament" else {}),
+                  **{k: v for k, v in options.items() if v is not None})
+    _show_tournament(result, quiet, report)
+
+
+_PLACE = ["workers", "overwrite", "resume", "quiet", "report", "scheduler"]
+
+
 @app.command()
+@with_request(TournamentRequest, before=["game", "out"], after=_PLACE)
 def tournament(
     game: GameArg,
-    players: PlayersOpt = None,
-    strategy: Strategies("A strategy of the tournament; repeat it (at least two).") = None,
-    games: Games("Deals; each is played in every seating of every matchup (the cap with --until-decided).") = 10_000,
-    seed: Seed("Seed: deal i depends only on (seed, i), the same in every seating.") = 0,
-    rule: RuleOpt = None,
-    component: ComponentOpt = None,
     out: Out("tournament") = None,
     workers: WorkersOpt = None,
-    chunk_size: ChunkSizeOpt = None,
     overwrite: Overwrite("tournament") = False,
     resume: Resume("tournament") = False,
     quiet: QuietOpt = False,
-    until_decided: UntilDecided("Play in batches and stop once every pair of strategies is settled (stronger, weaker, or equal within --margin) at error rate --alpha; --games is then the cap.") = False,
-    alpha: AlphaOpt = 0.05,
-    margin: Margin("--until-decided: win-rate differences below this count as equal.") = 0.02,
     report: ReportOpt = None,
-    seatings: SeatingsOpt = "all",
     scheduler: SchedulerOpt = None,
-    first_batch: Optional[int] = typer.Option(None, "--first-batch", help="--until-decided: deals in the first batch (default 1,000); later batches add half of what is done. Smaller lets a clear answer stop sooner."),
-    record: RecordOpt = None,
+    **options,  # the tournament's own: TournamentRequest's fields
 ) -> None:
     """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
     in every seating of it on the same seeds, then a summary (see `tourney report`).
@@ -275,38 +284,21 @@ def tournament(
     tourney tournament companeros --players 6 --strategy ismcts --strategy greedy --seatings field
     --games 2000 --seed 1
     """
-    _check_report(report)
-    result = api.tournament(game, strategy or (), players=players, games=games, seed=seed, rules=rule or (),
-                            components=component or (), out=out, workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
-                            until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
-                            progress=not quiet, seatings=seatings, first_batch=first_batch,
-                            command=recorded_command(), echo=_notes, record=record or ())
-    _show_tournament(result, quiet, report)
+    _tournament_command("tournament", game, out, workers, overwrite, resume, quiet, report, scheduler, options)
 
 
 @app.command()
+@with_request(SweepRequest, before=["game", "out"], after=_PLACE)
 def sweep(
     game: GameArg,
-    rule: Rules("Rule option to vary, key=v1,v2[,...]; repeatable (the variants are every combination).") = None,
-    component: Components("Component value to vary, KEY=v1,v2[,...] (e.g. tokens.plus10=6,9,12 or "
-                          "work.values[3]=1,2; keys: docs/components.md); repeatable, combined with --rule.") = None,
-    players: PlayersOpt = None,
-    strategy: Strategies("A strategy; repeat it (at least two).") = None,
-    games: Games("Deals per seating and variant (the cap with --until-decided).") = 10_000,
-    seed: Seed("Seed: the same deals under every variant.") = 0,
     out: Out("sweep") = None,
     workers: WorkersOpt = None,
-    chunk_size: ChunkSizeOpt = None,
     overwrite: Overwrite("sweep") = False,
     resume: Resume("sweep") = False,
     quiet: QuietOpt = False,
-    until_decided: UntilDecided("Stop once it is settled which variant is fairer (largest seat gap), or that they are equally fair within --margin, at error rate --alpha.") = False,
-    alpha: AlphaOpt = 0.05,
-    margin: Margin("--until-decided: seat-gap differences below this count as equal.") = 0.02,
     report: ReportOpt = None,
-    seatings: SeatingsOpt = "all",
     scheduler: SchedulerOpt = None,
-    record: RecordOpt = None,
+    **options,  # the sweep's own: SweepRequest's fields
 ) -> None:
     """The same deals and matchups under each rule variant, then the variants' balance side by side.
 
@@ -316,14 +308,7 @@ def sweep(
     A component value on the same deals: tourney sweep colleagues --component tokens.plus10=6,9,12
     --strategy middle --strategy random --games 20000 --out runs/sweep2
     """
-    if rule or component:
-        _check_report(report)
-    result = api.sweep(game, rule or (), strategy or (), components=component or (), players=players, games=games, seed=seed, out=out,
-                       workers=workers, chunk_size=chunk_size, overwrite=overwrite, resume=resume,
-                       until_decided=until_decided, alpha=alpha, margin=margin, scheduler=scheduler,
-                       progress=not quiet, seatings=seatings, command=recorded_command(), echo=_notes,
-                       record=record or ())
-    _show_tournament(result, quiet, report)
+    _tournament_command("sweep", game, out, workers, overwrite, resume, quiet, report, scheduler, options)
 
 
 @app.command()
@@ -366,27 +351,16 @@ def report(
 
 
 @app.command()
+@with_request(TuneRequest, before=["game"], after=["out", "workers", "scheduler", "overwrite", "resume", "quiet"])
 def tune(
     game: GameArg,
-    strategy: str = typer.Option(..., "--strategy", help="The strategy to tune (a setting such as NAME@file.toml is the starting point); see `tourney strategies GAME --params`."),
-    against: Optional[List[str]] = typer.Option(None, "--against", help="A strategy of the field it is tuned against; repeat it. Every trial plays every one of them on the same deals."),
-    trials: int = typer.Option(100, "--trials", "-t", help="Settings to try (the first is the starting setting)."),
-    deals: int = typer.Option(2000, "--deals", "-n", help="Deals per trial, each played in every seating against every --against strategy; the same deals for every trial."),
-    seed: Seed("Seed of the tuning deals and of the sampler.") = 0,
-    players: PlayersOpt = None,
-    rule: RuleOpt = None,
-    component: ComponentOpt = None,
-    param: Optional[List[str]] = typer.Option(None, "--param", help="Tune only this parameter; repeatable (default: all of the strategy's parameters)."),
-    sampler: str = typer.Option("tpe", "--sampler", help="optuna sampler: tpe (any parameters) or cmaes (CMA-ES, for real and integer parameters)."),
-    objective: str = typer.Option("win", "--objective", help="win: the mean win rate against the field; margin: the mean score margin over the other players."),
-    confirm_deals: Optional[int] = typer.Option(None, "--confirm-deals", help="Fresh deals on which the best setting is confirmed against the starting one (default: 5 x --deals)."),
-    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed", help="Seed of the confirmation deals (default: --seed + 1)."),
     out: Out("tune") = None,
     workers: WorkersOpt = None,
     scheduler: Scheduler("Play the trials on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
     overwrite: Overwrite("tuning run") = False,
     resume: Resume("tuning run", "; --trials may grow).") = False,
     quiet: QuietOpt = False,
+    **options,  # the tuning run's own: TuneRequest's fields
 ) -> None:
     """Find the strongest settings of a strategy's parameters with optuna.
 
@@ -399,11 +373,10 @@ def tune(
     Example: tourney tune cardavia --strategy guard --against capture-max --against random
     --trials 200 --deals 2000 --seed 1 --out runs/tune-guard
     """
-    result = api.tune(game, strategy, against or (), trials=trials, deals=deals, seed=seed, players=players,
-                      rules=rule or (), components=component or (), params=param or None, sampler=sampler, objective=objective,
-                      confirm_deals=confirm_deals, confirm_seed=confirm_seed, out=out, workers=workers,
+    result = api.tune(game, options.pop("strategy"), options.pop("against") or (), out=out, workers=workers,
                       scheduler=scheduler, overwrite=overwrite, resume=resume, progress=not quiet,
-                      command=recorded_command(), echo=None if quiet else _notes)
+                      command=recorded_command(), echo=None if quiet else _notes,
+                      **{k: v for k, v in options.items() if v is not None})
     if not quiet:
         typer.echo(result.summary.text)
         typer.echo(f"\nbest setting in {result.path / 'best.toml'}; report: tourney report {result.path} --out tune.html")
@@ -441,35 +414,16 @@ def study(
 
 
 @app.command()
+@with_request(DesignRequest, before=["game", "out"], after=["workers", "scheduler", "resume", "overwrite", "quiet"])
 def design(
     game: GameArg,
     out: Out("design", "Design directory") = None,
-    players: PlayersOpt = None,
-    vary: Optional[List[str]] = typer.Option(None, "--vary", help="What the search may change; repeatable: rule (every rule option), rule:NAME, a component group (deck), a key (commitment.values) or one address (deck.counts[Swap]); keys in docs/components.md (default: everything the game declares designable)."),
-    fix: Optional[List[str]] = typer.Option(None, "--fix", help="What the search leaves alone (same names as --vary); repeatable."),
-    objective: Optional[List[str]] = typer.Option(None, "--objective", help="What to optimise besides disruption (always one): balance, skill, length (closeness to today's), decisiveness, draws; repeatable (default: balance and skill)."),
-    target: Optional[List[str]] = typer.Option(None, "--target", help="A constraint, repeatable: \"skill>=75%\" (at least 75% of today's: the default), \"length=10%\" (within ±10% of today's), \"draws<=0.05\", \"balance>=0.97\" (absolute). --target none: no target."),
-    max_changes: int = typer.Option(3, "--max-changes", help="At most this many values changed in a design."),
-    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough (about an hour): trials, deals and confirmation; docs/design.md lists each one's numbers and cost."),
-    trials: Optional[int] = typer.Option(None, "--trials", "-t", help="Candidates to try (the first is today's game; default: the budget's)."),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="Deals per candidate, everyone the strong heuristic; the same deals for every candidate (default: the budget's)."),
-    skill_deals: Optional[int] = typer.Option(None, "--skill-deals", help="Deals per seating of the skill tables, per candidate (default: the budget's)."),
-    designs: Optional[int] = typer.Option(None, "--designs", help="Designs of the Pareto front confirmed on fresh deals (default: the budget's)."),
-    confirm_deals: Optional[int] = typer.Option(None, "--confirm-deals", help="Fresh deals of the confirmation at the heuristic level (default: the budget's)."),
-    search_deals: Optional[int] = typer.Option(None, "--search-deals", help="Fresh deals of the confirmation under search play (default: the budget's, scaled by the game's search cost)."),
-    sampler: str = typer.Option("tpe", "--sampler", help="optuna multi-objective sampler: tpe or nsga2."),
-    seed: Seed("Seed of the search's deals and of the sampler.") = 0,
-    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed", help="Seed of the confirmation's fresh deals (default: --seed + 1)."),
-    rule: Rules("The starting game: a rule option key=value; repeatable (default: the shipped rules).") = None,
-    component: Components("The starting game: one component value KEY=VALUE; repeatable (default: the shipped components).") = None,
-    heuristic: Optional[str] = typer.Option(None, "--heuristic", help="The strong heuristic everyone plays (default: the study's, the game's strongest)."),
-    weaker: Optional[str] = typer.Option(None, "--weaker", help="The weaker strategy the heuristic plays to measure skill (default: the game's first simple heuristic)."),
-    search: Optional[str] = typer.Option(None, "--search", help="The search player of the confirmation (default: ismcts)."),
     workers: WorkersOpt = None,
     scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
     resume: Resume("design run", "): finished trials are kept; a trial cut short is played again.") = False,
     overwrite: Overwrite("design run") = False,
     quiet: Quiet("No progress; only the summary.") = False,
+    **options,  # the design's own: DesignRequest's fields (one declaration: flags, help, defaults)
 ) -> None:
     """Search for the smallest change of rules or components that fixes an imbalance, and confirm
     it. Every candidate plays the same deals (everyone the strong heuristic: balance, length,
@@ -483,15 +437,12 @@ def design(
 
     Example: tourney design cardavia --vary rule --vary prizes --budget quick --out design/cardavia
     """
-    targets = None if not target else [] if [t.strip().lower() for t in target] == ["none"] else list(target)
-    result = api.design(game, out=out, players=players, vary=vary or (), fix=fix or (),
-                        objectives=objective or ("balance", "skill"), targets=targets, max_changes=max_changes,
-                        budget=budget, trials=trials, deals=deals, skill_deals=skill_deals, designs=designs,
-                        confirm_deals=confirm_deals, search_deals=search_deals, sampler=sampler, seed=seed,
-                        confirm_seed=confirm_seed, rules=rule or (), components=component or (),
-                        heuristic=heuristic, weaker=weaker, search=search, workers=workers, scheduler=scheduler,
-                        resume=resume, overwrite=overwrite, progress=not quiet, command=recorded_command(),
-                        echo=None if quiet else _notes)
+    target = options.pop("targets")
+    if target:  # --target none: no target at all
+        options["targets"] = [] if [t.strip().lower() for t in target] == ["none"] else list(target)
+    result = api.design(game, out=out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
+                        progress=not quiet, command=recorded_command(), echo=None if quiet else _notes,
+                        **{k: v for k, v in options.items() if v is not None})
     typer.echo(result.summary.text)
 
 
