@@ -6,23 +6,24 @@ import time
 
 from tourney_sim.strategies import heuristics
 
+from .games.config import GameConfig
 from .matchup import make_matchup, play_block
 
 
-def bench_game(game: str, players: int | None = None, games: int = 100_000, repeats: int = 3,
-               strategy_names: list[str] | None = None, rules=()) -> dict:
+def bench_game(config: GameConfig, games: int = 100_000, repeats: int = 3,
+               strategy_names: list[str] | None = None) -> dict:
     """{"compile_seconds": first call (compile or cache load), "rows": [...]} where each row has
-    the strategy, the median games/s and decisions/s of ``repeats`` timed runs of ``games`` games."""
-    from .games import get_game
-    get_game(game)  # an unknown game: RuleError (one line), not an empty strategy list
+    the strategy, the median games/s and decisions/s of ``repeats`` timed runs of ``games`` games
+    of ``config`` (everyone playing it)."""
+    game = config.game
     names = strategy_names or heuristics(game)
-    first = make_matchup(game, players, [names[0]], rules=rules, seed=1)
+    first = make_matchup(config, [names[0]], seed=1)
     t0 = time.perf_counter()
     play_block(first, 0, 1)
     compile_seconds = time.perf_counter() - t0
     rows = []
     for name in names:
-        m = make_matchup(game, players, [name], rules=rules, seed=1)
+        m = make_matchup(config, [name], seed=1)
         play_block(m, 0, 10)  # the strategy's own compile / cache load
         rates, moves = [], []
         for r in range(repeats):

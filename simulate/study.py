@@ -69,8 +69,8 @@ from tourney_sim.strategies import RANDOM, available, heuristics
 
 from . import __version__
 from .games import get_game
-from .games.spec import component_rules
-from .jobdir import Job, JobKind, Outcome, now, run_job, shown_path
+from .games.config import GameConfig
+from .jobdir import Job, JobKind, Outcome, now, option, run_job, shown_path
 from .matchup import make_matchup
 from .runner import MAX_CHUNK, run as run_games
 from .stats.components import largest_components
@@ -379,7 +379,7 @@ def _component_checks(game: str, b: Budget, counts: list[int], seed: int, stages
         if done.get(c.id, {}).get("status") == "complete":
             c.status, c.seconds = "complete", float(done[c.id].get("seconds") or 0)
         else:
-            make_matchup(game, c.players, c.strategies[:1], rules=component_rules(c.components), seed=seed)
+            GameConfig.build(game, c.players, components=c.components)  # a change the game cannot play: refused
             todo.append(c)
     first = len(stages)
     stages += extra
@@ -425,6 +425,23 @@ STUDY = _StudyKind("study", STUDY_FILE, STUDY_FORMAT,
                    ("format", "game", "budget", "players", "levels", "seed", "stages", "adaptive"))
 
 
+@dataclass(frozen=True)
+class StudyRequest:
+    """What a study is asked: the options of ``tourney study`` (and ``api.study``) besides the game
+    and where it runs, declared once with their flags and help."""
+
+    budget: str = option("standard", "quick (minutes: a first look), standard (under 30 minutes per game on 2 "
+                         "cores) or thorough (hours): the deals of every stage and the search player's budget; "
+                         "docs/studies.md lists each one's cost per game.", "--budget", "-b")
+    players: list[str] = option((), "Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the "
+                                "game supports).", "--players", "-p")
+    levels: list[str] = option(LEVELS, "Levels of play, comma-separated: random (everyone random), heuristic "
+                               "(everyone the game's strongest heuristic, tuned where a tuned setting ships), search "
+                               "(everyone ismcts).", "--levels")
+    seed: int = option(0, "Seed of every stage: the same deals at every level and under every rule option.",
+                       "--seed", "-s")
+
+
 class StudyJob(Job):
     """``tourney study``: every stage played (each a dataset or tournament job of its own, in its
     sub-directory), then the adaptive stage and the paired component checks, then the report
@@ -439,7 +456,7 @@ class StudyJob(Job):
         self.b, self.counts, self.levels = _check(game, budget, players, list(LEVELS if levels is None else levels))
         self.stages = plan(game, self.b, self.counts, self.levels)
         for s in self.stages:  # every strategy and rule is valid before anything is written
-            make_matchup(game, s.players, s.strategies[:1], rules=s.rules, seed=seed)
+            make_matchup(GameConfig.build(game, s.players, s.rules), s.strategies[:1], seed=seed)
         self.game, self.seed, self.workers, self.scheduler, self.progress, self.echo = (
             game, seed, workers, scheduler, progress, echo)
         self.done: dict[str, dict] = {}  # resuming: the stages of the interrupted study
@@ -482,7 +499,7 @@ class StudyJob(Job):
             t0 = time.perf_counter()
             where = out / s.id  # made (and checked) by the stage's own job directory
             if s.kind == "run":
-                m = make_matchup(game, s.players, s.strategies, rules=s.rules + component_rules(s.components),
+                m = make_matchup(GameConfig.build(game, s.players, s.rules, s.components), s.strategies,
                                  seed=seed, rotate=True, record=RECORD)
                 rep = run_games(m, s.deals, where, workers=self.workers, chunk_size=s.chunk_size, progress=progress,
                                 command=cmd, scheduler=self.scheduler, resume=where.exists(), first_game=s.first_game)

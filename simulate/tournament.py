@@ -51,6 +51,7 @@ from .errors import TourneyError
 from .games import RuleError, get_game
 from .games.spec import component_address, team_seats
 from .jobdir import Job, JobDir, Outcome, option, differences, execute, interrupt_deferred, now, progress_bar, run_job
+from .games.config import GameConfig
 from .matchup import Matchup, make_matchup, play_block
 from .results import (DATASET, MAX_PARTS, TOURNAMENT, TOURNAMENT_FILE, TOURNAMENT_FORMAT, DatasetError,  # noqa: F401
                       part_entry, part_name, read_tournament)
@@ -199,13 +200,13 @@ def build(game: str, n_players: int | None, strategies: list[str], seed: int,
     plan = plan_matchups(list(strategies), n_players, spec.team_game, design)
     seatings = []
     for v, (label, rules) in enumerate(variants):
+        config = GameConfig.build(spec, n_players, rules)  # the variant, checked once for all its seatings
         i = 0
         for matchup, group in plan:
             for seats in group:
                 sub = _seating_dir(seats, i)
                 d = sub if len(variants) == 1 else f"v{v}/{sub}"
-                m = make_matchup(game, n_players, list(seats), rules=rules, seed=seed, rotate=False,
-                                 settings=settings, record=record)
+                m = make_matchup(config, list(seats), seed=seed, rotate=False, settings=settings, record=record)
                 seatings.append(Seating(matchup, seats, d, label, list(rules), m))
                 i += 1
     return spec, n_players, seatings

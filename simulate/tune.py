@@ -46,7 +46,7 @@ from tourney_sim.strategies.params import Param, file_label
 from . import __version__
 from .backends import SOURCES, open_backend
 from .errors import TourneyError
-from .games import get_game
+from .games.config import GameConfig
 from .jobdir import Job, JobKind, Outcome, now, option, read_job, run_job
 from .matchup import make_matchup
 from .results import DatasetError
@@ -88,9 +88,7 @@ def candidate_seatings(n_players: int, team_game: bool) -> list[tuple[int, ...]]
 class Field:
     """Where a setting is played: the game, the opponents, the seatings, the deals."""
 
-    game: str
-    n_players: int
-    rules: list[str]
+    config: GameConfig  # the game as tuned
     against: list[str]  # opponent labels
     seed: int
     deals: int
@@ -103,7 +101,7 @@ class Field:
         out = []
         for i, opponent in enumerate(self.against):
             for j, mine in enumerate(self.seatings):
-                seats = [label if s in mine else opponent for s in range(self.n_players)]
+                seats = [label if s in mine else opponent for s in range(self.config.players)]
                 out.append((f"o{i}-s{j}", seats, mine))
         return out
 
@@ -111,17 +109,15 @@ class Field:
         """The candidate's result per table and deal, float[tables, deals]; each table is an
         ordinary dataset under ``directory`` (replaced), the candidate in it under its label."""
         from .runner import run
-        spec = get_game(self.game)
         rows = []
         for name, seats, mine in self.tables(candidate.label):
-            m = make_matchup(self.game, self.n_players, seats, rules=self.rules, seed=self.seed, rotate=False,
-                             settings=short_names([candidate]))
+            m = make_matchup(self.config, seats, seed=self.seed, rotate=False, settings=short_names([candidate]))
             out = directory / name
             if out.exists():
                 shutil.rmtree(out)
             run(m, self.deals, out, chunk_size=chunk_size, progress=False, backend=backend, command=None)
-            rows.append(candidate_result(out, self.n_players, list(mine), self.deals, self.objective,
-                                         spec.better))
+            rows.append(candidate_result(out, self.config.players, list(mine), self.deals, self.objective,
+                                         self.config.spec.better))
         return np.vstack(rows)
 
 
@@ -233,12 +229,9 @@ class TuneJob(Job):
 
     kind = TUNE
 
-    def __init__(self, game, strategy, against, *, n_players, rules, trials, deals, seed, sampler, objective,
+    def __init__(self, config: GameConfig, strategy, against, *, trials, deals, seed, sampler, objective,
                  params, confirm_deals, confirm_seed, workers, scheduler, progress):
-        spec = get_game(game)
-        n_players = spec.player_count(n_players)
-        options = spec.resolve_options(list(rules))
-        spec.make_params(n_players, options)  # a component table that cannot be played: refused before writing
+        game, spec, n_players = config.game, config.spec, config.players
         if sampler not in SAMPLERS:
             raise TuneError(f"--sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
         if objective not in OBJECTIVES:
@@ -274,13 +267,13 @@ class TuneJob(Job):
                             f"strategies (a trial could play the very setting it meets)")
         if len(set(field_labels)) != len(field_labels):
             raise TuneError("a strategy is given twice in --against")
-        self.game, self.n_players, self.rules, self.base = game, n_players, list(rules), base
+        self.config, self.game, self.base = config, game, base
         self.space = [by_name[n] for n in names]
         self.field_labels, self.seatings = field_labels, candidate_seatings(n_players, spec.team_game)
         self.trials, self.deals, self.seed, self.sampler, self.objective = trials, deals, seed, sampler, objective
         self.confirm_deals, self.confirm_seed = confirm_deals, confirm_seed
         self.workers, self.scheduler, self.progress = workers, scheduler, progress
-        self.request = {"game": game, "players": n_players, "options": options, "strategy": base.setting,
+        self.request = {"game": game, "players": n_players, "options": config.options, "strategy": base.setting,
                         "tuned": names, "against": field_labels, "deals": deals, "seed": seed,
                         "sampler": sampler, "objective": objective, "sources": SOURCES}
         self.backend = None
@@ -295,7 +288,7 @@ class TuneJob(Job):
                 "command": self.command, "status": "running", "created": now()}
 
     def play(self, manifest: dict) -> str:
-        out, game, base, space, trials = self.dir.path, self.game, self.base, self.space, self.trials
+        out, base, space, trials = self.dir.path, self.base, self.space, self.trials
         study = open_study(out, create=not self.resuming or not (out / STUDY_FILE).exists())
         optuna = _optuna()
         stale = fail_stale(study)  # cut short by a kill: played again under the next number
@@ -305,11 +298,11 @@ class TuneJob(Job):
         if self.resuming:
             self.notes.append(f"resuming: {len(done)} of {trials} trials done"
                               + (f", {len(stale)} cut short by the interruption played again" if stale else ""))
-        tune_field = Field(game, self.n_players, self.rules, self.field_labels, self.seed, self.deals, self.objective,
+        tune_field = Field(self.config, self.field_labels, self.seed, self.deals, self.objective,
                            self.seatings)
         work = out / "trials"
         self.backend = backend = open_backend(self.workers, self.scheduler)
-        backend.check(make_matchup(game, self.n_players, [base.setting] + self.field_labels[:1], rules=self.rules,
+        backend.check(make_matchup(self.config, [base.setting] + self.field_labels[:1],
                                    seed=self.seed).describe())
 
         def objective_fn(trial):
@@ -351,7 +344,7 @@ class TuneJob(Job):
         if self.progress:
             print(f"confirming {best.label} against {base.label} on {self.confirm_deals:,} fresh deals "
                   f"(seed {self.confirm_seed})", flush=True)
-        confirm = Field(game, self.n_players, self.rules, self.field_labels, self.confirm_seed, self.confirm_deals,
+        confirm = Field(self.config, self.field_labels, self.confirm_seed, self.confirm_deals,
                         self.objective, self.seatings)
         if best.setting == base.setting:
             a = b = confirm.play(base, out / "confirmation" / "defaults", backend)
@@ -380,7 +373,7 @@ class TuneJob(Job):
             self.backend = None
 
 
-def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
+def tune(game: str | GameConfig, strategy: str, against: list[str], out: Path, *, n_players: int | None = None,
          rules=(), trials: int = 100, deals: int = 2000, seed: int = 0, sampler: str = "tpe",
          objective: str = "win", params: list[str] | None = None, confirm_deals: int | None = None,
          confirm_seed: int | None = None, workers: int | None = None, scheduler: str | None = None,
@@ -388,9 +381,12 @@ def tune(game: str, strategy: str, against: list[str], out: Path, *, n_players: 
          command: str | None = None) -> Outcome:
     """Tune ``strategy``'s parameters against the field ``against`` (see the module docstring).
 
-    ``params``: the names to tune (default: all; the others stay as ``strategy`` sets them).
-    Errors (nothing written): RuleError, StrategyError/ParamError, TuneError, OutputError."""
-    job = TuneJob(game, strategy, against, n_players=n_players, rules=rules, trials=trials, deals=deals, seed=seed,
+    ``game``: its configuration as built at the edge (or the game's name with ``n_players`` and
+    ``rules``, built here). ``params``: the names to tune (default: all; the others stay as
+    ``strategy`` sets them). Errors (nothing written): RuleError, StrategyError/ParamError,
+    TuneError, OutputError."""
+    config = game if isinstance(game, GameConfig) else GameConfig.build(game, n_players, list(rules))
+    job = TuneJob(config, strategy, against, trials=trials, deals=deals, seed=seed,
                   sampler=sampler, objective=objective, params=params, confirm_deals=confirm_deals,
                   confirm_seed=confirm_seed, workers=workers, scheduler=scheduler, progress=progress)
     return run_job(job, out, resume=resume, overwrite=overwrite, command=command)

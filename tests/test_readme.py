@@ -185,7 +185,7 @@ def check_names(command: str, params: dict) -> None:
 
     if command == "study":
         assert params["budget"] in study.BUDGETS, f"--budget {params['budget']!r}: one of {', '.join(study.BUDGETS)}"
-        levels = [x.strip() for x in params["levels"].split(",") if x.strip()]
+        levels = [x.strip() for item in params["levels"] or study.LEVELS for x in item.split(",") if x.strip()]
         assert set(levels) <= set(study.LEVELS), f"--levels {params['levels']!r}: of {', '.join(study.LEVELS)}"
     if command == "design":
         assert params["budget"] in design.BUDGETS, f"--budget {params['budget']!r}: one of {', '.join(design.BUDGETS)}"

@@ -207,9 +207,9 @@ def run(game: str, strategies: Sequence[str] = (), *, players: int | None = None
     from tourney_sim.simulate.runner import run as run_games
     from tourney_sim.strategies import heuristics
     _check_play(games, workers, chunk_size)
-    names = list(strategies) or heuristics(game)[:_players(game, players)]
-    m = make_matchup(game, players, names, rules=_rules(rules, components), seed=seed, rotate=rotate,
-                     record=tuple(record))
+    config = _config(game, players, rules, components)
+    names = list(strategies) or heuristics(game)[:config.players]
+    m = make_matchup(config, names, seed=seed, rotate=rotate, record=tuple(record))
     path = _out(out, "run", game=game, players=m.n_players, seed=seed)
     _require(first_game >= 0, "--first-game must be 0 or more")
     report = run_games(m, games, path, workers=workers, chunk_size=chunk_size, overwrite=overwrite,
@@ -331,8 +331,8 @@ def tune(game: str, strategy: str, against: Sequence[str] = (), *, out: str | Pa
     _require(r.trials >= 1 and r.deals >= 1, "--trials and --deals must be positive")
     _check_play(workers=workers)
     path = _out(out, "tune", game=game, strategy=setting_name(strategy), seed=r.seed)
-    report = run_tune(game, r.strategy, list(r.against), path, n_players=r.players,
-                      rules=_rules(r.rules, r.components), trials=r.trials, deals=r.deals, seed=r.seed,
+    report = run_tune(_config(game, r.players, r.rules, r.components), r.strategy, list(r.against), path,
+                      trials=r.trials, deals=r.deals, seed=r.seed,
                       sampler=r.sampler, objective=r.objective, params=list(r.params) or None,
                       confirm_deals=r.confirm_deals, confirm_seed=r.confirm_seed, workers=workers,
                       scheduler=scheduler, overwrite=overwrite, resume=resume, progress=progress, command=command)
@@ -351,19 +351,23 @@ def _tune_summary(result: Result) -> Summary:
     return Summary(summary_text(result.manifest), history)
 
 
-def study(game: str, *, out: str | Path | None = None, budget: str = "standard",
-          players: Sequence[int | str] | None = None, levels: Sequence[str] = ("random", "heuristic", "search"),
-          seed: int = 0, workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-          overwrite: bool = False, progress: bool = False, command: str | None = None) -> Result:
+def study(game: str, *, out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
+          resume: bool = False, overwrite: bool = False, progress: bool = False, command: str | None = None,
+          **options) -> Result:
     """A balance study (as ``tourney study``): every stage played into ``out``, then findings.json,
-    report.html and report.md there. ``players``: counts (a string such as ``"3,4"`` names
-    several). ``result.summary.text`` holds the findings in words;
+    report.html and report.md there. ``options`` are those of
+    :class:`~tourney_sim.simulate.study.StudyRequest`: ``budget``, ``players`` (counts; a string
+    such as ``"3,4"`` names several), ``levels`` (a string may list several, ``"heuristic,search"``),
+    ``seed``. ``result.summary.text`` holds the findings in words;
     ``result.summary.tables["questions"]`` every question of the study (estimate, interval,
     p-values, outcome) as a DataFrame; ``result.manifest`` each stage with its command."""
+    from tourney_sim.simulate.study import StudyRequest
+    r = StudyRequest(**options)
     _check_play(workers=workers)
-    counts = _player_counts(players or [])
-    path = _out(out, "study", game=game, budget=budget, seed=seed)
-    report = _run_study(game, path, budget=budget, players=counts or None, levels=list(levels), seed=seed,
+    counts = _player_counts(r.players)
+    levels = [x.strip() for item in r.levels for x in str(item).split(",") if x.strip()]
+    path = _out(out, "study", game=game, budget=r.budget, seed=r.seed)
+    report = _run_study(game, path, budget=r.budget, players=counts or None, levels=levels, seed=r.seed,
                         workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
                         progress=progress, command=command)
     _ended(report, None, lambda: f"the study in {path} keeps its finished stages (continue with --resume)")
@@ -421,8 +425,8 @@ def bench(game: str, strategies: Sequence[str] = (), *, players: int | None = No
     "decisions_per_s", "decisions_per_game"}, ...]}``; ``strategies`` default to every heuristic."""
     from tourney_sim.simulate.bench import bench_game
     _require(games >= 1 and repeats >= 1, "--games and --repeats must be positive")
-    return bench_game(game, players, games, repeats, strategy_names=list(strategies) or None,
-                       rules=_rules(rules, components))
+    return bench_game(_config(game, players, rules, components), games, repeats,
+                      strategy_names=list(strategies) or None)
 
 
 def verify(path: str | Path):

@@ -105,18 +105,37 @@ def request_parameters(request_class) -> list[inspect.Parameter]:
     return params
 
 
-def with_request(request_class, before: list[str], after: list[str]):
-    """Decorate a command written as ``def cmd(<before...>, <after...>, **options)``: its signature
-    (what Typer reads) gets the request's options between the ``before`` and ``after`` parameters;
-    the command receives them in ``options`` (None for an option not given: leave it out, and the
-    request's default applies)."""
+def _job_parameters(command: str, what: str, out: str, keeps: str, quiet: str, scheduler: str) -> tuple:
+    """Where and how a job runs, as every job command takes it: ``--out`` (before the request's
+    options) and ``--workers``, ``--scheduler``, ``--overwrite``, ``--resume``, ``--quiet`` (after)."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    first = [inspect.Parameter("out", kw, default=None, annotation=Out(command, out))]
+    last = [inspect.Parameter("workers", kw, default=None, annotation=WorkersOpt),
+            inspect.Parameter("scheduler", kw, default=None, annotation=Scheduler(scheduler)),
+            inspect.Parameter("overwrite", kw, default=False, annotation=Overwrite(what)),
+            inspect.Parameter("resume", kw, default=False, annotation=Resume(what, keeps)),
+            inspect.Parameter("quiet", kw, default=False, annotation=Quiet(quiet))]
+    return first, last
+
+
+def job_command(request_class, command: str, what: str, *, out: str = "Output directory",
+                keeps: str = "), keeping its finished parts.", quiet: str = "No progress bar and no summary.",
+                scheduler: str = "Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`). "
+                                 "Default: the built-in local runner.",
+                more: tuple[str, ...] = ()):
+    """Decorate a job command written as ``def cmd(game, <more...>, **options)``: Typer sees the
+    game, ``--out``, the request's options (``request_class``'s fields: flags, help, defaults as
+    declared), the command's own ``more`` parameters, then ``--workers``, ``--scheduler``,
+    ``--overwrite``, ``--resume``, ``--quiet`` (``what`` the job in their help). The command gets
+    them all in ``options``; a request option not given is None (leave it out: the request's
+    default applies)."""
     def decorate(fn):
         sig = inspect.signature(fn)
-        own = {n: p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
-               and n not in before else p for n, p in sig.parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
         hints = typing.get_type_hints(fn, include_extras=True)
-        own = {n: p.replace(annotation=hints.get(n, p.annotation)) for n, p in own.items()}
-        fn.__signature__ = sig.replace(parameters=[own[n] for n in before] + request_parameters(request_class)
-                                       + [own[n] for n in after])
+        own = {n: p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
+               if p.kind is not inspect.Parameter.VAR_KEYWORD}
+        first, last = _job_parameters(command, what, out, keeps, quiet, scheduler)
+        fn.__signature__ = sig.replace(parameters=[own["game"]] + first + request_parameters(request_class)
+                                       + [own[n].replace(kind=inspect.Parameter.KEYWORD_ONLY) for n in more] + last)
         return fn
     return decorate

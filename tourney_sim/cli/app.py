@@ -10,12 +10,13 @@ import typer
 from tourney_sim import api
 from tourney_sim.simulate.design import DesignRequest
 from tourney_sim.simulate.tournament import SweepRequest, TournamentRequest
+from tourney_sim.simulate.study import StudyRequest
 from tourney_sim.simulate.tune import TuneRequest
 
 from ._errors import STARTING, TourneyGroup, fail, forget_unhandled_interrupt
 from ._options import (ChunkSize, ComponentOpt, DatasetArg, GameArg, Games, Out, Overwrite, Players, PlayersOpt,
-                       Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler, SchedulerOpt, Seed,
-                       Strategies, TextOrJson, WorkersOpt, recorded_command, with_request)
+                       Quiet, QuietOpt, RecordOpt, Resume, ReportOpt, RuleOpt, Rules, Scheduler, Seed,
+                       Strategies, TextOrJson, WorkersOpt, job_command, recorded_command)
 
 app = typer.Typer(
     name="tourney",
@@ -243,38 +244,32 @@ def _check_report(report: Optional[Path]) -> None:
         fail(f"--report must name a .html or .md file, got {report}")
 
 
-def _tournament_command(kind: str, game: str, out, workers, overwrite: bool, resume: bool, quiet: bool,
-                        report: Optional[Path], scheduler, options: dict) -> None:
-    """``tourney tournament`` and ``tourney sweep``: the request's options as given, played."""
-    rules, components = options.pop("rules") or [], options.pop("components") or []
-    if kind == "tournament" or rules or components:
-        _check_report(report)
-    play = api.tournament if kind == "tournament" else api.sweep
-    result = play(game, *([] if kind == "tournament" else [rules]), options.pop("strategies") or (), out=out,
-                  workers=workers, overwrite=overwrite, resume=resume, scheduler=scheduler, progress=not quiet,
-                  command=recorded_command(), echo=_notes, components=components,
-                  **({"rules": rules} if kind == "tournament" else {}),
-                  **{k: v for k, v in options.items() if v is not None})
-    _show_tournament(result, quiet, report)
+def _job(options: dict) -> dict:
+    """A job command's options as the API takes them: ``--quiet`` as ``progress``, and only the
+    request options given (the request's defaults stand for the others)."""
+    options = dict(options)
+    options["progress"] = not options.pop("quiet")
+    return {k: v for k, v in options.items() if v is not None and v != ()}  # () : a list option not given
 
 
-_PLACE = ["workers", "overwrite", "resume", "quiet", "report", "scheduler"]
+def _tournament_cli(kind: str, request_class, what: str):
+    """The command ``tourney KIND`` (a tournament or a sweep); ``what`` is its help."""
+    @job_command(request_class, kind, kind, more=("report",))
+    def command(game: GameArg, report: ReportOpt = None, **options) -> None:
+        rules, components = options.pop("rules") or [], options.pop("components") or []
+        if kind == "tournament" or rules or components:
+            _check_report(report)
+        play = api.tournament if kind == "tournament" else api.sweep
+        quiet = options["quiet"]
+        result = play(game, *([] if kind == "tournament" else [rules]), options.pop("strategies") or (),
+                      components=components, **({"rules": rules} if kind == "tournament" else {}),
+                      **_job(options), command=recorded_command(), echo=_notes)
+        _show_tournament(result, quiet, report)
+    command.__doc__ = what
+    return app.command(kind)(command)
 
 
-@app.command()
-@with_request(TournamentRequest, before=["game", "out"], after=_PLACE)
-def tournament(
-    game: GameArg,
-    out: Out("tournament") = None,
-    workers: WorkersOpt = None,
-    overwrite: Overwrite("tournament") = False,
-    resume: Resume("tournament") = False,
-    quiet: QuietOpt = False,
-    report: ReportOpt = None,
-    scheduler: SchedulerOpt = None,
-    **options,  # the tournament's own: TournamentRequest's fields
-) -> None:
-    """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
+tournament = _tournament_cli("tournament", TournamentRequest, """Duplicate tournament: every matchup of the strategies that fills the table, each deal played
     in every seating of it on the same seeds, then a summary (see `tourney report`).
 
     Example: tourney tournament companeros --players 4 --strategy greedy --strategy random
@@ -283,32 +278,16 @@ def tournament(
     A strong, slow strategy against a heuristic at a large table: --seatings field, e.g.
     tourney tournament companeros --players 6 --strategy ismcts --strategy greedy --seatings field
     --games 2000 --seed 1
-    """
-    _tournament_command("tournament", game, out, workers, overwrite, resume, quiet, report, scheduler, options)
+    """)
 
-
-@app.command()
-@with_request(SweepRequest, before=["game", "out"], after=_PLACE)
-def sweep(
-    game: GameArg,
-    out: Out("sweep") = None,
-    workers: WorkersOpt = None,
-    overwrite: Overwrite("sweep") = False,
-    resume: Resume("sweep") = False,
-    quiet: QuietOpt = False,
-    report: ReportOpt = None,
-    scheduler: SchedulerOpt = None,
-    **options,  # the sweep's own: SweepRequest's fields
-) -> None:
-    """The same deals and matchups under each rule variant, then the variants' balance side by side.
+sweep = _tournament_cli("sweep", SweepRequest, """The same deals and matchups under each rule variant, then the variants' balance side by side.
 
     Example: tourney sweep cardavia --rule last_sweep_scores=true,false --strategy greedy
     --strategy random --games 20000 --out runs/sweep1
 
     A component value on the same deals: tourney sweep colleagues --component tokens.plus10=6,9,12
     --strategy middle --strategy random --games 20000 --out runs/sweep2
-    """
-    _tournament_command("sweep", game, out, workers, overwrite, resume, quiet, report, scheduler, options)
+    """)
 
 
 @app.command()
@@ -351,17 +330,9 @@ def report(
 
 
 @app.command()
-@with_request(TuneRequest, before=["game"], after=["out", "workers", "scheduler", "overwrite", "resume", "quiet"])
-def tune(
-    game: GameArg,
-    out: Out("tune") = None,
-    workers: WorkersOpt = None,
-    scheduler: Scheduler("Play the trials on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
-    overwrite: Overwrite("tuning run") = False,
-    resume: Resume("tuning run", "; --trials may grow).") = False,
-    quiet: QuietOpt = False,
-    **options,  # the tuning run's own: TuneRequest's fields
-) -> None:
+@job_command(TuneRequest, "tune", "tuning run", keeps="; --trials may grow).",
+             scheduler="Play the trials on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).")
+def tune(game: GameArg, **options) -> None:
     """Find the strongest settings of a strategy's parameters with optuna.
 
     Every trial plays one setting against the --against field on the same deals (duplicate
@@ -373,29 +344,19 @@ def tune(
     Example: tourney tune cardavia --strategy guard --against capture-max --against random
     --trials 200 --deals 2000 --seed 1 --out runs/tune-guard
     """
-    result = api.tune(game, options.pop("strategy"), options.pop("against") or (), out=out, workers=workers,
-                      scheduler=scheduler, overwrite=overwrite, resume=resume, progress=not quiet,
-                      command=recorded_command(), echo=None if quiet else _notes,
-                      **{k: v for k, v in options.items() if v is not None})
+    quiet = options["quiet"]
+    result = api.tune(game, options.pop("strategy"), options.pop("against") or (), **_job(options),
+                      command=recorded_command(), echo=None if quiet else _notes)
     if not quiet:
         typer.echo(result.summary.text)
         typer.echo(f"\nbest setting in {result.path / 'best.toml'}; report: tourney report {result.path} --out tune.html")
 
 
 @app.command()
-def study(
-    game: GameArg,
-    out: Out("study", "Study directory") = None,
-    budget: str = typer.Option("standard", "--budget", "-b", help="quick (minutes: a first look), standard (under 30 minutes per game on 2 cores) or thorough (hours): the deals of every stage and the search player's budget; docs/studies.md lists each one's cost per game."),
-    players: Optional[List[str]] = typer.Option(None, "--players", "-p", help="Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the game supports)."),
-    levels: str = typer.Option("random,heuristic,search", "--levels", help="Levels of play, comma-separated: random (everyone random), heuristic (everyone the game's strongest heuristic, tuned where a tuned setting ships), search (everyone ismcts)."),
-    seed: Seed("Seed of every stage: the same deals at every level and under every rule option.") = 0,
-    workers: WorkersOpt = None,
-    scheduler: Scheduler("Play every stage on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
-    resume: Resume("study", "): finished stages are kept, the unfinished one resumes.") = False,
-    overwrite: Overwrite("study") = False,
-    quiet: Quiet("No progress bars; only the findings.") = False,
-) -> None:
+@job_command(StudyRequest, "study", "study", out="Study directory",
+             keeps="): finished stages are kept, the unfinished one resumes.", quiet="No progress bars; only the findings.",
+             scheduler="Play every stage on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).")
+def study(game: GameArg, **options) -> None:
     """A balance study in one command: seat and first-player advantage under random, heuristic
     and search play; what each rule option changes (paired on the same deals); the strategy
     landscape; every supported player count side by side; then an adaptive stage that plays more
@@ -406,25 +367,14 @@ def study(
 
     Example: tourney study colleagues --budget quick --players 4 --out study/c-quick
     """
-    result = api.study(game, out=out, budget=budget, players=players or None,
-                       levels=[x.strip() for x in levels.split(",") if x.strip()], seed=seed, workers=workers,
-                       scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
-                       command=recorded_command())
+    result = api.study(game, **_job(options), command=recorded_command())
     typer.echo(result.summary.text)
 
 
 @app.command()
-@with_request(DesignRequest, before=["game", "out"], after=["workers", "scheduler", "resume", "overwrite", "quiet"])
-def design(
-    game: GameArg,
-    out: Out("design", "Design directory") = None,
-    workers: WorkersOpt = None,
-    scheduler: Scheduler("Play on a Dask cluster: tcp://HOST:8786 or local (as for `tourney run`).") = None,
-    resume: Resume("design run", "): finished trials are kept; a trial cut short is played again.") = False,
-    overwrite: Overwrite("design run") = False,
-    quiet: Quiet("No progress; only the summary.") = False,
-    **options,  # the design's own: DesignRequest's fields (one declaration: flags, help, defaults)
-) -> None:
+@job_command(DesignRequest, "design", "design run", out="Design directory",
+             keeps="): finished trials are kept; a trial cut short is played again.", quiet="No progress; only the summary.")
+def design(game: GameArg, **options) -> None:
     """Search for the smallest change of rules or components that fixes an imbalance, and confirm
     it. Every candidate plays the same deals (everyone the strong heuristic: balance, length,
     draws, decisiveness; the heuristic against a weaker one: skill); optuna trades balance and the
@@ -440,9 +390,8 @@ def design(
     target = options.pop("targets")
     if target:  # --target none: no target at all
         options["targets"] = [] if [t.strip().lower() for t in target] == ["none"] else list(target)
-    result = api.design(game, out=out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
-                        progress=not quiet, command=recorded_command(), echo=None if quiet else _notes,
-                        **{k: v for k, v in options.items() if v is not None})
+    quiet = options["quiet"]
+    result = api.design(game, **_job(options), command=recorded_command(), echo=None if quiet else _notes)
     typer.echo(result.summary.text)
 
 
