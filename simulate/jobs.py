@@ -1,5 +1,5 @@
 """Every kind of job directory, known: a dataset (``tourney run``), a tournament or sweep, a tuning
-run, a study and a design run.
+run, a study, a design run and a training run.
 
 Each kind's module makes its :class:`~tourney_sim.simulate.jobdir.JobKind`, which registers itself
 in :data:`~tourney_sim.simulate.jobdir.KINDS`; :func:`~tourney_sim.simulate.jobdir.detect` looks
@@ -10,5 +10,5 @@ verifier) imports this module first: it imports every kind, and passes on the qu
 """
 from __future__ import annotations
 
-from . import design, results, study, tournament, tune  # noqa: F401  (each module makes its kind)
+from . import design, results, study, tournament, train, tune  # noqa: F401  (each module makes its kind)
 from .jobdir import KINDS, detect, kind_name, members, not_a  # noqa: F401  (asked here: every kind known)

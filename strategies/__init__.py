@@ -58,6 +58,8 @@ class Strategy:
     values: tuple = ()
     #: the short name a setting read from a file goes by (strategies/params.py); "" = none
     short_name: str = ""
+    #: why the bare name cannot play (its parameters must come from a file or settings): "" = it can
+    needs_setting: str = ""
 
     def settings(self) -> dict:
         """Every parameter's value in this setting: name -> value."""
@@ -184,8 +186,9 @@ RANDOM = "random"  # every game's uniformly random strategy (a study's baseline,
 
 
 def heuristics(game: str) -> list[str]:
-    """The names of the game's strategies that play at rule-kernel speed (all but the search)."""
-    return [name for name in available(game) if name not in SEARCH_STRATEGIES]
+    """The names of the game's strategies that play at rule-kernel speed as they are (all but the
+    search, and those that need a setting to play: the apprentice)."""
+    return [name for name, s in available(game).items() if name not in SEARCH_STRATEGIES and not s.needs_setting]
 
 
 def setting_name(text: str) -> str:
@@ -214,6 +217,8 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
         return replace(base.with_settings(values, f"strategy {name}"), short_name=short_name)
     if ":" in text:
         return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
+    if base.needs_setting:
+        raise StrategyError(f"strategy {name}: {base.needs_setting}")
     return base
 
 

@@ -38,7 +38,7 @@ from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 
 from . import Param, Strategy
-from .common import random_move, rollout_policies
+from .common import apprentice, random_move, rollout_policies
 
 SWORD_MASK = ca.SWORD_MASK
 PRIZE_MASK = np.int64((1 << ca.MATA) | (1 << ca.TEN_OF_COINS) | (1 << ca.FANTE_OF_CUPS))
@@ -298,4 +298,5 @@ STRATEGIES = [
     Strategy("cardavia", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
+    apprentice("cardavia"),
 ]

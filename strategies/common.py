@@ -1,13 +1,18 @@
 """What every game's strategies share: the random strategy, and the search's rollout policies."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
-from tourney_sim.simulate.params import MAX_PARAMS
+from tourney_sim.simulate.params import MAX_PARAMS, Param
 from tourney_sim.simulate.search import rollout_player
 from tourney_sim.simulate.seeding import below
+
+if TYPE_CHECKING:
+    from . import Strategy
 
 
 @njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
@@ -41,3 +46,31 @@ def rollout_policies(heuristics) -> tuple[tuple[str, ...], np.ndarray, object]:
             kinds.append(kind)
     player = rollout_player(tuple(h.fn for h in heuristics), np.array(kinds, np.int64))
     return tuple(names), np.array(rows), player
+
+
+# ----------------------------------------------------------------------------- the apprentice (issue 41)
+#: the largest weight an apprentice's feature may carry (features are scaled to about [-1, 1])
+WEIGHT_LIMIT = 100.0
+
+
+def apprentice(game: str) -> Strategy:
+    """The game's apprentice: the linear policy over its features
+    (``simulate/games/<game>/features.py``: ``apprentice``, :func:`tourney_sim.simulate.policy.linear_choice`)
+    whose weights are its parameters, one per feature (named and explained as the feature is),
+    then ``explore``. Its weights come from a training run (``apprentice@DIR``); the bare name
+    has none."""
+    import importlib
+
+    from . import Strategy
+    features = importlib.import_module(f"tourney_sim.simulate.games.{game}.features")
+    if features.N_FEATURES >= MAX_PARAMS:
+        raise ValueError(f"{features.__name__}: {features.N_FEATURES} features; at most {MAX_PARAMS - 1} "
+                         f"(one parameter is the exploration)")
+    params = tuple(Param.real(name, 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: {meaning}")
+                   for name, meaning in features.FEATURES) + (
+        Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)"),)
+    return Strategy(game, "apprentice", "linear policy over the game's features, learned from the search by "
+                    "`tourney train` (experimental: give its weights, apprentice@DIR/best.toml)",
+                    features.apprentice, params=params,
+                    needs_setting="the apprentice has no weights of its own yet: give a training run's, "
+                                  "apprentice@DIR/best.toml (`tourney train`)")

@@ -21,7 +21,7 @@ from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Param, Strategy
-from .common import random_move, rollout_policies
+from .common import apprentice, random_move, rollout_policies
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -188,4 +188,5 @@ STRATEGIES = [
     Strategy("companeros", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
+    apprentice("companeros"),
 ]

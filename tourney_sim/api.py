@@ -28,6 +28,7 @@ DEFAULT_OUT = {
     "tune": "runs/tune-{game}-{strategy}-seed{seed}",
     "study": "runs/study-{game}-{budget}-seed{seed}",
     "design": "runs/design-{game}-{budget}-seed{seed}",
+    "train": "runs/train-{game}-{players}p-seed{seed}",
 }
 
 Echo = Callable[[str], None]
@@ -397,6 +398,26 @@ def design(game: str, *, out: str | Path | None = None, workers: int | None = No
     _ended(report, echo, lambda: f"the design run in {path} keeps its finished trials (continue with --resume)")
     return Result(path, report.manifest, report.notes, report.seconds,
                   summarize=lambda r: Summary(report.summary))
+
+
+def train(game: str, *, out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
+          resume: bool = False, overwrite: bool = False, progress: bool = False, command: str | None = None,
+          echo: Echo | None = None, **options) -> Result:
+    """Train the apprentice (as ``tourney train``): rounds of search-labelled positions, a fitted
+    linear policy, an evaluation against the game's strong heuristic. ``options`` are those of
+    :class:`~tourney_sim.simulate.train.TrainRequest` (``players``, ``rules``, ``components``,
+    ``rounds``, ``positions``, ...). ``result.path / "best.toml"`` holds the best weights
+    (``--strategy apprentice@DIR/best.toml``); ``result.summary.text`` the learning curve."""
+    from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
+    from tourney_sim.simulate.train import TrainRequest, train as run_train
+    r = TrainRequest(**options)
+    _check_play(workers=workers)
+    config = _config(game, r.players, r.rules, r.components)
+    path = _out(out, "train", game=game, players=config.players, seed=r.seed)
+    report = run_train(config, path, r, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
+                       progress=progress, command=command)
+    _ended(report, echo, lambda: f"the training run in {path} keeps its finished rounds (continue with --resume)")
+    return Result(path, report.manifest, report.notes, report.seconds, summarize=lambda r: Summary(report.summary))
 
 
 def _study_questions(path: Path) -> dict:

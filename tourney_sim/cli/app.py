@@ -11,6 +11,7 @@ from tourney_sim import api
 from tourney_sim.simulate.design import DesignRequest
 from tourney_sim.simulate.tournament import SweepRequest, TournamentRequest
 from tourney_sim.simulate.study import StudyRequest
+from tourney_sim.simulate.train import TrainRequest
 from tourney_sim.simulate.tune import TuneRequest
 
 from ._errors import STARTING, TourneyGroup, fail, forget_unhandled_interrupt
@@ -392,6 +393,24 @@ def design(game: GameArg, **options) -> None:
         options["targets"] = [] if [t.strip().lower() for t in target] == ["none"] else list(target)
     quiet = options["quiet"]
     result = api.design(game, **_job(options), command=recorded_command(), echo=None if quiet else _notes)
+    typer.echo(result.summary.text)
+
+
+@app.command()
+@job_command(TrainRequest, "train", "training run", keeps="): finished rounds are kept.",
+             quiet="No progress; only the summary.")
+def train(game: GameArg, **options) -> None:
+    """Train the apprentice: a linear policy over the game's features that imitates the search
+    (experimental, issue 41). Each round labels positions with the search, fits the weights and
+    measures them against the game's strong heuristic on fresh deals; the best weights are kept.
+
+    Writes best.toml (play it: --strategy apprentice@DIR/best.toml), round-K.toml, each round's
+    labelled positions, _train.json and report.md (the learning curve, the largest weights).
+
+    Example: tourney train cardavia --rounds 3 --positions 2000 --out runs/train-cardavia
+    """
+    quiet = options["quiet"]
+    result = api.train(game, **_job(options), command=recorded_command(), echo=None if quiet else _notes)
     typer.echo(result.summary.text)
 
 
