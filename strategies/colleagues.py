@@ -29,7 +29,7 @@ from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import random_move, rollout_policies
+from .common import apprentice, random_move, rollout_policies
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -501,4 +501,5 @@ STRATEGIES = [
     Strategy("colleagues", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, face-down cards and tokens "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
+    apprentice("colleagues"),
 ]

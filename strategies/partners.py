@@ -25,7 +25,7 @@ from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Param, Strategy
-from .common import random_move, rollout_policies
+from .common import apprentice, random_move, rollout_policies
 
 NO_USE = -1000.0  # sentinel: a card kind with no use now
 
@@ -382,4 +382,5 @@ STRATEGIES = [
     Strategy("partners", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, exchanges and piles "
              "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
+    apprentice("partners"),
 ]

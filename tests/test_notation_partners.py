@@ -93,7 +93,7 @@ def walk():
     walk_games(w, pa.make_params(4, {}), seed=61, games=115)
     walk_games(w, pa.make_params(4, {"house_overshoot": "bounce"}), seed=62, games=40)
     walk_games(w, variant_params(), seed=63, games=10)
-    heuristics = [s for s in harness.heuristics("partners") if s.name != "random"]
+    heuristics = [s for s in harness.heuristics("partners") if s.name != "random" and not s.needs_setting]
     walk_games(w, pa.make_params(4, {}), seed=64, games=80, lineup=heuristics)
     walk_games(w, pa.make_params(4, {"house_overshoot": "bounce"}), seed=65, games=25,
                lineup=heuristics)

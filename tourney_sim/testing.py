@@ -383,7 +383,7 @@ def check_game_invariant(config: Configuration, support, seed: int, games: int) 
 # ------------------------------------------------------------------ replay and tourney check
 def replay_seats(game: str, players: int, seed: int) -> list[str]:
     """The strategies of a replayed game: the game's heuristics (no search), rotated by the seed."""
-    names = [s.name for s in heuristics(game)]
+    names = [s.setting for s in heuristics(game)]
     return [names[(seed + s) % len(names)] for s in range(players)]
 
 
@@ -673,9 +673,19 @@ def check_chance_replay(config: Configuration, seed: int, decisions: int, least_
 
 # ------------------------------------------------------------------ hidden information
 def heuristics(game: str) -> list:
-    """The game's built-in strategies less the search (``ismcts``: its own, costlier checks)."""
+    """The game's built-in strategies less the search (``ismcts``: its own, costlier checks); a
+    strategy that plays only with a setting (the apprentice: its weights) with every parameter
+    set to a value of its range that makes it decide (its weights 1, -1, 1, ..., no exploration)."""
     from tourney_sim.strategies import available
-    return [s for s in available(game).values() if s.name != "ismcts"]
+    out = []
+    for s in available(game).values():
+        if s.name == "ismcts":
+            continue
+        if s.needs_setting:
+            s = s.with_settings({p.name: (p.high if i % 2 == 0 else p.low) / p.high if p.high else p.low
+                                 for i, p in enumerate(s.params) if p.kind == "real"} | {"explore": 0.0})
+        out.append(s)
+    return out
 
 
 def seen_by(module, state: np.ndarray, seat: int) -> np.ndarray:

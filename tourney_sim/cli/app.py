@@ -216,8 +216,8 @@ def bench(
 
 # ----------------------------------------------------------------------------- tournaments and reports
 def _show_tournament(result: api.Result, quiet: bool, report: Optional[Path]) -> None:
-    """What ``tournament`` and ``sweep`` print once played: the --until-decided verdict, then
-    (unless quiet) the report's summary, written to ``report`` too, and the totals."""
+    """What ``tournament`` and ``sweep`` print once played: the --until-decided verdict, the report
+    written to ``report`` (quiet or not), then (unless quiet) its summary and the totals."""
     man = result.manifest
     ud = man.get("until_decided")
     if ud:
@@ -226,10 +226,10 @@ def _show_tournament(result: api.Result, quiet: bool, report: Optional[Path]) ->
                    f"(alpha {ud['alpha']}, margin {ud['margin']})")
         for r in ud["results"]:
             typer.echo(f"  {r['text']}")
+    if report is not None:  # asked for, so written even when nothing is printed
+        result.report(report)
     if quiet:
         return
-    if report is not None:
-        result.report(report)
     typer.echo(result.summary.text)
     typer.echo(f"\n{man['games_played']:,} games ({man['seatings']} seatings x {man['deals_played']:,} deals"
                f"{' x ' + str(len(man['variants'])) + ' variants' if len(man['variants']) > 1 else ''}) in "

@@ -1,0 +1,459 @@
+"""Partners: the apprentice's features of a legal move (what the move gains, risks, gives the
+partner, the team race; in the exchange, the card's use to the partner against its use to me).
+Read only from the deciding seat's views.
+
+The apprentice (issue 41) scores a legal move as the dot product of a weight vector with the
+move's feature vector and plays the best; the weights are fitted to the search's choices. The
+features are what the heuristics of ``strategies/partners.py`` weigh, decomposed so that their
+move values are linear in them (race's exactly, hunter's up to its exchange), plus what they
+leave out (the real chance of being hit, the threats a move makes, the race position). Each
+varies between the moves of one decision; a feature that does not apply to a move is 0.
+
+Play: a move is read from its code (PA-11) on the current board; a 7 is its sub-moves each
+counted on the current board, as the heuristics do. "Steps" of a piece: 0 outside or on its
+start space, its track code 1..RING on the ring, RING + h in house space h. Counts of pieces are
+nearly always 0 or 1 (a 7 may make up to seven sub-moves over both colours of the team; the
+bounds say so).
+
+The threat to a ring space (``risk``): each opponent piece that can reach the space with one
+card next turn (a piece or a start-space piece up to 16 spaces behind, forward; up to 8 ahead,
+backwards; start blocks and house entrances respected) hits it with probability
+1 - (1 - f)^h: f the share of the cards this seat has not seen (``CARD_PUB`` unseen, not in its
+hand, not the card it gave its partner) that move exactly that far, h the cards in the hands
+that move that colour. The threat is 1 - the product of the misses.
+
+======================== ===========================================================================
+``progress``             steps gained by my team's pieces (the moved ones, a team mate knocked out,
+                         a Swap's own side) / RING, clipped. [-1, 1]
+``enter``                pieces put on the start space from outside. [0, 1]
+``house``                pieces reaching the house. [0, 7]
+``lost``                 my team's pieces sent outside (a team mate knocked out, the mover on a
+                         pair). [0, 7]
+``knock``                opponent pieces knocked out. [0, 7]
+``knock_steps``          their steps / RING (what the opponents lose). [0, 7]
+``risk``                 threat at the moved pieces' new spaces less at their old ones. [-7, 7]
+``risk_steps``           the same, each weighted by the piece's steps / RING (what could be lost).
+                         [-7, 7]
+``pair``                 moved pieces joining an own piece (a protected pair). [0, 7]
+``leave_start``          pieces leaving the own start space (the start block given up). [0, 7]
+``lead``                 steps of the moved pieces before the move / (RING + HOUSE) (race: the
+                         furthest piece first). [0, 7]
+``swap_opp``             steps a Swap gives the opponent's piece / RING (negative: what it takes).
+                         [-1, 1]
+``idle_swap``            a Swap that changes nothing. [0, 1]
+``in_house``             moved pieces that were in the house already (a safe move further in).
+                         [0, 7]
+``hunt``                 (single opponent pieces up to 14 spaces ahead of the moved pieces, after
+                         less before) / 4: the targets the move sets up. [-1, 1]
+``behind_knock``         ``knock_steps`` x how far my team is behind in the race (1 - ``ahead``,
+                         where ahead = 0.5 + (my team's steps - theirs) / (4 RING), clipped to
+                         [0, 1]). [0, 7]
+``ahead_risk``           ``risk_steps`` x ahead. [-7, 7]
+``give_use_me``          exchange: the best value the card kind has for me now (race's
+                         ``kind_value``: steps gained, +20 entering a piece, +24 reaching the house,
+                         a team mate knocked out costs its steps + 20) / (2 RING); 0 if unusable or
+                         a Swap. [-1, 1]
+``give_usable_me``       exchange: I could play that kind now (a Swap: always). [0, 1]
+``give_use_partner``     the same for my partner's pieces. [-1, 1]
+``give_usable_partner``  the same. [0, 1]
+``give_swap``            exchange: the card is a Swap. [0, 1]
+``give_dup``             exchange: other cards of that kind in my hand / 3. [0, 1]
+======================== ===========================================================================
+(After my four pieces are home I move my partner's: "me" is then the partner's colour, as the
+rules' ``mover_colour``.)
+
+Cost: no allocation; per decision one pass over the cards (what is unseen), then per moved piece
+two scans of at most 24 spaces for the threat and 28 for the targets.
+"""
+import numpy as np
+from numba import njit
+
+from ...kernel import STRATEGY_SIGNATURE
+from ...policy import linear_choice
+
+from . import rules as pa
+
+FEATURES = (
+    ("progress", "steps gained by my team's pieces (moved, knocked team mate, Swap) / ring; [-1, 1]"),
+    ("enter", "pieces put onto the start space; [0, 1]"),
+    ("house", "pieces reaching the house; [0, 7], nearly always 0/1"),
+    ("lost", "my team's pieces sent outside (team mate knocked, mover on a pair); [0, 7]"),
+    ("knock", "opponent pieces knocked out; [0, 7]"),
+    ("knock_steps", "steps of the knocked-out opponent pieces / ring; [0, 7]"),
+    ("risk", "threat (chance an opponent hits it next turn) at the new spaces less the old; [-7, 7]"),
+    ("risk_steps", "the same, weighted by each piece's steps / ring; [-7, 7]"),
+    ("pair", "moved pieces joining an own piece (protected pair); [0, 7]"),
+    ("leave_start", "pieces leaving the own start space; [0, 7]"),
+    ("lead", "steps of the moved pieces before the move / (ring + house); [0, 7]"),
+    ("swap_opp", "steps a Swap gives the opponent's piece / ring; [-1, 1]"),
+    ("idle_swap", "a Swap that changes nothing; [0, 1]"),
+    ("in_house", "moved pieces that were in the house already; [0, 7]"),
+    ("hunt", "(single opponent pieces <= 14 ahead of the moved pieces, after - before) / 4; [-1, 1]"),
+    ("behind_knock", "knock_steps x (1 - ahead), ahead = 0.5 + team step lead / (4 ring); [0, 7]"),
+    ("ahead_risk", "risk_steps x ahead; [-7, 7]"),
+    ("give_use_me", "exchange: best value of the kind for me now / (2 ring), 0 unusable; [-1, 1]"),
+    ("give_usable_me", "exchange: I could play the kind now (Swap: always); [0, 1]"),
+    ("give_use_partner", "exchange: the same for my partner; [-1, 1]"),
+    ("give_usable_partner", "exchange: my partner could play it now; [0, 1]"),
+    ("give_swap", "exchange: the card is a Swap; [0, 1]"),
+    ("give_dup", "exchange: other cards of the kind in my hand / 3; [0, 1]"),
+)
+N_FEATURES = len(FEATURES)
+(F_PROGRESS, F_ENTER, F_HOUSE, F_LOST, F_KNOCK, F_KNOCK_STEPS, F_RISK, F_RISK_STEPS, F_PAIR,
+ F_LEAVE_START, F_LEAD, F_SWAP_OPP, F_IDLE_SWAP, F_IN_HOUSE, F_HUNT, F_BEHIND_KNOCK, F_AHEAD_RISK,
+ F_GIVE_USE_ME, F_GIVE_USABLE_ME, F_GIVE_USE_PARTNER, F_GIVE_USABLE_PARTNER, F_GIVE_SWAP,
+ F_GIVE_DUP) = range(N_FEATURES)
+#: each feature's range (what the tests check)
+BOUNDS = ((-1.0, 1.0), (0.0, 1.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-7.0, 7.0),
+          (-7.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (0.0, 7.0),
+          (-1.0, 1.0), (0.0, 7.0), (-7.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (-1.0, 1.0), (0.0, 1.0),
+          (0.0, 1.0), (0.0, 1.0))
+assert len(BOUNDS) == N_FEATURES
+
+#: the piece values of race's exchange (``kind_value``): outside, the house bonus
+USE_OUTSIDE = -20
+USE_HOME_BONUS = 24
+NO_USE = -1000.0
+#: the farthest a threat is looked for: forward (opponent pieces behind), backwards (ahead)
+REACH_FWD = 16
+REACH_BACK = 8
+#: how far ahead a moved piece's targets are counted
+HUNT_REACH = 14
+FIELD = 7  # bits per distance in the packed counts
+FIELD_MASK = (1 << FIELD) - 1
+
+
+@njit(cache=True, inline="always")
+def _steps(t):
+    """A piece's steps from its start: 0 outside or on the start space, the track code else."""
+    return 0 if t == pa.OUTSIDE else t
+
+
+@njit(cache=True, inline="always")
+def _pack_add(lo, hi, d):
+    """Add one card reaching distance d (1..16) to the packed counts (lo: 1..8, hi: 9..16)."""
+    if d >= 1 and d <= 8:
+        lo += np.int64(1) << np.int64(FIELD * (d - 1))
+    elif d >= 9 and d <= 16:
+        hi += np.int64(1) << np.int64(FIELD * (d - 9))
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def _pack_get(lo, hi, d):
+    if d <= 8:
+        return (lo >> np.int64(FIELD * (d - 1))) & FIELD_MASK
+    return (hi >> np.int64(FIELD * (d - 9))) & FIELD_MASK
+
+
+@njit(cache=True, inline="always")
+def _hit(count, unseen, h):
+    """Chance that h cards drawn from ``unseen`` hold one of ``count`` fitting cards."""
+    if count <= 0 or h <= 0 or unseen <= 0:
+        return 0.0
+    miss = 1.0 - count / unseen
+    out = 1.0
+    for _ in range(h):
+        out *= miss
+    return 1.0 - out
+
+
+@njit(cache=True, _nrt=False)
+def _threat(public, team, a, f_lo, f_hi, b_lo, unseen, h0, h1):
+    """Chance that an opponent of ``team`` lands on absolute ring space ``a`` next turn (see the
+    module docstring); h0 / h1: the cards that move colour team ^ 1 / team ^ 3's pieces."""
+    ring = public[pa.H_RING]
+    sec = public[pa.H_SECTION]
+    miss = 1.0
+    excluded = 0  # colours whose pieces further back cannot come (their own house is before)
+    for k in range(1, REACH_FWD + 1):
+        gap = a - k + 1  # the space whose start gap is crossed from distance k on
+        if gap < 0:
+            gap += ring
+        if gap % sec == 0:
+            x = gap // sec
+            if public[pa.START_CNT + x] > 0:
+                if (x & 1) != team:  # an opponent's start piece: k steps from its start
+                    miss *= 1.0 - _hit(_pack_get(f_lo, f_hi, k), unseen, h0 if x == (team ^ 1) else h1)
+                break  # a start block: nobody further back passes
+            excluded |= 1 << x
+        b = a - k
+        if b < 0:
+            b += ring
+        q = public[pa.RING_COL + b]
+        if q >= 0 and (q & 1) != team and ((excluded >> q) & 1) == 0:
+            miss *= 1.0 - _hit(_pack_get(f_lo, f_hi, k), unseen, h0 if q == (team ^ 1) else h1)
+    if b_lo != 0:
+        only = -1  # after a start block, only that start's own colour passes (backwards)
+        for k in range(1, REACH_BACK + 1):
+            f = a + k
+            if f >= ring:
+                f -= ring
+            count = (b_lo >> np.int64(FIELD * (k - 1))) & FIELD_MASK
+            if f % sec == 0:
+                x = f // sec
+                if public[pa.START_CNT + x] > 0:
+                    if (x & 1) != team and (only < 0 or only == x):
+                        miss *= 1.0 - _hit(count, unseen, h0 if x == (team ^ 1) else h1)
+                    if only >= 0 and only != x:
+                        break
+                    only = x
+            q = public[pa.RING_COL + f]
+            if q >= 0 and (q & 1) != team and (only < 0 or only == q):
+                miss *= 1.0 - _hit(count, unseen, h0 if q == (team ^ 1) else h1)
+    return 1.0 - miss
+
+
+@njit(cache=True, _nrt=False)
+def _targets(public, c, t):
+    """Single opponent pieces up to HUNT_REACH spaces ahead of colour c's piece at track t
+    (start or ring; not past its house entrance nor a start block)."""
+    ring = public[pa.H_RING]
+    if t > ring or t == pa.OUTSIDE:
+        return 0
+    sec = public[pa.H_SECTION]
+    p = sec * c - 1 if t == 0 else pa.abs_space(public, c, t)
+    if p < 0:
+        p += ring
+    far = min(HUNT_REACH, ring - t)
+    n = 0
+    for k in range(1, far + 1):
+        s = p + k
+        if s >= ring:
+            s -= ring
+        if s % sec == 0:
+            x = s // sec
+            if x != c and public[pa.START_CNT + x] > 0:
+                break
+        if public[pa.RING_CNT + s] == 1 and (public[pa.RING_COL + s] & 1) != (c & 1):
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _use_value(t, ring):
+    """Race's piece value with the exchange's constants (outside -20, house +24)."""
+    if t == pa.OUTSIDE:
+        return USE_OUTSIDE
+    if t > ring:
+        return t + USE_HOME_BONUS
+    return t
+
+
+@njit(cache=True, _nrt=False)
+def _kind_use(public, kind, c):
+    """(best value colour c's player gets now from a card of ``kind``, usable): race's
+    ``kind_value`` (knock-outs of opponents not counted, of a team mate its loss)."""
+    kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
+    if public[kb + pa.E_SWAP] > 0:
+        return 0.0, True
+    ring = public[pa.H_RING]
+    best = NO_USE
+    if public[kb + pa.E_START] > 0 and public[pa.OUT + c] > 0:
+        best = float(-USE_OUTSIDE)
+    mask = public[pa.HOUSE_MASK + c]
+    for r in range(4):
+        v = public[kb + pa.E_FWD] if r == 0 else (public[kb + pa.E_FWD2] if r == 1 else (
+            public[kb + pa.E_SPLIT] if r == 2 else public[kb + pa.E_BACK]))
+        if v <= 0:
+            continue
+        for i in range(4):
+            t = public[pa.PIECE + 4 * c + i]
+            if t == pa.OUTSIDE:
+                break
+            d = pa.back_dest(public, c, t, v) if r == 3 else pa.fwd_dest(public, c, t, v, mask)
+            if d < 0:
+                continue
+            fin = pa.landing(public, c, d)
+            x = float(_use_value(fin, ring) - _use_value(t, ring))
+            if fin >= 1 and fin <= ring:
+                a = pa.abs_space(public, c, fin)
+                q = public[pa.RING_COL + a]
+                if q >= 0 and q != c and (q & 1) == (c & 1):
+                    x -= _use_value(pa.track_of(public, q, a), ring) - USE_OUTSIDE
+            if x > best:
+                best = x
+    if best == NO_USE:
+        return 0.0, False
+    return best, True
+
+
+@njit(cache=True, inline="always")
+def _clip(x, lo, hi):
+    return min(hi, max(lo, x))
+
+
+@njit(cache=True, _nrt=False)
+def _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1):
+    """Add to row k what moving my team's colour-c piece from track t to d (legal, before the
+    landing rule) does: progress, house, lost, knock, pair, start, risk, hunt, lead."""
+    ring = public[pa.H_RING]
+    fin = pa.landing(public, c, d)
+    progress = float(_steps(fin) - _steps(t))
+    if fin == pa.OUTSIDE:
+        out[k, F_LOST] += 1.0
+    elif t <= ring and fin > ring:
+        out[k, F_HOUSE] += 1.0
+    if t == 0 and fin != 0:
+        out[k, F_LEAVE_START] += 1.0
+    if t > ring:
+        out[k, F_IN_HOUSE] += 1.0
+    out[k, F_LEAD] += _steps(t) / (ring + public[pa.H_HOUSE])
+    if fin >= 1 and fin <= ring:
+        a = pa.abs_space(public, c, fin)
+        q = public[pa.RING_COL + a]
+        if q >= 0 and q != c:  # a single piece (two would have knocked the mover out)
+            tq = pa.track_of(public, q, a)
+            if (q & 1) == team:
+                out[k, F_LOST] += 1.0
+                progress -= tq
+            else:
+                out[k, F_KNOCK] += 1.0
+                out[k, F_KNOCK_STEPS] += tq / ring
+        elif q == c and fin != t:
+            out[k, F_PAIR] += 1.0
+        th = _threat(public, team, a, f_lo, f_hi, b_lo, unseen, h0, h1)
+        out[k, F_RISK] += th
+        out[k, F_RISK_STEPS] += th * fin / ring
+    if t >= 1 and t <= ring:
+        th = _threat(public, team, pa.abs_space(public, c, t), f_lo, f_hi, b_lo, unseen, h0, h1)
+        out[k, F_RISK] -= th
+        out[k, F_RISK_STEPS] -= th * t / ring
+    out[k, F_PROGRESS] += progress / ring
+    out[k, F_HUNT] += (_targets(public, c, fin) - _targets(public, c, t)) / 4.0
+
+
+@njit(cache=True, _nrt=False)
+def move_features(public, private, moves, n_moves, out):
+    """out[k, j] (float64, out has shape (>= n_moves, >= N_FEATURES)): feature j of legal move
+    moves[k], k < n_moves (FEATURES). Reads only the deciding seat's views."""
+    for k in range(n_moves):
+        for j in range(N_FEATURES):
+            out[k, j] = 0.0
+    seat = public[pa.H_TO_MOVE]
+    if n_moves <= 0 or seat < 0:
+        return
+    ring = public[pa.H_RING]
+    team = seat & 1
+    if public[pa.H_PHASE] == pa.PHASE_EXCHANGE:
+        me = pa.mover_colour(public, seat)
+        partner = pa.mover_colour(public, seat ^ 2)
+        size = private[pa.PV_SIZE]
+        for k in range(n_moves):
+            kind = moves[k] - pa.MOVE_GIVE
+            use, usable = _kind_use(public, kind, me)
+            out[k, F_GIVE_USE_ME] = _clip(use / (2.0 * ring), -1.0, 1.0)
+            out[k, F_GIVE_USABLE_ME] = 1.0 if usable else 0.0
+            use, usable = _kind_use(public, kind, partner)
+            out[k, F_GIVE_USE_PARTNER] = _clip(use / (2.0 * ring), -1.0, 1.0)
+            out[k, F_GIVE_USABLE_PARTNER] = 1.0 if usable else 0.0
+            kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
+            out[k, F_GIVE_SWAP] = 1.0 if public[kb + pa.E_SWAP] > 0 else 0.0
+            same = 0
+            for j in range(size):
+                same += public[pa.CARD_KIND + private[pa.PV_HAND + j]] == kind
+            out[k, F_GIVE_DUP] = _clip((same - 1) / 3.0, 0.0, 1.0)
+        return
+    # ---- what the seat has not seen: per distance, the cards that move a piece exactly so far
+    size = private[pa.PV_SIZE]
+    given = private[pa.PV_GIVEN]
+    f_lo, f_hi, b_lo = np.int64(0), np.int64(0), np.int64(0)
+    unseen = 0
+    for card in range(public[pa.H_N_CARDS]):
+        if public[pa.CARD_PUB + card] != pa.CP_UNSEEN or card == given:
+            continue
+        mine = False
+        for j in range(size):
+            mine |= private[pa.PV_HAND + j] == card
+        if mine:
+            continue
+        unseen += 1
+        kb = pa.KIND_TABLE + public[pa.CARD_KIND + card] * pa.N_EFFECTS
+        f1 = public[kb + pa.E_FWD]
+        f2 = public[kb + pa.E_FWD2]
+        f_lo, f_hi = _pack_add(f_lo, f_hi, f1)
+        if f2 != f1:
+            f_lo, f_hi = _pack_add(f_lo, f_hi, f2)
+        for d in range(1, min(public[kb + pa.E_SPLIT], REACH_FWD) + 1):
+            if d != f1 and d != f2:
+                f_lo, f_hi = _pack_add(f_lo, f_hi, d)
+        back = public[kb + pa.E_BACK]
+        if back >= 1 and back <= REACH_BACK:
+            b_lo += np.int64(1) << np.int64(FIELD * (back - 1))
+    # the cards that move each opponent colour's pieces (its seat, and its partner once home)
+    o0, o1 = team ^ 1, team ^ 3
+    h0 = public[pa.HAND_COUNT + o0] + (public[pa.HAND_COUNT + o1] if public[pa.HOME + o1] == pa.PIECES else 0)
+    h1 = public[pa.HAND_COUNT + o1] + (public[pa.HAND_COUNT + o0] if public[pa.HOME + o0] == pa.PIECES else 0)
+    # the race: my team's steps against theirs
+    lead = 0
+    for c in range(4):
+        for i in range(pa.PIECES):
+            s = _steps(public[pa.PIECE + 4 * c + i])
+            lead += s if (c & 1) == team else -s
+    ahead = _clip(0.5 + lead / (4.0 * ring), 0.0, 1.0)
+    m = pa.mover_colour(public, seat)
+    for k in range(n_moves):
+        move = moves[k]
+        if move == pa.MOVE_DISCARD:
+            continue
+        kind = move >> np.int64(pa.KIND_SHIFT)
+        kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
+        if public[kb + pa.E_SWAP] > 0:
+            if (move & np.int64(0x3FFF)) == 0:
+                out[k, F_IDLE_SWAP] = 1.0
+                continue
+            a = (move >> np.int64(7)) & np.int64(127)
+            b = move & np.int64(127)
+            for side in range(2):
+                x = a if side == 0 else b
+                y = b if side == 0 else a
+                q = public[pa.RING_COL + x]
+                told = pa.track_of(public, q, x)
+                tnew = pa.track_of(public, q, y)
+                if (q & 1) == team:
+                    out[k, F_PROGRESS] += (tnew - told) / ring
+                    th_new = _threat(public, team, y, f_lo, f_hi, b_lo, unseen, h0, h1)
+                    th_old = _threat(public, team, x, f_lo, f_hi, b_lo, unseen, h0, h1)
+                    out[k, F_RISK] += th_new - th_old
+                    out[k, F_RISK_STEPS] += (th_new * tnew - th_old * told) / ring
+                    out[k, F_HUNT] += (_targets(public, q, tnew) - _targets(public, q, told)) / 4.0
+                else:
+                    out[k, F_SWAP_OPP] += (tnew - told) / ring
+        elif public[kb + pa.E_SPLIT] > 0:
+            total = public[kb + pa.E_SPLIT]
+            n_own = (move >> np.int64(55)) & np.int64(7)
+            comp = (move >> np.int64(49)) & np.int64(63)
+            prev = 0
+            j = 0
+            for cut in range(1, total + 1):
+                if cut == total or ((comp >> (6 - cut)) & 1) == 0:
+                    s = cut - prev
+                    prev = cut
+                    t = (move >> np.int64(42 - 7 * j)) & np.int64(127)
+                    c = seat if j < n_own else seat ^ 2
+                    d = pa.fwd_dest(public, c, t, s, public[pa.HOUSE_MASK + c])
+                    if d < 0:  # legal only after an earlier sub-move cleared the way
+                        d = t + s
+                    _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1)
+                    j += 1
+        else:
+            v = (move >> np.int64(7)) & np.int64(63)
+            t = move & np.int64(127)
+            if t == pa.OUTSIDE:
+                out[k, F_ENTER] = 1.0
+            else:
+                if public[kb + pa.E_BACK] > 0:
+                    d = pa.back_dest(public, m, t, v)
+                else:
+                    d = pa.fwd_dest(public, m, t, v, public[pa.HOUSE_MASK + m])
+                _piece(public, out, k, m, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1)
+        out[k, F_PROGRESS] = _clip(out[k, F_PROGRESS], -1.0, 1.0)
+        out[k, F_HUNT] = _clip(out[k, F_HUNT], -1.0, 1.0)
+        out[k, F_BEHIND_KNOCK] = out[k, F_KNOCK_STEPS] * (1.0 - ahead)
+        out[k, F_AHEAD_RISK] = out[k, F_RISK_STEPS] * ahead
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def apprentice(public, private, moves, n_moves, rng, params):
+    """The apprentice's move: the best under the weights ``params`` (``simulate.policy``)."""
+    return linear_choice(move_features, N_FEATURES, public, private, moves, n_moves, rng, params)

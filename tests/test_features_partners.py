@@ -1,0 +1,299 @@
+"""Partners: the apprentice's move features (simulate/games/partners/features.py, issue 41).
+
+Hand-worked positions (built as tests/test_partners.py builds them) check the features of
+particular moves; random games check the invariants (finite, in their declared bounds, rows and
+columns beyond the moves untouched, order of the moves immaterial, nothing but the seat's views
+read, every feature varying between the moves of some decision); and a linear score with
+hand-set weights reproduces the most linear heuristic, ``race`` (its move and card values are
+linear functions of the features), on nearly every decision.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tourney_sim.simulate.games import get_game
+from tourney_sim.simulate.games.partners import features as F
+from tourney_sim.simulate.games.partners import rules as pa
+from tourney_sim.simulate.stepper import KernelGame
+from tourney_sim.strategies import available
+
+from .test_partners import build_state, enter, house, single, sp, split, swap
+
+SPEC = get_game("partners")
+Y, R, B, G = 0, 1, 2, 3
+START, ACE, TWO, THREE, MINUS4, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, SWAP, TWELVE, THIRTEEN = range(14)
+RING = 56
+NAMES = [name for name, _ in F.FEATURES]
+LOW = np.array([lo for lo, _ in F.BOUNDS])
+HIGH = np.array([hi for _, hi in F.BOUNDS])
+SENTINEL = 7.25
+
+
+def legal(state):
+    buf = np.zeros(pa.MAX_MOVES, np.int64)
+    n = pa.legal_moves(state, buf)
+    return buf[:n].copy()
+
+
+def features(state):
+    """{move: {feature name: value}} of the seat to move's legal moves."""
+    seat = int(state[pa.H_TO_MOVE])
+    moves = legal(state)
+    out = np.full((len(moves), F.N_FEATURES), SENTINEL)
+    F.move_features(pa.public_view(state), pa.private_view(state, seat), moves, len(moves), out)
+    return {int(m): dict(zip(NAMES, row)) for m, row in zip(moves, out)}
+
+
+def only(row, **expected):
+    """Row ``row`` has the values ``expected`` and 0 everywhere else."""
+    for name in NAMES:
+        assert row[name] == pytest.approx(expected.get(name, 0.0), abs=1e-12), name
+
+
+def hit(count, unseen, hand):
+    """Chance that ``hand`` cards from ``unseen`` hold one of ``count`` fitting cards."""
+    return 1 - (1 - count / unseen) ** hand
+
+
+def ahead(mine, theirs):
+    return min(1.0, max(0.0, 0.5 + (mine - theirs) / (4 * RING)))
+
+
+def test_the_feature_table():
+    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(F.BOUNDS) <= 23
+    assert len(set(NAMES)) == len(NAMES)
+    assert all(lo < hi for lo, hi in F.BOUNDS)
+    for name, meaning in F.FEATURES:
+        assert f"``{name}``" in F.__doc__ and meaning
+
+
+# ------------------------------------------------------------------ hand-worked positions
+FOUR = [ACE, THREE, SIX, NINE]  # an opponent's hand: none of them moves 5 or 4 backwards
+
+
+def test_landing_where_an_opponent_can_reach_is_a_risk():
+    """Yellow on 20 holds a 2 and a 12; red stands on the space 26 (5 behind the 12's landing,
+    5 ahead of the 2's) with four cards in hand. The 5s and the 7s (8 of the 54 cards yellow has
+    not seen) hit the 12's landing; nothing threatens the 2's landing or the start."""
+    state = build_state({Y: [20], R: [sp(R, 26)]}, {Y: [TWO, TWELVE], R: FOUR})
+    f = features(state)
+    assert set(f) == {single(TWO, 2, 20), single(TWELVE, 12, 20)}
+    risk = hit(8, 54, 4)
+    lead = ahead(20, sp(R, 26))
+    # the 2 keeps the red piece as a target 5 ahead; the 12 passes it
+    only(f[single(TWO, 2, 20)], progress=2 / RING, lead=20 / 60)
+    only(f[single(TWELVE, 12, 20)], progress=12 / RING, lead=20 / 60, risk=risk, risk_steps=risk * 32 / RING,
+         ahead_risk=risk * 32 / RING * lead, hunt=-1 / 4)
+
+
+def test_a_piece_four_ahead_threatens_with_the_minus_4():
+    state = build_state({Y: [20], R: [sp(R, 35)]}, {Y: [TWO, TWELVE], R: FOUR})
+    f = features(state)
+    risk = hit(4, 54, 4)  # the four -4 cards
+    assert f[single(TWELVE, 12, 20)]["risk"] == pytest.approx(risk)
+    assert f[single(TWO, 2, 20)]["risk"] == 0
+
+
+def test_a_start_block_shields_the_spaces_behind_it_and_counts_cards_seen():
+    """Yellow on 29 moves 2 to 31; red on 26 is 3 behind the start and 5 behind the landing,
+    blue's start space (between 27 and 28) lies in between: empty, red reaches both; a blue
+    piece on it blocks red. Yellow holds two 3s, so only 2 + 4 of the 53 cards it has not seen
+    move 3."""
+    pieces = {Y: [30], R: [sp(R, 26)]}
+    state = build_state(pieces, {Y: [TWO, THREE, THREE], R: FOUR})
+    row = features(state)[single(TWO, 2, 30)]
+    assert row["risk"] == pytest.approx(hit(8, 53, 4) - hit(6, 53, 4))
+    state = build_state({**pieces, B: [0]}, {Y: [TWO, THREE, THREE], R: FOUR})
+    row = features(state)[single(TWO, 2, 30)]
+    assert row["risk"] == 0 and row["risk_steps"] == 0
+
+
+def test_moving_away_from_an_opponents_start_piece_lowers_the_risk():
+    """Green on its start (between 41 and 42) reaches yellow's 43 with a 2 or a 7 (8 cards) and
+    the 6's landing 49 with an 8 only (4 cards)."""
+    state = build_state({Y: [44], G: [0]}, {Y: [SIX], G: FOUR})
+    row = features(state)[single(SIX, 6, 44)]
+    assert row["risk"] == pytest.approx(hit(4, 55, 4) - hit(8, 55, 4)) and row["risk"] < 0
+    assert row["risk_steps"] == pytest.approx((hit(4, 55, 4) * 50 - hit(8, 55, 4) * 44) / RING)
+
+
+def test_knock_outs_of_opponents_team_mates_and_the_mover():
+    state = build_state({Y: [10], R: [sp(R, 14)]}, {Y: [FIVE, TWO]})
+    f = features(state)
+    row = f[single(FIVE, 5, 10)]
+    assert row["knock"] == 1 and row["knock_steps"] == pytest.approx(1 / RING)
+    assert row["behind_knock"] == pytest.approx(1 / RING * (1 - ahead(10, 1)))
+    assert row["lost"] == 0 and row["progress"] == pytest.approx(5 / RING)
+    assert f[single(TWO, 2, 10)]["knock"] == 0
+    # the partner's piece: a team mate lost with its steps
+    row = features(build_state({Y: [10], B: [sp(B, 14)]}, {Y: [FIVE]}))[single(FIVE, 5, 10)]
+    assert row["lost"] == 1 and row["knock"] == 0 and row["progress"] == pytest.approx((5 - sp(B, 14)) / RING)
+    # two red pieces: the mover is knocked out
+    row = features(build_state({Y: [30], R: [sp(R, 31)] * 2}, {Y: [TWO]}))[single(TWO, 2, 30)]
+    assert row["lost"] == 1 and row["knock"] == 0 and row["progress"] == pytest.approx(-30 / RING)
+
+
+def test_entering_pairs_the_house_and_the_start_block():
+    only(features(build_state({}, {Y: [START]}))[enter(START)], enter=1)
+    row = features(build_state({Y: [10, 15]}, {Y: [FIVE]}))[single(FIVE, 5, 10)]
+    assert row["pair"] == 1 and row["progress"] == pytest.approx(5 / RING)
+    row = features(build_state({Y: [54]}, {Y: [THREE]}))[single(THREE, 3, 54)]
+    assert row["house"] == 1 and row["progress"] == pytest.approx(3 / RING)
+    assert row["lead"] == pytest.approx(54 / 60)
+    only(features(build_state({Y: [house(1)]}, {Y: [TWO]}))[single(TWO, 2, house(1))],
+         in_house=1, progress=2 / RING, lead=57 / 60)
+    row = features(build_state({Y: [0]}, {Y: [FIVE]}))[single(FIVE, 5, 0)]
+    assert row["leave_start"] == 1 and row["progress"] == pytest.approx(5 / RING) and row["lead"] == 0
+
+
+def test_a_seven_adds_up_its_sub_moves():
+    f = features(build_state({Y: [10, 20]}, {Y: [SEVEN]}))
+    row = f[split([(10, 3), (20, 4)], 2)]
+    assert row["progress"] == pytest.approx(7 / RING) and row["lead"] == pytest.approx(30 / 60)
+    row = f[split([(20, 7)], 1)]
+    assert row["progress"] == pytest.approx(7 / RING) and row["lead"] == pytest.approx(20 / 60)
+
+
+def test_swaps():
+    f = features(build_state({Y: [10], R: [20]}, {Y: [SWAP]}))
+    a, b = sorted([(10 - 1) % RING, (20 - 1 + 14) % RING])
+    row = f[swap(a, b)]
+    assert row["progress"] == pytest.approx((34 - 10) / RING)  # yellow to red's space 33
+    assert row["swap_opp"] == pytest.approx((sp(R, 9) - 20) / RING)  # red back to yellow's 9
+    only(features(build_state({Y: [10, 12]}, {Y: [SWAP]}))[swap(0, 0)], idle_swap=1)
+
+
+def test_discarding_an_unusable_hand_has_no_features():
+    only(features(build_state({}, {Y: [TWO, THREE]}))[int(pa.MOVE_DISCARD)])
+
+
+def test_the_card_to_give_weighs_its_use_to_me_against_its_use_to_the_partner():
+    """Yellow holds Start, 5, 5, Swap with every piece outside; blue (the partner) has a piece
+    on 10 and three outside."""
+    state = build_state({B: [10]}, {Y: [START, FIVE, FIVE, SWAP]})
+    state[pa.H_PHASE] = pa.PHASE_EXCHANGE
+    f = features(state)
+    give = {kind: int(pa.MOVE_GIVE) + kind for kind in (START, FIVE, SWAP)}
+    assert set(f) == set(give.values())
+    only(f[give[START]], give_use_me=20 / 112, give_usable_me=1, give_use_partner=20 / 112,
+         give_usable_partner=1)
+    only(f[give[FIVE]], give_use_partner=5 / 112, give_usable_partner=1, give_dup=1 / 3)
+    only(f[give[SWAP]], give_usable_me=1, give_usable_partner=1, give_swap=1)
+    # all yellow pieces home: yellow plays for blue, and "me" is blue
+    state = build_state({Y: [house(h) for h in range(1, 5)], B: [10]}, {Y: [START, FIVE, FIVE, SWAP]})
+    state[pa.H_PHASE] = pa.PHASE_EXCHANGE
+    row = features(state)[give[FIVE]]
+    assert row["give_use_me"] == pytest.approx(5 / 112) and row["give_usable_me"] == 1
+
+
+# ------------------------------------------------------------------ random positions
+def random_positions(games=2, seed=11):
+    """(state, seat, moves) of every decision of random games (the stepper)."""
+    rng = np.random.default_rng(seed)
+    positions = []
+    for g in range(games):
+        k = KernelGame(SPEC, SPEC.make_params(4, SPEC.resolve_options([])), seed, g)
+        while k.to_move() >= 0:
+            moves = np.array(k.legal_moves(), np.int64)
+            positions.append((k.state.copy(), k.to_move(), moves))
+            k.apply(int(moves[rng.integers(len(moves))]))
+    return positions
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return random_positions()
+
+
+def compute(state, seat, moves, width=F.N_FEATURES + 2, fill=SENTINEL):
+    out = np.full((len(moves) + 3, width), fill)
+    F.move_features(pa.public_view(state), pa.private_view(state, seat), moves, len(moves), out)
+    return out
+
+
+def test_features_are_finite_in_bounds_and_write_only_their_cells(positions):
+    assert len(positions) > 600
+    varied = np.zeros(F.N_FEATURES, bool)
+    for state, seat, moves in positions:
+        out = compute(state, seat, moves)
+        f = out[:len(moves), :F.N_FEATURES]
+        assert np.isfinite(f).all()
+        assert (f >= LOW - 1e-12).all() and (f <= HIGH + 1e-12).all(), (f.min(0), f.max(0))
+        assert (out[len(moves):] == SENTINEL).all() and (out[:, F.N_FEATURES:] == SENTINEL).all()
+        varied |= f.max(0) > f.min(0)
+        # what was in ``out`` before does not matter
+        assert np.array_equal(compute(state, seat, moves, fill=-3.0)[:len(moves), :F.N_FEATURES], f)
+    # every feature tells some moves of some decision apart (a constant one would be useless)
+    assert varied.all(), [name for name, v in zip(NAMES, varied) if not v]
+
+
+def test_permuting_the_moves_permutes_the_rows(positions):
+    rng = np.random.default_rng(3)
+    for state, seat, moves in positions[::3]:
+        order = rng.permutation(len(moves))
+        a = compute(state, seat, moves)[:len(moves)]
+        b = compute(state, seat, moves[order])[:len(moves)]
+        assert np.array_equal(a[order], b)
+
+
+def test_only_the_deciding_seats_views_count(positions):
+    """Another seat's private block and the scratch region scrambled: the same features."""
+    rng = np.random.default_rng(4)
+    for state, seat, moves in positions[::2]:
+        other = state.copy()
+        for p in range(pa.N_PLAYERS):
+            if p != seat:
+                b = pa.PRIVATE + p * pa.PRIVATE_SIZE
+                other[b:b + pa.PRIVATE_SIZE] = rng.integers(-1, 56, pa.PRIVATE_SIZE)
+        other[pa.SCRATCH:] = rng.integers(-5, 60, pa.STATE_SIZE - pa.SCRATCH)
+        assert np.array_equal(pa.public_view(other), pa.public_view(state))
+        assert np.array_equal(pa.private_view(other, seat), pa.private_view(state, seat))
+        assert np.array_equal(compute(other, seat, moves), compute(state, seat, moves))
+
+
+# ------------------------------------------------------------------ the heuristics' knowledge
+def race_weights(public, strategy):
+    """Hand-set weights under which the linear score is race's move value (piece values: outside
+    ``outside_value``, a numbered space its steps, a house space + ``home_bonus``; a team mate
+    knocked out costs its value; ``lead_weight`` x the moved piece's value; an idle Swap
+    ``idle_swap_cost``) and, in the exchange, minus race's value of the card kind (``kind_value``:
+    unusable -1000, a Swap ``swap_card_value``)."""
+    s = strategy.settings()
+    assert s["knock_weight"] == s["danger_weight"] == s["pair_bonus"] == s["swap_harm_weight"] == 0
+    assert s["team_knock_weight"] == 1
+    assert (s["outside_value"], s["home_bonus"]) == (F.USE_OUTSIDE, F.USE_HOME_BONUS)
+    ring, house_size = public[pa.H_RING], public[pa.H_HOUSE]
+    w = np.zeros(F.N_FEATURES)
+    w[F.F_PROGRESS] = ring
+    w[F.F_ENTER] = -s["outside_value"]
+    w[F.F_HOUSE] = s["home_bonus"]
+    w[F.F_LOST] = s["outside_value"]
+    w[F.F_LEAD] = s["lead_weight"] * (ring + house_size)
+    w[F.F_IN_HOUSE] = s["lead_weight"] * s["home_bonus"]
+    w[F.F_IDLE_SWAP] = -s["idle_swap_cost"]
+    w[F.F_GIVE_USE_ME] = -2 * ring
+    w[F.F_GIVE_USABLE_ME] = -1000.0
+    w[F.F_GIVE_SWAP] = -s["swap_card_value"]
+    return w
+
+
+def test_a_linear_score_of_the_features_plays_like_race():
+    strategy = available("partners")["race"]
+    rng = np.random.default_rng(5)
+    same = total = 0
+    for g in range(3):
+        k = KernelGame(SPEC, SPEC.make_params(4, SPEC.resolve_options([])), 21, g)
+        while k.to_move() >= 0:
+            seat = k.to_move()
+            moves = np.array(k.legal_moves(), np.int64)
+            choice = k.choose(strategy)
+            if len(moves) > 1:
+                public = pa.public_view(k.state)
+                f = compute(k.state, seat, moves)[:len(moves), :F.N_FEATURES]
+                total += 1
+                same += int(moves[int(np.argmax(f @ race_weights(public, strategy)))] == choice)
+            k.apply(choice if rng.random() < 0.7 else int(moves[rng.integers(len(moves))]))
+    share = same / total
+    print(f"race: the linear score agrees on {same} of {total} decisions ({share:.2%})")
+    assert total > 300 and share >= 0.95
