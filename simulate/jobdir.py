@@ -245,6 +245,19 @@ def mismatch(out: Path, diffs: list[str], command: str | None, shown: int = 3) -
                        + ", or use --overwrite to start again")
 
 
+def by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error a Ctrl-C caused: CPython wraps an exception raised
+    while a class is created (``__set_name__``, as in a module being imported) in a RuntimeError
+    whose cause is the KeyboardInterrupt."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 @contextlib.contextmanager
 def interrupt_deferred():
     """A Ctrl-C inside is raised (KeyboardInterrupt) as the block ends, not in the middle of it: for
@@ -619,22 +632,26 @@ def run_job(job: Job, out: Path, *, resume: bool = False, overwrite: bool = Fals
         summary = ""
         try:
             status = job.play(manifest)
-        except KeyboardInterrupt:
-            status = "interrupted"
         except BaseException as exc:
-            if manifest.get("status") == RUNNING:
+            if by_interrupt(exc):
+                status = "interrupted"
+            elif manifest.get("status") == RUNNING:
                 try:
                     with interrupt_deferred():
                         job.end(manifest, "failed", job.seconds(manifest, old, time.perf_counter() - started),
                                 error_line(exc))
                 except OSError:
                     pass
-            raise
+                raise
+            else:
+                raise
         if status == "complete":
             manifest["seconds"] = round(job.seconds(manifest, old, time.perf_counter() - started), 3)
             try:
                 summary = job.report(manifest) or ""
-            except KeyboardInterrupt:  # everything is played: --resume only analyses again
+            except BaseException as exc:  # a Ctrl-C: everything is played, --resume only analyses again
+                if not by_interrupt(exc):
+                    raise
                 status = "interrupted"
         seconds = job.seconds(manifest, old, time.perf_counter() - started)
         with interrupt_deferred():  # the outcome recorded, then any Ctrl-C

@@ -383,3 +383,18 @@ def test_run_job_releases_what_the_job_opened_however_it_ends(tmp_path):
     with pytest.raises(OutputError):
         jobdir.run_job(Closing(stop_at=2), tmp_path / "b")  # refused: nothing run, still released
     assert closed == [None, 1, 2]
+
+
+def test_run_job_takes_an_error_a_ctrl_c_caused_for_the_ctrl_c(tmp_path):
+    """CPython wraps a KeyboardInterrupt raised while a class is made (a module being imported
+    while a report renders) in a RuntimeError: the job is interrupted, not failed."""
+    class Importing(Counting):
+        def report(self, m):
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as exc:
+                raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper'") from exc
+
+    out = jobdir.run_job(Importing(), tmp_path / "a")
+    assert out.interrupted and read(tmp_path / "a")["status"] == "interrupted"
+    assert jobdir.by_interrupt(RuntimeError("x")) is False

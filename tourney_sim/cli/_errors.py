@@ -104,8 +104,12 @@ class TourneyGroup(TyperGroup):
         except KeyboardInterrupt as exc:  # Interrupted (the job's own line), or any other Ctrl-C
             typer.echo(interrupted_line(exc, ctx), err=True)
             raise typer.Exit(130) from None
-        except ValueError as exc:  # TourneyError
-            answer = handled(exc)
+        except Exception as exc:  # TourneyError (a ValueError), or an error a Ctrl-C caused
+            from tourney_sim.simulate.jobdir import by_interrupt
+            if by_interrupt(exc):  # e.g. CPython's RuntimeError around a Ctrl-C inside an import
+                typer.echo(interrupted_line(KeyboardInterrupt(), ctx), err=True)
+                raise typer.Exit(130) from None
+            answer = handled(exc) if isinstance(exc, ValueError) else None
             if answer is None:
                 raise
             line, code = answer
