@@ -33,6 +33,7 @@ from pathlib import Path
 
 from . import __version__, _source_hash
 from .errors import TourneyError
+from .jobdir import interrupt_deferred
 from .matchup import Matchup, RunError, from_description, play_block
 from .results import block_table, encode_part, write_part_bytes
 
@@ -149,6 +150,14 @@ class LocalPool(Backend):
         self.pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_worker_init,
                                         initargs=(os.getpid(),))
 
+    def _submit(self, item, pending: dict) -> None:
+        """Send one task, a Ctrl-C held until it is sent: ``ProcessPoolExecutor.submit`` records
+        the work item, queues its id, wakes its manager thread and (the first time) forks the
+        workers; a KeyboardInterrupt between those steps leaves an item that is never queued, and
+        ``shutdown(wait=True)`` then waits for it for ever (a run that hangs after Ctrl-C)."""
+        with interrupt_deferred():
+            pending[self.pool.submit(write_chunk, *item[1])] = item[0]
+
     def run(self, tasks, on_done) -> None:
         tasks = iter(tasks)
         pending = {}
@@ -157,7 +166,7 @@ class LocalPool(Backend):
                 item = next(tasks, None)
                 if item is None:
                     break
-                pending[self.pool.submit(write_chunk, *item[1])] = item[0]
+                self._submit(item, pending)
             while pending:
                 finished = _first_completed(pending)
                 for future in finished:
@@ -167,7 +176,7 @@ class LocalPool(Backend):
                     del pending[future]
                     item = next(tasks, None)
                     if item is not None:
-                        pending[self.pool.submit(write_chunk, *item[1])] = item[0]
+                        self._submit(item, pending)
         except BaseException:
             for future in pending:
                 future.cancel()
