@@ -35,6 +35,7 @@ from numba import njit
 
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games.cardavia import rules as ca
+from tourney_sim.simulate.games.cardavia.features import p_holds  # one chance computation, the features'
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 
 from . import Param, Strategy
@@ -68,20 +69,6 @@ def unseen_counts(public, private):
     for j in range(private[0]):
         packed -= np.int64(1) << (3 * ((private[1 + j] >> 2) + 1))
     return packed
-
-
-@njit(cache=True, inline="always")
-def p_holds(u, hand, unseen):
-    """Chance that a hand of ``hand`` cards drawn from ``unseen`` cards holds at least one of
-    ``u`` given ones."""
-    if u <= 0 or hand <= 0:
-        return 0.0
-    none = 1.0
-    for i in range(hand):
-        if unseen - u - i <= 0:
-            return 1.0
-        none *= (unseen - u - i) / (unseen - i)
-    return 1.0 - none
 
 
 @njit(cache=True, inline="always")

@@ -25,6 +25,7 @@ from numba import njit
 
 from tourney_sim.simulate import search
 from tourney_sim.simulate.games.colleagues import rules as cl
+from tourney_sim.simulate.games.colleagues.features import ipow, unseen_fractions  # shared with the features
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 from tourney_sim.simulate.seeding import below
 
@@ -78,36 +79,6 @@ def default_values(public):
     for c in range(cl.N_COMMIT):
         diff |= public[cl.C_VALUE + c] ^ np.int32(c + 1)
     return diff == 0
-
-
-@njit(cache=True, inline="always")
-def unseen_below(public, unseen, default, v):
-    """How many of the cards in the mask ``unseen`` are worth < v (``default``: see
-    :func:`default_values`)."""
-    if default:  # the cards worth < v are those below id v - 1
-        k = min(max(np.int64(v) - 1, 0), cl.N_COMMIT)
-        return popcount(unseen & ((np.int64(1) << k) - 1))
-    count = 0
-    for c in range(cl.N_COMMIT):
-        count += ((unseen >> c) & 1) & np.int64(public[cl.C_VALUE + c] < v)
-    return count
-
-
-@njit(cache=True, inline="always")
-def unseen_fractions(public, unseen, count, default, v):
-    """(fraction of unseen cards below v, fraction above v); ``count`` unseen cards."""
-    if count == 0:
-        return 0.5, 0.5
-    return (unseen_below(public, unseen, default, v) / count,
-            (count - unseen_below(public, unseen, default, v + 1)) / count)
-
-
-@njit(cache=True, inline="always")
-def ipow(x, k):
-    out = 1.0
-    for _ in range(k):
-        out *= x
-    return out
 
 
 @njit(cache=True, inline="always")

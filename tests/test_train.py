@@ -96,3 +96,26 @@ def test_bad_training_requests_are_one_line_errors(tmp_path):
         r = invoke("train", "cardavia", *args, "--out", tmp_path / "t")
         assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
         assert not (tmp_path / "t").exists()
+
+
+def test_the_contract_checks_every_games_features_and_catches_one_that_peeks(monkeypatch):
+    """tourney_sim.testing.check_features (the contract's hidden check) passes the shipped
+    features and fails features that read outside the seat's views or depend on the moves' order."""
+    import importlib
+
+    from numba import njit
+
+    from tourney_sim import testing
+    config = testing.Configuration("companeros", 4)
+    assert testing.check_features(config, seed=1, positions=200) == 200
+    features = importlib.import_module("tourney_sim.simulate.games.companeros.features")
+    real = features.move_features
+
+    @njit
+    def ordered(public, private, moves, n_moves, out):
+        real(public, private, moves, n_moves, out)
+        for k in range(n_moves):
+            out[k, 0] = k  # the move's place in the list: not a feature of the move
+    monkeypatch.setattr(features, "move_features", ordered)
+    with pytest.raises(testing.ContractFailure, match="permuting the moves"):
+        testing.check_features(config, seed=1, positions=200)

@@ -784,6 +784,46 @@ def check_no_peeking(config: Configuration, seed: int, positions: int) -> int:
     return len(strategies)
 
 
+def check_features(config: Configuration, seed: int, positions: int) -> int:
+    """The apprentice's features (a game's ``features.py``, if it has one), at every decision of
+    random games: finite; written only in the rows of the legal moves and the declared columns;
+    the same whatever was in the buffer before; the rows permuted as the moves are; and the same
+    with everything outside the seat's views garbage. Returns the decisions checked (0: no
+    features)."""
+    import importlib
+    try:
+        features = importlib.import_module(f"tourney_sim.simulate.games.{config.game}.features")
+    except ModuleNotFoundError:
+        return 0
+    m, f = config.spec.module, features.N_FEATURES
+    rng = np.random.default_rng(13)
+    checked = 0
+    for g, k in play_to_decisions(config, seed, positions):
+        seat = k.to_move()
+        moves = np.array(k.legal_moves(), np.int64)
+        n = len(moves)
+
+        def compute(state, order=None, fill=-7.5):
+            out = np.full((n + 2, f + 2), fill)
+            ms = moves if order is None else np.ascontiguousarray(moves[order])
+            features.move_features(m.public_view(state), m.private_view(state, seat), ms, n, out)
+            return out
+
+        out = compute(k.state)
+        _ensure(np.isfinite(out[:n, :f]).all(), "a feature is not finite", g)
+        _ensure((out[n:] == -7.5).all() and (out[:, f:] == -7.5).all(),
+                "move_features writes beyond the legal moves' rows or its declared columns", g)
+        _ensure(np.array_equal(compute(k.state, fill=3.0)[:n, :f], out[:n, :f]),
+                "the features depend on what was in the buffer before", g)
+        order = rng.permutation(n)
+        _ensure(np.array_equal(compute(k.state, order)[:n], out[order]),
+                "permuting the moves does not permute the features' rows", g)
+        _ensure(np.array_equal(compute(scrambled(m, k.state, seat, rng)), out),
+                "the features read outside the deciding seat's views", g)
+        checked += 1
+    return checked
+
+
 def random_stepper(module):
     """``step(state, moves, pick, chance)``, compiled for ``module``'s kernel: one uniformly random
     legal move; returns the number of legal moves, 0 if there were none."""
@@ -1280,6 +1320,9 @@ def check_game(game: str, *, games: int = 5, seed: int = 0, examples: int = 2, s
                 report.count("hidden", "positions determinized from their views alone", positions)
             if attempt("hidden", config, check_no_peeking, config, seed + 66, positions, seed_=seed + 66) is not None:
                 report.count("hidden", "positions where no heuristic peeks", positions)
+            out = attempt("hidden", config, check_features, config, seed + 67, positions, seed_=seed + 67)
+            if out:
+                report.count("hidden", "positions where the apprentice's features read only the views", out)
             if support is not None:
                 out = attempt("hidden", config, check_determinize_samples, config, support, seed + 64,
                               100 * steps_per, seed_=seed + 64)

@@ -98,7 +98,7 @@ BONUS_POINTS = POINTS - STAT_SCUA  # public[BONUS_POINTS + STAT_k]: the points o
 
 
 @njit(cache=True, inline="always")
-def _p_holds(u, hand, unseen):
+def p_holds(u, hand, unseen):
     """Chance that a hand of ``hand`` cards drawn from ``unseen`` cards holds at least one of
     ``u`` given ones."""
     if u <= 0 or hand <= 0:
@@ -169,10 +169,10 @@ def move_features(public, private, moves, n_moves, out):
         nxt_order = (nxt - public[H_DEAL_STARTER]) & 3
         opp_hand = HAND_SIZE - (done - nxt_order + 3) // 4
         pool = TURNS - done - (private[0] - 1)  # cards in the other three hands
-        p1 = _p_holds(1, opp_hand, pool)
-        p2 = _p_holds(2, opp_hand, pool)
-        p3 = _p_holds(3, opp_hand, pool)
-        p4 = _p_holds(4, opp_hand, pool)
+        p1 = p_holds(1, opp_hand, pool)
+        p2 = p_holds(2, opp_hand, pool)
+        p3 = p_holds(3, opp_hand, pool)
+        p4 = p_holds(4, opp_hand, pool)
     late = turn / (TURNS - 1)
     for k in range(n_moves):
         for j in range(N_FEATURES):
@@ -273,7 +273,7 @@ def move_features(public, private, moves, n_moves, out):
             u += ((sums >> r) & 1) * ((unseen >> (3 * r)) & 7)
         for r in range(11, 14):
             u += (((courts >> (4 * (r - 11))) & 15) != 0) * ((unseen >> (3 * r)) & 7)
-        out[k, F_CAPTURE_THREAT] = _p_holds(u, opp_hand, pool)
+        out[k, F_CAPTURE_THREAT] = p_holds(u, opp_hand, pool)
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)

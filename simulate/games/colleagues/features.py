@@ -134,7 +134,7 @@ def _default_values(public):
 
 
 @njit(cache=True, inline="always")
-def _below(public, unseen, default, v):
+def unseen_below(public, unseen, default, v):
     """How many unseen cards are worth less than v."""
     if default:
         k = min(max(np.int64(v) - 1, 0), cl.N_COMMIT)
@@ -146,16 +146,16 @@ def _below(public, unseen, default, v):
 
 
 @njit(cache=True, inline="always")
-def _shares(public, unseen, count, default, v):
+def unseen_fractions(public, unseen, count, default, v):
     """(share of the unseen cards worth less than v, share worth more)."""
     if count == 0:
         return 0.5, 0.5
-    return (_below(public, unseen, default, v) / count,
-            (count - _below(public, unseen, default, v + 1)) / count)
+    return (unseen_below(public, unseen, default, v) / count,
+            (count - unseen_below(public, unseen, default, v + 1)) / count)
 
 
 @njit(cache=True, inline="always")
-def _ipow(x, k):
+def ipow(x, k):
     out = 1.0
     for _ in range(k):
         out *= x
@@ -194,8 +194,8 @@ def _column(public, private, me, n, grey, col):
 @njit(cache=True, inline="always")
 def _chances(lo, hi, unknown, v, below, above):
     """(P(the card of value v takes the top), P(it takes the bottom))."""
-    p_top = _ipow(below, unknown) if hi < v else 0.0
-    p_bottom = _ipow(above, unknown) if lo > v else 0.0
+    p_top = ipow(below, unknown) if hi < v else 0.0
+    p_bottom = ipow(above, unknown) if lo > v else 0.0
     return p_top, p_bottom
 
 
@@ -313,7 +313,7 @@ def move_features(public, private, moves, n_moves, out):
             card, day, face = rel >> 4, (rel >> 1) & 7, rel & 1
             v = public[cl.C_VALUE + card]
             if card != counted:
-                below, above = _shares(public, unseen, count, default, v)
+                below, above = unseen_fractions(public, unseen, count, default, v)
                 ext = abs(_signed_extreme(public, card, default))
                 counted = card
                 # the card on every column still open in my row (the Overtime column too)
@@ -362,11 +362,11 @@ def move_features(public, private, moves, n_moves, out):
                 top, top_i, bottom, bottom_i = _stakes(public, col)
                 v = (public[cl.C_VALUE + private[cl.P_CARD + col]]
                      + cl.TOKEN_STEP * (private[cl.P_PLUS + col] - private[cl.P_MINUS + col]))
-                below, above = _shares(public, unseen, count, default, v)
+                below, above = unseen_fractions(public, unseen, count, default, v)
                 t_now, b_now = _chances(lo, hi, unknown, v, below, above)
-                below, above = _shares(public, unseen, count, default, v + cl.TOKEN_STEP)
+                below, above = unseen_fractions(public, unseen, count, default, v + cl.TOKEN_STEP)
                 t_up, b_up = _chances(lo, hi, unknown, v + cl.TOKEN_STEP, below, above)
-                below, above = _shares(public, unseen, count, default, v - cl.TOKEN_STEP)
+                below, above = unseen_fractions(public, unseen, count, default, v - cl.TOKEN_STEP)
                 t_down, b_down = _chances(lo, hi, unknown, v - cl.TOKEN_STEP, below, above)
             out[k, F_SPEND] = 1.0
             out[k, F_SPEND_LATE] = progress
