@@ -21,6 +21,7 @@ The rows of a chunk depend only on (seed, game index), so every backend writes t
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing as mp
 import os
@@ -121,6 +122,13 @@ class Backend:
     def run(self, tasks, on_done) -> None:
         raise NotImplementedError
 
+    def map(self, fn, tasks, on_done) -> None:
+        """Other work than chunks: ``on_done(key, fn(*args))`` for each ``(key, args)`` of
+        ``tasks`` (an iterator read lazily, a bounded number in flight; results come in any
+        order). ``fn`` must be importable by name on the workers (a module-level function)."""
+        for key, args in tasks:
+            on_done(key, fn(*args))
+
     def close(self) -> None:
         pass
 
@@ -150,15 +158,18 @@ class LocalPool(Backend):
         self.pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_worker_init,
                                         initargs=(os.getpid(),))
 
-    def _submit(self, item, pending: dict) -> None:
+    def _submit(self, item, pending: dict, fn=write_chunk) -> None:
         """Send one task, a Ctrl-C held until it is sent: ``ProcessPoolExecutor.submit`` records
         the work item, queues its id, wakes its manager thread and (the first time) forks the
         workers; a KeyboardInterrupt between those steps leaves an item that is never queued, and
         ``shutdown(wait=True)`` then waits for it for ever (a run that hangs after Ctrl-C)."""
         with interrupt_deferred():
-            pending[self.pool.submit(write_chunk, *item[1])] = item[0]
+            pending[self.pool.submit(fn, *item[1])] = item[0]
 
     def run(self, tasks, on_done) -> None:
+        self.map(write_chunk, tasks, on_done)
+
+    def map(self, fn, tasks, on_done) -> None:
         tasks = iter(tasks)
         pending = {}
         try:
@@ -166,7 +177,7 @@ class LocalPool(Backend):
                 item = next(tasks, None)
                 if item is None:
                     break
-                self._submit(item, pending)
+                self._submit(item, pending, fn)
             while pending:
                 finished = _first_completed(pending)
                 for future in finished:
@@ -176,7 +187,7 @@ class LocalPool(Backend):
                     del pending[future]
                     item = next(tasks, None)
                     if item is not None:
-                        self._submit(item, pending)
+                        self._submit(item, pending, fn)
         except BaseException:
             for future in pending:
                 future.cancel()
@@ -310,6 +321,46 @@ class DaskBackend(Backend):
         except Exception as exc:
             raise BackendError(f"the Dask workers cannot play this matchup: {_first_line(exc)} (install "
                                f"the same tourney and strategy plug-ins on every worker)") from None
+
+    def map(self, fn, tasks, on_done) -> None:
+        from distributed import as_completed
+
+        tasks = iter(tasks)
+        token = uuid.uuid4().hex[:12]
+        pending: dict = {}
+        done_iter = as_completed(loop=self.client.loop)
+        counter = itertools.count()
+
+        def submit() -> bool:
+            item = next(tasks, None)
+            if item is None:
+                return False
+            future = self.client.submit(fn, *item[1], key=f"tourney-{token}-{next(counter)}", pure=False)
+            pending[future] = item[0]
+            done_iter.add(future)
+            return True
+
+        try:
+            for _ in range(2 * self.workers):
+                if not submit():
+                    break
+            for future in done_iter:
+                try:
+                    result = future.result()
+                except (RunError, KeyboardInterrupt):
+                    raise
+                except Exception as exc:
+                    raise BackendError(f"a Dask task failed: {_first_line(exc)}") from None
+                finally:
+                    future.release()
+                on_done(pending.pop(future), result)
+                submit()
+        except BaseException:
+            try:
+                self.client.cancel(list(pending))
+            except Exception:
+                pass
+            raise
 
     def run(self, tasks, on_done) -> None:
         from distributed import as_completed

@@ -118,7 +118,7 @@ def make_matchup(game: GameConfig | str, n_players=None, strategy_names: list[st
     if unknown:
         raise RuleError(f"--record {unknown[0]!r} is not something a run records: give one of "
                         f"{', '.join(RECORDS)}")
-    resolved = resolve(config.game, list(strategy_names), settings)
+    resolved = resolve(config.game, list(strategy_names), settings, config)
     settings = short_names(resolved)  # with these, a setting's label rebuilds it (no file needed)
     distinct: list[Strategy] = []
     for s in resolved:

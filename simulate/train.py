@@ -14,19 +14,24 @@ training run finds the weights by imitating the search (DAgger / expert iteratio
    round's positions so far;
 3. *evaluate*: the new weights against ``against`` on ``eval_deals`` fresh deals, in every seat
    (field seatings, as ``tourney tune`` plays a candidate), paired with the best weights so far
-   on the same deals; the new weights become the best if they win more.
+   on the same deals; the new weights become the best unless they play measurably worse
+   (:func:`keeps`).
 
-Everything is seeded: the games of round r are games ``r * GAMES_PER_ROUND ..`` of the seed, each
-label drawn from its own stream, and the fit is deterministic, so the same command gives the same
-weights bit for bit. The directory holds ``_train.json`` (the manifest: every round's figures),
+Everything is seeded: the games of round r are games ``r * GAMES_PER_ROUND ..`` of the seed, which
+decisions are labelled is drawn from each game's own stream and each label from its decision's, and
+the fit is deterministic, so the same command gives the same weights bit for bit, whatever the
+number of workers (they label a few games a task; a round keeps its first ``positions`` in game
+order). The directory holds ``_train.json`` (the manifest: every round's figures),
 ``round-<r>/positions.npz`` (its features and labels, plain arrays), ``round-<r>.toml`` and
-``best.toml`` (weights as a strategy setting: ``--strategy apprentice@DIR/best.toml``) and
+``best.toml`` (weights as a strategy setting with the table they were trained for: ``--strategy
+apprentice@DIR``; another table refuses them) and
 ``report.md`` (the learning curve and the largest weights in words). A run killed at any moment
 resumes from its last finished round (``--resume``).
 """
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import shutil
 from dataclasses import dataclass
@@ -55,6 +60,11 @@ TRAIN = JobKind("training run", TRAIN_FILE, TRAIN_FORMAT,
 GAMES_PER_ROUND = 1_000_000
 #: the label stream of a decision: FIRST_SEAT_STREAM + this + its place in the game
 LABEL_STREAM = 1000
+#: games a worker labels per task
+GAMES_PER_TASK = 4
+#: the most labelled decisions a run may hold (rounds x positions): what the fit keeps in memory,
+#: some 100-900 bytes each (every legal move's features, float32)
+MOST_POSITIONS = 500_000
 BEST_FILE = "best.toml"
 
 
@@ -93,38 +103,100 @@ def features_of(game: str):
 
 
 # ----------------------------------------------------------------------------- the fit
-def fit(X: np.ndarray, mask: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, dict]:
-    """Conditional logit: the weights w maximising sum_i log softmax(X[i] @ w)[y[i]] - l2 |w|^2
-    over decisions i (``X[i, k]`` move k's features, ``mask[i, k]`` whether move k exists).
-    Returns (w, {"log_loss", "agreement"}: mean negative log-likelihood and the share of
-    decisions where w's best move is the label)."""
+# Labelled decisions are stored ragged: ``X`` (moves, features) float32, every decision's moves
+# one after another; ``starts`` (decisions + 1) where each decision's rows begin; ``y`` the
+# labelled move's place among its decision's rows. Memory is the moves that exist, no padding.
+def fit(X: np.ndarray, starts: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, dict]:
+    """Conditional logit: the weights w maximising sum_i log softmax(scores of decision i's
+    moves)[y[i]] - l2 |w|^2 over decisions i, a move's score ``X[row] @ w``. Returns (w,
+    {"log_loss", "agreement"}: mean negative log-likelihood and the share of decisions where w's
+    best move is the label)."""
     from scipy.optimize import minimize
 
-    n, _, f = X.shape
-    rows = np.arange(n)
+    n, f = len(y), X.shape[1]
+    first = starts[:-1]
+    group = np.repeat(np.arange(n), np.diff(starts))
+    chosen = first + y
 
     def loss(w):
-        s = np.where(mask, X @ w, -np.inf)
-        top = s.max(axis=1, keepdims=True)
-        e = np.where(mask, np.exp(s - top), 0.0)
-        z = e.sum(axis=1)
-        p = e / z[:, None]
-        nll = -(s[rows, y] - top[:, 0] - np.log(z)).sum() / n
-        grad = -(X[rows, y] - np.einsum("ik,ikf->if", p, np.where(mask[..., None], X, 0.0))).sum(axis=0) / n
+        s = (X @ w.astype(np.float32)).astype(np.float64)
+        top = np.maximum.reduceat(s, first)
+        e = np.exp(s - top[group])
+        z = np.add.reduceat(e, first)
+        nll = -(s[chosen] - top - np.log(z)).sum() / n
+        g = e / z[group]
+        g[chosen] -= 1.0
+        grad = (g.astype(np.float32) @ X).astype(np.float64) / n
         return nll + l2 * w @ w, grad + 2 * l2 * w
 
     res = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B", options={"maxiter": 500})
     w = res.x
-    return w, {"log_loss": float(loss(w)[0] - l2 * w @ w), "agreement": agreement(X, mask, y, w)}
+    return w, {"log_loss": float(loss(w)[0] - l2 * w @ w), "agreement": agreement(X, starts, y, w)}
 
 
-def agreement(X: np.ndarray, mask: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+def agreement(X: np.ndarray, starts: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     """Share of the decisions where the weights' best move (the first of equal scores, as the
     apprentice plays) is the label."""
     if len(y) == 0:
         return math.nan
-    s = np.where(mask, X @ w, -np.inf)
-    return float((s.argmax(axis=1) == y).mean())
+    first = starts[:-1]
+    group = np.repeat(np.arange(len(y)), np.diff(starts))
+    s = X.astype(np.float64) @ np.asarray(w, np.float64)
+    top = np.maximum.reduceat(s, first)
+    rows = np.where(s == top[group], np.arange(len(s)), len(s))
+    return float((np.minimum.reduceat(rows, first) - first == y).mean())
+
+
+def label_games(task: dict, first_game: int, n_games: int) -> dict:
+    """The labelled decisions of games ``first_game ..`` (``n_games``) of a round (a worker's
+    task): each game played by ``task["player"]`` (a setting text) and, at a share
+    ``task["sample"]`` of its decisions with more than one move (drawn from the game's own
+    stream), every legal move's features and the move the search (``task["label"]``) chooses,
+    from the decision's own stream. Depends only on the task and the game indices."""
+    from tourney_sim.strategies import resolve
+    config = GameConfig.from_record(task["game"], task["players"], task["options"], rules=task["rules"])
+    features = features_of(config.game)
+    player, labeller = resolve(config.game, [task["player"], task["label"]])
+    label_row, label_fn = labeller.param_row(), labeller.fn
+    spec, params, seed, f = config.spec, config.params(), task["seed"], features.N_FEATURES
+    rows, starts, labels, games = [], [0], [], []
+    for game in range(first_game, first_game + n_games):
+        sample_rng = np.random.default_rng([seed, game, 7])
+        g = KernelGame(spec, params, seed, game)
+        step = 0
+        while (seat := g.to_move()) >= 0:
+            n = g._legal()
+            if n > 1 and sample_rng.random() < task["sample"]:
+                public, private = g.m.public_view(g.state), g.m.private_view(g.state, seat)
+                out = np.zeros((n, f))
+                features.move_features(public, private, g.moves, n, out)
+                rng = new_stream(seed, game, FIRST_SEAT_STREAM + LABEL_STREAM + step)
+                rows.append(out.astype(np.float32))
+                starts.append(starts[-1] + n)
+                labels.append(int(label_fn(public, private, g.moves, n, rng, label_row)))
+                games.append(game)
+            g.apply(g.choose(player))
+            step += 1
+    return {"X": np.concatenate(rows) if rows else np.zeros((0, f), np.float32),
+            "starts": np.array(starts, np.int64), "y": np.array(labels, np.int64), "game": np.array(games, np.int64)}
+
+
+def join(parts: list[dict], limit: int | None = None) -> dict:
+    """Labelled decisions of several parts, in order, one ragged set; the first ``limit`` only."""
+    X, starts, y, games, offset = [], [np.zeros(1, np.int64)], [], [], 0
+    for p in parts:
+        X.append(p["X"])
+        starts.append(p["starts"][1:] + offset)
+        offset += len(p["X"])
+        y.append(p["y"])
+        games.append(p["game"])
+    out = {"X": np.concatenate(X), "starts": np.concatenate(starts), "y": np.concatenate(y),
+           "game": np.concatenate(games)}
+    if limit is not None and len(out["y"]) > limit:
+        end = out["starts"][limit]
+        out = {"X": out["X"][:end], "starts": out["starts"][:limit + 1], "y": out["y"][:limit],
+               "game": out["game"][:limit]}
+    return out
 
 
 # ----------------------------------------------------------------------------- the job
@@ -139,10 +211,13 @@ class TrainJob(Job):
         from .study import BUDGETS, level_strategies
         self.config, self.r, self.workers, self.scheduler, self.progress = config, r, workers, scheduler, progress
         self.features = features_of(config.game)
-        for name, v, least, most in (("--rounds", r.rounds, 1, 50), ("--positions", r.positions, 10, 1_000_000),
+        for name, v, least, most in (("--rounds", r.rounds, 1, 50), ("--positions", r.positions, 10, MOST_POSITIONS),
                                      ("--eval-deals", r.eval_deals, 2, 1_000_000)):
             if not least <= v <= most:
                 raise TrainError(f"{name} must be from {least:,} to {most:,}, got {v:,}")
+        if r.rounds * r.positions > MOST_POSITIONS:
+            raise TrainError(f"--rounds x --positions must be at most {MOST_POSITIONS:,} labelled decisions "
+                             f"(the fit holds them all in memory), got {r.rounds * r.positions:,}")
         for name, v in (("--sample", r.sample), ("--explore", r.explore)):
             if not 0.0 <= v <= 1.0 or (name == "--sample" and v == 0.0):
                 raise TrainError(f"{name} must be a share from 0 to 1, got {v}")
@@ -171,43 +246,38 @@ class TrainJob(Job):
         return [f"resuming: {len(manifest['history'])} of {self.r.rounds} rounds done"]
 
     # ------------------------------------------------------------------ one round
-    def collect(self, k: int, weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Round ``k``'s labelled decisions: (X, mask, y), played by the heuristic (``weights``
-        None) or the apprentice with those weights and exploration."""
-        c, r, f = self.config, self.r, self.features.N_FEATURES
-        spec, params = c.spec, c.params()
+    def collect(self, k: int, weights: np.ndarray | None) -> dict:
+        """Round ``k``'s labelled decisions (ragged: see :func:`fit`), played by the heuristic
+        (``weights`` None) or the apprentice with those weights and exploration: the first
+        ``positions`` of games ``k * GAMES_PER_ROUND ..`` in order, labelled on the workers a few
+        games a task. Which decisions they are does not depend on the workers or their order."""
+        c, r = self.config, self.r
         player = self.opponent if weights is None else self.student.with_settings(
-            {**dict(zip(self.features_names(), weights)), "explore": r.explore})
-        label_row, label_fn = self.labeller.param_row(), self.labeller.fn
-        sample_rng = np.random.default_rng([r.seed, k, 7])
-        feats, labels = [], []
-        game = k * GAMES_PER_ROUND
+            {**dict(zip(self.features_names(), (float(w) for w in weights))), "explore": r.explore})
+        task = {"game": c.game, "players": c.players, "options": c.options, "rules": c.rules, "seed": r.seed,
+                "sample": r.sample, "player": player.setting, "label": self.labeller.setting}
+        done: dict[int, dict] = {}
+        have = 0
+
+        def tasks():
+            batch = 0
+            while have < r.positions:  # read lazily: stops once the finished tasks hold enough
+                yield batch, (task, k * GAMES_PER_ROUND + batch * GAMES_PER_TASK, GAMES_PER_TASK)
+                batch += 1
+
         bar = _bar(r.positions, self.progress, f"round {k}: labelling")
+
+        def on_done(batch: int, part: dict) -> None:
+            nonlocal have
+            done[batch] = part
+            have += len(part["y"])
+            bar.update(min(len(part["y"]), r.positions - bar.n))
+
         try:
-            while len(labels) < r.positions:
-                g = KernelGame(spec, params, r.seed, game)
-                step = 0
-                while (seat := g.to_move()) >= 0:
-                    n = g._legal()
-                    if n > 1 and sample_rng.random() < r.sample and len(labels) < r.positions:
-                        public, private = g.m.public_view(g.state), g.m.private_view(g.state, seat)
-                        out = np.zeros((n, f))
-                        self.features.move_features(public, private, g.moves, n, out)
-                        rng = new_stream(r.seed, game, FIRST_SEAT_STREAM + LABEL_STREAM + step)
-                        feats.append(out)
-                        labels.append(int(label_fn(public, private, g.moves, n, rng, label_row)))
-                        bar.update(1)
-                    g.apply(g.choose(player))
-                    step += 1
-                game += 1
+            self.backend.map(label_games, tasks(), on_done)
         finally:
             bar.close()
-        width = max(len(x) for x in feats)
-        X = np.zeros((len(feats), width, f))
-        mask = np.zeros((len(feats), width), bool)
-        for i, x in enumerate(feats):
-            X[i, :len(x)], mask[i, :len(x)] = x, True
-        return X, mask, np.array(labels, np.int64)
+        return join([done[b] for b in sorted(done)], r.positions)
 
     def features_names(self) -> list[str]:
         return [name for name, _ in self.features.FEATURES]
@@ -235,21 +305,22 @@ class TrainJob(Job):
         try:
             for k in range(len(manifest["history"]), r.rounds):
                 best = np.array(manifest["best"]["weights"]) if manifest["best"] else None
-                X, mask, y = self.collect(k, best)
+                new = self.collect(k, best)
                 round_dir = self.dir.path / f"round-{k}"
                 round_dir.mkdir(exist_ok=True)
-                np.savez(round_dir / "positions.npz", X=X, mask=mask, y=y)
-                Xs, masks, ys = self.positions(k + 1)
-                w, figures = fit(Xs, masks, ys, r.l2)
-                # how often the best weights so far already agreed with the search on the new positions
-                held_out = agreement(X, mask, y, best) if best is not None else None
+                np.savez(round_dir / "positions.npz", **new)
+                everything = self.positions(k + 1)
+                w, figures = fit(everything["X"], everything["starts"], everything["y"], r.l2)
+                # how often the weights so far already agreed with the search on the new positions
+                held_out = agreement(new["X"], new["starts"], new["y"], best) if best is not None else None
                 ev = self.evaluate(k, w, best)
-                better = best is None or ev["against_best"]["difference"] > 0
-                entry = {"round": k, "positions": int(len(y)), "fit": figures, "best_agreement_on_new": held_out,
-                         "evaluation": ev, "weights": [float(x) for x in w], "kept": bool(better)}
+                kept = best is None or keeps(ev["against_best"])
+                entry = {"round": k, "positions": int(len(new["y"])), "fit": figures,
+                         "best_agreement_on_new": held_out, "evaluation": ev, "weights": [float(x) for x in w],
+                         "kept": bool(kept)}
                 (self.dir.path / f"round-{k}.toml").write_text(weights_toml(self, w, f"round {k}"))
                 manifest["history"].append(entry)
-                if better:
+                if kept:
                     manifest["best"] = {"round": k, "weights": entry["weights"], "win_rate": ev["win_rate"]}
                     (self.dir.path / BEST_FILE).write_text(weights_toml(self, w, f"best: round {k}"))
                 self.dir.write(manifest)  # a run killed from here on keeps this round
@@ -257,16 +328,10 @@ class TrainJob(Job):
             self.close()
         return "complete"
 
-    def positions(self, rounds: int):
+    def positions(self, rounds: int) -> dict:
         """Every labelled decision of the first ``rounds`` rounds (DAgger aggregates them)."""
-        parts = [np.load(self.dir.path / f"round-{k}" / "positions.npz", allow_pickle=False) for k in range(rounds)]
-        width = max(p["X"].shape[1] for p in parts)
-        f = self.features.N_FEATURES
-        X = np.concatenate([np.pad(p["X"], ((0, 0), (0, width - p["X"].shape[1]), (0, 0))) for p in parts]) \
-            if parts else np.zeros((0, width, f))
-        mask = np.concatenate([np.pad(p["mask"], ((0, 0), (0, width - p["mask"].shape[1]))) for p in parts])
-        y = np.concatenate([p["y"] for p in parts])
-        return X, mask, y
+        return join([dict(np.load(self.dir.path / f"round-{k}" / "positions.npz", allow_pickle=False))
+                     for k in range(rounds)])
 
     def report(self, manifest: dict) -> str:
         text = report_text(manifest, self.features.FEATURES)
@@ -279,13 +344,24 @@ class TrainJob(Job):
             self.backend = None
 
 
+def keeps(against_best: dict) -> bool:
+    """Whether a round's new weights replace the best so far: unless they play measurably worse
+    on the same deals (the difference's 95% interval below 0). They are fitted on every position
+    so far, the newest played by the student itself, so they are expected to be at least as good;
+    the evaluation guards against a fit that is not, without chasing noise either way (a
+    positive difference that is noise would otherwise win whenever it appears)."""
+    return against_best["difference_ci"][1] >= 0.0
+
+
 def weights_toml(job: TrainJob, weights, what: str) -> str:
-    """Weights as a strategy setting file: ``--strategy apprentice@FILE``."""
+    """Weights as a strategy setting file (``--strategy apprentice@FILE``), with the table they
+    were trained for (``[table]``: a game of another table refuses them)."""
     c = job.config
-    lines = [f"# tourney train: {what}, {c.game} at {c.players} players"
-             + (f", rules {', '.join(c.rules)}" if c.rules else ", the shipped rules and components"),
+    lines = [f"# tourney train: {what}, {c.describe()}",
              f"# made by: {job.command}" if job.command else "# made with the tourney_sim API",
-             'strategy = "apprentice"', "", "[params]"]
+             'strategy = "apprentice"', "", "[table]", f"game = {json.dumps(c.game)}", f"players = {c.players}",
+             f"rules = [{', '.join(json.dumps(rule) for rule in c.rules)}]", f"id = {json.dumps(c.table_id)}",
+             "", "[params]"]
     lines += [f"{name} = {float(w)!r}" for name, w in zip(job.features_names(), weights)]
     return "\n".join(lines) + "\n"
 
@@ -296,7 +372,8 @@ def report_text(manifest: dict, features) -> str:
     lines = [f"# The apprentice of {manifest['game']} at {manifest['players']} players", ""]
     if best:
         lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
-                     f"{manifest['against']} in every seat (fresh deals). Play them: `--strategy apprentice@DIR/best.toml`.")
+                     f"{manifest['against']} in every seat (fresh deals). Play them: `--strategy apprentice@DIR`. "
+                     "Each round's weights replace the best unless they play measurably worse on the same deals.")
     lines += ["", "| round | positions | agrees with the search (fit) | log loss | win rate vs "
               f"{manifest['against']} [95%] | against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|"]
     for h in manifest["history"]:

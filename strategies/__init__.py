@@ -60,6 +60,12 @@ class Strategy:
     short_name: str = ""
     #: why the bare name cannot play (its parameters must come from a file or settings): "" = it can
     needs_setting: str = ""
+    #: the table these values were made for (a weights file's ``[table]``: game, players, rules,
+    #: id); a game of another table refuses them (:func:`check_table`). None: any table
+    table: dict | None = None
+    #: the bare name's setting for a table (``GameConfig`` -> Strategy), for a strategy whose values
+    #: are made per table (the apprentice's shipped weights); None: the defaults serve every table
+    for_table: Any = None
 
     def settings(self) -> dict:
         """Every parameter's value in this setting: name -> value."""
@@ -198,8 +204,11 @@ def setting_name(text: str) -> str:
     return (text.partition("@") if "@" in text else text.partition(":"))[0].strip()
 
 
-def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
-    """``NAME``, ``NAME:key=value,...`` or ``NAME@file.toml`` -> the strategy with those values."""
+def parse_setting(text: str, table: dict[str, Strategy], game: str, config=None) -> Strategy:
+    """``NAME``, ``NAME:key=value,...`` or ``NAME@file.toml`` (``NAME@DIR``: its ``best.toml``)
+    -> the strategy with those values. ``config``: the table it is to play (a ``GameConfig``),
+    when known: values made for another table are refused (:func:`check_table`), and a strategy
+    whose values are made per table gets this one's."""
     text = text.strip()
     name = setting_name(text)
     path = text.partition("@")[2]
@@ -210,25 +219,46 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str) -> Strategy:
     base = table[name]
     ready(base.fn)  # the search is compiled when first resolved for play
     if "@" in text:
-        values, short_name = read_toml(path.strip(), name, f"strategy {name}")
+        values, short_name, made_for = read_toml(path.strip(), name, f"strategy {name}")
         if short_name in table:
             raise ParamError(f"strategy {name}: {path.strip()} names its setting {short_name!r}, a strategy of "
                              f"{game}: give it a name of its own")
-        return replace(base.with_settings(values, f"strategy {name}"), short_name=short_name)
+        return check_table(replace(base.with_settings(values, f"strategy {name}"), short_name=short_name,
+                                   table=made_for), config)
     if ":" in text:
         return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
+    if base.for_table is not None:
+        # the bare name plays the setting made for the table; without one (a name checked before
+        # the tables are built) it stays the bare name, resolved again when a game is made
+        return base if config is None else check_table(base.for_table(config), config)
     if base.needs_setting:
         raise StrategyError(f"strategy {name}: {base.needs_setting}")
     return base
 
 
-def resolve(game: str, names: list[str], settings: dict[str, str] | None = None) -> list[Strategy]:
+def check_table(strategy: Strategy, config) -> Strategy:
+    """``strategy``, unless its values were made for another table than ``config``'s (a
+    ``GameConfig``; None: not known yet): StrategyError naming both tables and the command that
+    makes values for this one."""
+    made_for = strategy.table
+    if config is None or made_for is None or made_for["id"] == config.table_id:
+        return strategy
+    rules = made_for.get("rules") or []
+    theirs = (f"{made_for['game']} at {made_for['players']} players, "
+              + (f"rules {', '.join(rules)}" if rules else "the shipped rules and components"))
+    raise StrategyError(f"strategy {strategy.label}: its weights were made for {theirs}, not this table "
+                        f"({config.describe()}): train the table's own with `tourney train {config.game} "
+                        f"{config.command_args()} --out DIR` and play {strategy.name}@DIR")
+
+
+def resolve(game: str, names: list[str], settings: dict[str, str] | None = None, config=None) -> list[Strategy]:
     """The strategies named (settings allowed: see :func:`parse_setting`), in order;
     StrategyError (or ParamError) with a one-line message otherwise. ``settings`` maps short
-    names (as :func:`short_names` gives them) to the setting texts that rebuild them."""
+    names (as :func:`short_names` gives them) to the setting texts that rebuild them. ``config``:
+    the table they are to play (a ``GameConfig``), when known (see :func:`parse_setting`)."""
     table, settings = available(game), settings or {}
-    return [replace(parse_setting(settings[name], table, game), short_name=name) if name in settings
-            else parse_setting(name, table, game) for name in names]
+    return [replace(parse_setting(settings[name], table, game, config), short_name=name) if name in settings
+            else parse_setting(name, table, game, config) for name in names]
 
 
 def short_names(strategies: list[Strategy]) -> dict[str, str]:

@@ -1,6 +1,9 @@
 """What every game's strategies share: the random strategy, and the search's rollout policies."""
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,8 +60,9 @@ def apprentice(game: str) -> Strategy:
     """The game's apprentice: the linear policy over its features
     (``simulate/games/<game>/features.py``: ``apprentice``, :func:`tourney_sim.simulate.policy.linear_choice`)
     whose weights are its parameters, one per feature (named and explained as the feature is),
-    then ``explore``. Its weights come from a training run (``apprentice@DIR``); the bare name
-    has none."""
+    then ``explore``. The bare name plays the weights shipped for the table's player count
+    (:func:`shipped_weights`: the game's ``apprentice-<N>p.toml``, made by ``tourney train`` on
+    the shipped rules and components); ``apprentice@DIR`` a training run's."""
     import importlib
 
     from . import Strategy
@@ -69,8 +73,29 @@ def apprentice(game: str) -> Strategy:
     params = tuple(Param.real(name, 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: {meaning}")
                    for name, meaning in features.FEATURES) + (
         Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)"),)
-    return Strategy(game, "apprentice", "linear policy over the game's features, learned from the search by "
-                    "`tourney train` (experimental: give its weights, apprentice@DIR/best.toml)",
-                    features.apprentice, params=params,
-                    needs_setting="the apprentice has no weights of its own yet: give a training run's, "
-                                  "apprentice@DIR/best.toml (`tourney train`)")
+    base = Strategy(game, "apprentice", "linear policy over the game's features, learned from the search by "
+                    "`tourney train`: the weights shipped for the table's player count, or a training "
+                    "run's (apprentice@DIR)", features.apprentice, params=params,
+                    needs_setting="the apprentice has no weights of its own: give a training run's, "
+                                  "apprentice@DIR (`tourney train`)")
+    return replace(base, for_table=partial(shipped_weights, base, Path(features.__file__).parent))
+
+
+def shipped_path(folder: Path, players: int) -> Path:
+    """Where the weights shipped for ``players`` players are: ``apprentice-<N>p.toml`` in the game's folder."""
+    return folder / f"apprentice-{players}p.toml"
+
+
+def shipped_weights(base: Strategy, folder: Path, config) -> Strategy:
+    """The apprentice ``base`` with the weights shipped for ``config``'s player count (refused by
+    ``strategies.check_table`` when ``config`` is not the table they were trained on), named
+    ``apprentice``; StrategyError naming ``tourney train`` when none are shipped."""
+    from . import StrategyError
+    from .params import read_toml
+    path = shipped_path(folder, config.players)
+    if not path.exists():
+        raise StrategyError(f"strategy {base.name}: no weights are shipped for {config.game} at {config.players} "
+                            f"players: train them with `tourney train {config.game} {config.command_args()} "
+                            f"--out DIR` and play {base.name}@DIR")
+    values, _, made_for = read_toml(str(path), base.name, f"strategy {base.name}")
+    return replace(base.with_settings(values), short_name=base.name, table=made_for)

@@ -55,10 +55,15 @@ def parse_assignments(text: str, where: str) -> dict[str, str]:
     return out
 
 
-def read_toml(path: str, name: str, where: str) -> tuple[dict, str]:
-    """The parameter values of a TOML file (top-level keys, or a ``[params]`` table) and the
-    setting's short name (its ``name = "..."``, else :func:`file_label`)."""
-    p = Path(path)
+def read_toml(path: str, name: str, where: str) -> tuple[dict, str, dict | None]:
+    """The parameter values of a TOML file (top-level keys, or a ``[params]`` table), the
+    setting's short name (its ``name = "..."``, else :func:`file_label`) and the table the values
+    were made for (its ``[table]``: ``game``, ``players``, ``rules`` and ``id``, as
+    ``tourney train`` writes them; None when it names none). A directory stands for its
+    ``best.toml`` (what ``tourney tune`` and ``tourney train`` write)."""
+    p, given = Path(path), path  # a directory's setting is named after the directory
+    if p.is_dir():
+        p, path = p / "best.toml", str(p / "best.toml")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -70,13 +75,19 @@ def read_toml(path: str, name: str, where: str) -> tuple[dict, str]:
     declared = data.get("strategy")
     if declared is not None and declared != name:
         raise ParamError(f"{where}: {path} holds settings of strategy {declared!r}, not {name!r}")
-    label = data.get("name", file_label(name, path))
+    label = data.get("name", file_label(name, given.rstrip("/\\") or given))
     if not isinstance(label, str) or not label or any(c in label for c in _NOT_IN_NAME):
         raise ParamError(f"{where}: {path}: name must be a short text without spaces, ':', ',' or '=', "
                          f"got {label!r}")
     values = data.get("params", None)
     if values is None:
-        values = {k: v for k, v in data.items() if k not in ("strategy", "game", "meta", "name")}
+        values = {k: v for k, v in data.items() if k not in ("strategy", "game", "meta", "name", "table")}
     if not isinstance(values, dict):
         raise ParamError(f"{where}: {path}: [params] must be a table of key = value")
-    return values, label
+    table = data.get("table")
+    if table is not None and not (isinstance(table, dict) and isinstance(table.get("id"), str)
+                                  and isinstance(table.get("game"), str) and isinstance(table.get("players"), int)
+                                  and isinstance(table.get("rules", []), list)):
+        raise ParamError(f"{where}: {path}: [table] must give game (text), players (a number), rules (a list) "
+                         f"and id (text), as tourney train writes them")
+    return values, label, table

@@ -17,43 +17,60 @@ SMALL = dict(rounds=2, positions=60, eval_deals=20, seed=3)
 
 
 def planted(n: int, moves: int, w: np.ndarray, seed: int):
-    """Decisions whose labels are drawn from the softmax of X @ w (some with fewer moves)."""
+    """Decisions (ragged, as a training run stores them) whose labels are drawn from the softmax
+    of their moves' scores X @ w; a third of them have two moves fewer."""
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, moves, len(w)))
-    mask = np.ones((n, moves), bool)
-    mask[: n // 3, moves - 2:] = False  # a third of the decisions have two moves fewer
-    s = np.where(mask, X @ w, -np.inf)
-    p = np.exp(s - s.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    y = np.array([rng.choice(moves, p=row) for row in p])
-    return X, mask, y
+    counts = np.where(np.arange(n) < n // 3, moves - 2, moves)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    X = rng.normal(size=(starts[-1], len(w))).astype(np.float32)
+    y = np.empty(n, np.int64)
+    for i in range(n):
+        s = X[starts[i]:starts[i + 1]] @ w
+        p = np.exp(s - s.max())
+        y[i] = rng.choice(len(s), p=p / p.sum())
+    return X, starts, y
 
 
 def test_the_fit_recovers_planted_weights_and_agreement_is_the_share_of_best_moves():
     w = np.array([1.5, -1.0, 0.0, 0.5])
-    X, mask, y = planted(6000, 6, w, seed=1)
-    fitted, figures = tr.fit(X, mask, y, l2=0.0)
+    X, starts, y = planted(6000, 6, w, seed=1)
+    fitted, figures = tr.fit(X, starts, y, l2=0.0)
     assert np.abs(fitted - w).max() < 0.12, fitted
     # weights of the opposite sign agree far less with the labels than the fitted ones
-    assert figures["agreement"] > tr.agreement(X, mask, y, -w) + 0.3
-    assert tr.agreement(X, mask, y, fitted) == figures["agreement"]
-    # a masked move is never chosen
-    assert not np.any(~mask[np.arange(len(y)), np.where(mask, X @ fitted, -np.inf).argmax(axis=1)])
+    assert figures["agreement"] > tr.agreement(X, starts, y, -w) + 0.3
+    assert tr.agreement(X, starts, y, fitted) == figures["agreement"]
+    # agreement is the share of decisions whose best-scored move (the first of equal scores) is the label
+    best = [int(np.argmax(X[starts[i]:starts[i + 1]].astype(np.float64) @ fitted)) for i in range(len(y))]
+    assert figures["agreement"] == np.mean(np.array(best) == y)
 
 
 def test_no_signal_fits_weights_near_zero():
     rng = np.random.default_rng(2)
-    X = rng.normal(size=(4000, 5, 3))
+    starts = np.arange(0, 4001 * 5, 5)
+    X = rng.normal(size=(4000 * 5, 3)).astype(np.float32)
     y = rng.integers(0, 5, size=4000)
-    fitted, _ = tr.fit(X, np.ones((4000, 5), bool), y, l2=0.0)
+    fitted, _ = tr.fit(X, starts, y, l2=0.0)
     assert np.abs(fitted).max() < 0.1, fitted
+
+
+def test_labelled_decisions_join_in_order_and_stop_at_the_limit():
+    parts = [{"X": np.arange(6, dtype=np.float32).reshape(3, 2), "starts": np.array([0, 2, 3]),
+              "y": np.array([1, 0]), "game": np.array([0, 1])},
+             {"X": np.arange(6, 10, dtype=np.float32).reshape(2, 2), "starts": np.array([0, 2]),
+              "y": np.array([1]), "game": np.array([4])}]
+    whole = tr.join(parts)
+    assert whole["starts"].tolist() == [0, 2, 3, 5] and whole["y"].tolist() == [1, 0, 1]
+    assert whole["X"][3:].tolist() == [[6, 7], [8, 9]]
+    cut = tr.join(parts, 2)
+    assert cut["starts"].tolist() == [0, 2, 3] and len(cut["X"]) == 3 and cut["game"].tolist() == [0, 1]
 
 
 @pytest.mark.slow
 def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weights_play(tmp_path, monkeypatch):
     config = GameConfig.build("cardavia")
     whole = tr.train(config, tmp_path / "whole", tr.TrainRequest(**SMALL), workers=1, progress=False)
-    again = tr.train(config, tmp_path / "again", tr.TrainRequest(**SMALL), workers=1, progress=False)
+    # two workers label the same decisions (tasks finish in any order)
+    again = tr.train(config, tmp_path / "again", tr.TrainRequest(**SMALL), workers=2, progress=False)
     assert whole.manifest["history"] == again.manifest["history"]  # bit for bit: weights, figures
     assert (tmp_path / "whole" / "best.toml").read_text().split("\n", 2)[2] == \
         (tmp_path / "again" / "best.toml").read_text().split("\n", 2)[2]
@@ -72,21 +89,36 @@ def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weig
     resumed = tr.train(config, tmp_path / "cut", tr.TrainRequest(**SMALL), workers=1, progress=False, resume=True)
     assert resumed.manifest["history"] == whole.manifest["history"]
 
-    best = tmp_path / "whole" / "best.toml"
-    r = invoke("run", "cardavia", "--strategy", f"apprentice@{best}", "--strategy", "guard", "--games", 40,
-               "--out", tmp_path / "play", "--quiet")
+    r = invoke("run", "cardavia", "--strategy", f"apprentice@{tmp_path / 'whole'}", "--strategy", "guard",
+               "--games", 40, "--out", tmp_path / "play", "--quiet")
     assert r.exit_code == 0, r.output
     manifest = json.loads((tmp_path / "play" / "_manifest.json").read_text())
-    assert manifest["strategies"][0]["name"] == "apprentice@best"
+    assert manifest["strategies"][0]["name"] == "apprentice@whole"  # a directory plays its best.toml
+    # weights trained on one table are refused, by name, on another
+    r = invoke("run", "cardavia", "--rule", "match_deals=2", "--strategy", f"apprentice@{tmp_path / 'whole'}",
+               "--games", 10, "--out", tmp_path / "other")
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert "made for cardavia at 4 players, the shipped rules" in r.output and "match_deals=2" in r.output
+    assert "tourney train cardavia --players 4 --rule match_deals=2" in r.output
+    assert not (tmp_path / "other").exists()
     report = (tmp_path / "whole" / "report.md").read_text()
     assert "| round |" in report and "What it weighs most" in report
 
 
-def test_the_bare_apprentice_is_refused_in_one_line_and_is_no_default_heuristic(tmp_path):
+def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_others(tmp_path):
     from tourney_sim.strategies import heuristics
-    r = invoke("run", "cardavia", "--strategy", "apprentice", "--games", 10, "--out", tmp_path / "x")
-    assert r.exit_code == 2 and r.output.count("\n") == 1 and "apprentice@DIR/best.toml" in r.output
-    assert not (tmp_path / "x").exists()
+    r = invoke("run", "cardavia", "--strategy", "apprentice", "--strategy", "guard", "--games", 20,
+               "--out", tmp_path / "x", "--quiet")
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((tmp_path / "x" / "_manifest.json").read_text())
+    (entry,) = [s for s in manifest["strategies"] if s["name"] == "apprentice"]
+    assert entry["setting"].startswith("apprentice:")  # the weights themselves are recorded: replays exactly
+    r = invoke("run", "cardavia", "--rule", "match_deals=2", "--strategy", "apprentice", "--games", 10,
+               "--out", tmp_path / "y")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "tourney train cardavia" in r.output, r.output
+    assert not (tmp_path / "y").exists()
+    r = invoke("run", "companeros", "--players", 5, "--strategy", "apprentice", "--games", 10, "--out", tmp_path / "z")
+    assert r.exit_code == 2 and "no weights are shipped for companeros at 5 players" in r.output, r.output
     assert "apprentice" not in heuristics("cardavia")
 
 

@@ -407,7 +407,7 @@ def train(game: str, *, out: str | Path | None = None, workers: int | None = Non
     linear policy, an evaluation against the game's strong heuristic. ``options`` are those of
     :class:`~tourney_sim.simulate.train.TrainRequest` (``players``, ``rules``, ``components``,
     ``rounds``, ``positions``, ...). ``result.path / "best.toml"`` holds the best weights
-    (``--strategy apprentice@DIR/best.toml``); ``result.summary.text`` the learning curve."""
+    (``--strategy apprentice@DIR``); ``result.summary.text`` the learning curve."""
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.train import TrainRequest, train as run_train
     r = TrainRequest(**options)

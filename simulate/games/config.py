@@ -133,6 +133,32 @@ class GameConfig:
         (made once, when the configuration was built; a new array each call)."""
         return self._params.copy()
 
+    @property
+    def table_id(self) -> str:
+        """What identifies the table played, for files made for one table (an apprentice's
+        weights): a digest of the game, the players and the kernel's params (every rule and
+        component value as the kernel reads it). Equal ids play the same game."""
+        import hashlib
+        digest = hashlib.sha256(f"{self.game}/{self.players}/".encode() + self._params.tobytes())
+        return digest.hexdigest()[:16]
+
+    def describe(self) -> str:
+        """The table in words: ``cardavia at 4 players, rules match_deals=2`` (``the shipped
+        rules and components`` when nothing is changed)."""
+        changed = ", ".join(self._rules)
+        return f"{self.game} at {self.players} players, " + (f"rules {changed}" if changed
+                                                             else "the shipped rules and components")
+
+    def command_args(self) -> str:
+        """The options that ask for this table on a command line (``--players 4 --rule K=V
+        --component KEY=VALUE``)."""
+        args = [f"--players {self.players}"]
+        for rule in self._rules:
+            key, _, value = rule.partition("=")
+            args.append(f"--component {key[len(COMPONENTS_OPTION) + 1:]}={value}"
+                        if key.startswith(COMPONENTS_OPTION + ".") else f"--rule {rule}")
+        return " ".join(args)
+
     def team_of(self, seat: int) -> int:
         """A seat's team (:func:`~tourney_sim.simulate.games.spec.team_of`)."""
         return self.spec.team_of(seat, self.players)

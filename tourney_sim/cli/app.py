@@ -62,7 +62,7 @@ def strategies(
 
     A strategy can be named with other parameter values anywhere a strategy is named:
     NAME:key=value,key=value (e.g. guard:sword_weight=0.3) or NAME@file.toml (e.g. the
-    best.toml that `tourney tune` writes).
+    best.toml that `tourney tune` writes; NAME@DIR plays DIR/best.toml).
     """
     from tourney_sim import strategies as of_game
     table = of_game(game)
@@ -400,12 +400,15 @@ def design(game: GameArg, **options) -> None:
 @job_command(TrainRequest, "train", "training run", keeps="): finished rounds are kept.",
              quiet="No progress; only the summary.")
 def train(game: GameArg, **options) -> None:
-    """Train the apprentice: a linear policy over the game's features that imitates the search
-    (experimental, issue 41). Each round labels positions with the search, fits the weights and
-    measures them against the game's strong heuristic on fresh deals; the best weights are kept.
+    """Train the apprentice for a table: a linear policy over the game's features that imitates
+    the search. Each round labels positions with the search, fits the weights on every round's
+    labels and measures them against the game's strong heuristic on fresh deals; a round's weights
+    replace the best unless they play measurably worse.
 
-    Writes best.toml (play it: --strategy apprentice@DIR/best.toml), round-K.toml, each round's
-    labelled positions, _train.json and report.md (the learning curve, the largest weights).
+    Writes best.toml (play it: --strategy apprentice@DIR; it names its table, and a game of
+    another table refuses it), round-K.toml, each round's labelled positions, _train.json and
+    report.md (the learning curve, the largest weights). The bare name `apprentice` plays the
+    weights shipped for the game's shipped table at its player count.
 
     Example: tourney train cardavia --rounds 3 --positions 2000 --out runs/train-cardavia
     """
