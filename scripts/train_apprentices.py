@@ -32,8 +32,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="GAME-N (repeatable); default every configuration")
     ap.add_argument("--out", default="runs/apprentice", help="where the training runs go")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--positions", type=int, default=6000)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--positions", type=int, default=30000)
+    ap.add_argument("--eval-deals", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=None)
     args = ap.parse_args()
     from tourney_sim.strategies.common import shipped_path
@@ -41,7 +42,7 @@ def main() -> None:
     for game, players in configs:
         out = Path(args.out) / f"{game}-{players}p"
         command = [sys.executable, "-m", "tourney_sim", "train", game, "--players", str(players),
-                   "--seed", str(SEED), "--rounds", str(args.rounds), "--positions", str(args.positions),
+                   "--seed", str(SEED), "--rounds", str(args.rounds), "--positions", str(args.positions), "--eval-deals", str(args.eval_deals),
                    "--out", str(out), "--quiet"]
         if args.workers:
             command += ["--workers", str(args.workers)]
