@@ -19,6 +19,8 @@ def _source_hash() -> str:
     # repository (an editable install) and in an installed wheel alike
     # and the folders of games outside the package (TOURNEY_GAME_PATH: their games and strategies
     # inline the kernel loop and one another's rules, as the built-in ones do)
+    # and their data (*.toml): the search compiles its play-out policies' rows (tuned settings,
+    # shipped apprentice weights) in as constants, so new weights must not load an old cache
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     folders = [(root, root / package) for package in ("simulate", "strategies")]
@@ -26,7 +28,7 @@ def _source_hash() -> str:
                 os.environ.get("TOURNEY_GAME_PATH", "").split(os.pathsep) if d
                 for package in ("games", "strategies")]
     for base, folder in folders:
-        for path in sorted(folder.rglob("*.py")):
+        for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.toml")]):
             digest.update(str(path.relative_to(base)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

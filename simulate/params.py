@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .errors import TourneyError
 
 #: Most parameters a strategy may declare (the kernel's parameter rows are this long).
-MAX_PARAMS = 24
+MAX_PARAMS = 32
 
 KINDS = ("real", "int", "choice")
 

@@ -1,10 +1,15 @@
-"""The apprentice's decision (issue 41): a linear policy over a game's move features.
+"""The apprentice's decision (issue 41): a linear policy over a game's move features, guided by
+the game's strong heuristic.
 
 Each game's ``features.py`` gives ``move_features(public, private, moves, n_moves, out)``, a
-fixed-length vector per legal move read from the deciding seat's views only, and makes its
-``apprentice`` strategy with :func:`linear_choice` in one call. The weights are the strategy's
-parameters (a training run's ``best.toml``), so the apprentice plays in every kernel, tournament,
-study and trace like any parametrised strategy, without recompiling.
+fixed-length vector per legal move read from the deciding seat's views only. The apprentice
+scores each legal move by its features' weighted sum plus, for the move the *guide* (the game's
+strong heuristic at its tuned setting) would play, the guide's weight: so its weights can play
+the heuristic exactly (the guide's weight alone) and learn from the search where to leave it.
+The weights are the strategy's parameters (a training run's ``best.toml``, or those shipped), so
+the apprentice plays in every kernel, tournament, study and trace like any parametrised strategy,
+without recompiling. Each game makes its ``apprentice`` with :func:`guided_choice` in one call
+(``strategies/<game>.py``: the guide is one of its heuristics).
 """
 from __future__ import annotations
 
@@ -18,19 +23,22 @@ _SCALE = 1_000_000
 
 
 @njit(inline="always")
-def linear_choice(move_features, n_features, public, private, moves, n_moves, rng, params):
-    """The legal move whose features score highest under the weights ``params[:n_features]`` (the
-    first of equal scores). ``params[n_features]`` is the exploration: the chance that it plays a
-    uniformly random legal move instead (0 in play; above 0 while a training run collects the
-    positions the search labels). Draws from the seat's stream only when exploring."""
-    explore = params[n_features]
+def guided_choice(move_features, n_features, guide, guide_row, public, private, moves, n_moves, rng, params):
+    """The legal move that scores highest (the first of equal scores): move k's score is
+    ``params[:n_features] @ features[k]``, plus ``params[n_features]`` if k is the move ``guide``
+    (a strategy, with the values ``guide_row``) plays. ``params[n_features + 1]`` is the
+    exploration: the chance that it plays a uniformly random legal move instead (0 in play;
+    above 0 while a training run collects the positions the search labels). Draws from the
+    seat's stream only when exploring (the guides are deterministic)."""
+    explore = params[n_features + 1]
     if explore > 0.0 and below(rng, _SCALE) < explore * _SCALE:
         return below(rng, n_moves)
     out = np.empty((n_moves, n_features))
     move_features(public, private, moves, n_moves, out)
+    guided = guide(public, private, moves, n_moves, rng, guide_row.copy())
     best, best_score = 0, -np.inf
     for k in range(n_moves):
-        s = 0.0
+        s = params[n_features] if k == guided else 0.0
         for j in range(n_features):
             s += params[j] * out[k, j]
         if s > best_score:

@@ -94,6 +94,14 @@ class TrainRequest:
     seed: int = option(0, "Seed of the games, the labels and the evaluation.", "--seed", "-s")
 
 
+def guide_of(game: str):
+    """The game's apprentice's guide (``strategies.common.GUIDES``): a strategy."""
+    from tourney_sim.strategies import available
+    from tourney_sim.strategies.common import GUIDES
+    available(game)  # imports the game's strategies, which declare it
+    return GUIDES[game]
+
+
 def features_of(game: str):
     """The game's features module (``simulate/games/<game>/features.py``), or TrainError."""
     try:
@@ -158,6 +166,8 @@ def label_games(task: dict, first_game: int, n_games: int) -> dict:
     features = features_of(config.game)
     player, labeller = resolve(config.game, [task["player"], task["label"]])
     label_row, label_fn = labeller.param_row(), labeller.fn
+    guide = guide_of(config.game)
+    guide_row, no_stream = guide.param_row(), np.zeros(4, np.uint64)  # the guides draw nothing
     spec, params, seed, f = config.spec, config.params(), task["seed"], features.N_FEATURES
     rows, starts, labels, games = [], [0], [], []
     for game in range(first_game, first_game + n_games):
@@ -168,8 +178,11 @@ def label_games(task: dict, first_game: int, n_games: int) -> dict:
             n = g._legal()
             if n > 1 and sample_rng.random() < task["sample"]:
                 public, private = g.m.public_view(g.state), g.m.private_view(g.state, seat)
-                out = np.zeros((n, f))
-                features.move_features(public, private, g.moves, n, out)
+                x = np.zeros((n, f))
+                features.move_features(public, private, g.moves, n, x)
+                out = np.zeros((n, f + 1))  # the features, then whether the guide plays the move
+                out[:, :f] = x
+                out[guide.fn(public, private, g.moves, n, no_stream, guide_row), f] = 1.0
                 rng = new_stream(seed, game, FIRST_SEAT_STREAM + LABEL_STREAM + step)
                 rows.append(out.astype(np.float32))
                 starts.append(starts[-1] + n)
@@ -177,7 +190,7 @@ def label_games(task: dict, first_game: int, n_games: int) -> dict:
                 games.append(game)
             g.apply(g.choose(player))
             step += 1
-    return {"X": np.concatenate(rows) if rows else np.zeros((0, f), np.float32),
+    return {"X": np.concatenate(rows) if rows else np.zeros((0, f + 1), np.float32),
             "starts": np.array(starts, np.int64), "y": np.array(labels, np.int64), "game": np.array(games, np.int64)}
 
 
@@ -238,7 +251,7 @@ class TrainJob(Job):
                 "players": c.players, "options": c.options, "rules": c.rules, "seed": r.seed, "rounds": r.rounds,
                 "positions": r.positions, "label_iterations": self.iterations, "sample": r.sample,
                 "explore": r.explore, "l2": r.l2, "against": self.opponent.setting, "eval_deals": r.eval_deals,
-                "features": [name for name, _ in self.features.FEATURES], "sources": SOURCES,
+                "features": self.features_names(), "guide": guide_of(c.game).label, "sources": SOURCES,
                 "command": self.command, "status": "running", "created": now(), "history": [], "best": None}
 
     def adopt(self, old: dict, manifest: dict) -> list[str]:
@@ -280,7 +293,8 @@ class TrainJob(Job):
         return join([done[b] for b in sorted(done)], r.positions)
 
     def features_names(self) -> list[str]:
-        return [name for name, _ in self.features.FEATURES]
+        """The weights' names, as the apprentice's parameters: the features, then the guide."""
+        return [name for name, _ in self.features.FEATURES] + ["guide"]
 
     def setting(self, weights) -> object:
         return self.student.with_settings(dict(zip(self.features_names(), (float(w) for w in weights))))
@@ -385,7 +399,7 @@ def report_text(manifest: dict, features) -> str:
                      f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {vs} | "
                      f"{'yes' if h['kept'] else 'no'} |")
     if best:
-        meaning = dict(features)
+        meaning = {**dict(features), "guide": f"the move {manifest.get('guide', 'the guide')} plays"}
         ranked = sorted(zip(manifest["features"], best["weights"]), key=lambda t: -abs(t[1]))
         lines += ["", "## What it weighs most", ""]
         lines += [f"- {name} ({w:+.2f}): {'prefers' if w > 0 else 'avoids'} {meaning.get(name, name)}"

@@ -63,8 +63,9 @@ class Strategy:
     #: the table these values were made for (a weights file's ``[table]``: game, players, rules,
     #: id); a game of another table refuses them (:func:`check_table`). None: any table
     table: dict | None = None
-    #: the bare name's setting for a table (``GameConfig`` -> Strategy), for a strategy whose values
-    #: are made per table (the apprentice's shipped weights); None: the defaults serve every table
+    #: ``for_table(setting, config) -> setting``: a setting of this strategy for the table
+    #: ``config`` (a ``GameConfig``), for a strategy whose values are made per table (the bare
+    #: apprentice plays the weights shipped for it; the search's apprentice play-outs, theirs)
     for_table: Any = None
 
     def settings(self) -> dict:
@@ -223,17 +224,18 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str, config=None)
         if short_name in table:
             raise ParamError(f"strategy {name}: {path.strip()} names its setting {short_name!r}, a strategy of "
                              f"{game}: give it a name of its own")
-        return check_table(replace(base.with_settings(values, f"strategy {name}"), short_name=short_name,
-                                   table=made_for), config)
-    if ":" in text:
-        return base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
-    if base.for_table is not None:
-        # the bare name plays the setting made for the table; without one (a name checked before
-        # the tables are built) it stays the bare name, resolved again when a game is made
-        return base if config is None else check_table(base.for_table(config), config)
-    if base.needs_setting:
+        chosen = replace(base.with_settings(values, f"strategy {name}"), short_name=short_name, table=made_for)
+    elif ":" in text:
+        chosen = base.with_settings(parse_assignments(assignments, f"strategy {name}"), f"strategy {name}")
+    elif base.needs_setting and base.for_table is None:
         raise StrategyError(f"strategy {name}: {base.needs_setting}")
-    return base
+    else:
+        chosen = base
+    if config is None or base.for_table is None:
+        # without a table (a name checked before the tables are built) a setting made per table
+        # stays as given, and is resolved again when a game is made
+        return check_table(chosen, config)
+    return check_table(base.for_table(chosen, config), config)
 
 
 def check_table(strategy: Strategy, config) -> Strategy:

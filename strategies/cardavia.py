@@ -34,12 +34,14 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
+from tourney_sim.simulate.policy import guided_choice
+from tourney_sim.simulate.games.cardavia import features
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.games.cardavia.features import p_holds  # one chance computation, the features'
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 
 from . import Param, Strategy
-from .common import apprentice, random_move, rollout_policies
+from .common import apprentice, guide_of, random_move, rollout_policies, search_for_table
 
 SWORD_MASK = ca.SWORD_MASK
 PRIZE_MASK = np.int64((1 << ca.MATA) | (1 << ca.TEN_OF_COINS) | (1 << ca.FANTE_OF_CUPS))
@@ -268,7 +270,19 @@ HEURISTICS = [
              guard, params=SWORDS_PARAMS),  # guard's function: the swords weights are its parameters
 ]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# the apprentice (issue 41): its features and the choice of its guide, the strong heuristic
+GUIDE = guide_of(HEURISTICS, "guard")
+GUIDE_ROW = GUIDE.param_row()
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def apprentice_move(public, private, moves, n_moves, rng, params):
+    return guided_choice(features.move_features, features.N_FEATURES, guard, GUIDE_ROW,
+                         public, private, moves, n_moves, rng, params)
+
+
+APPRENTICE = apprentice("cardavia", apprentice_move, GUIDE)  # also a play-out policy of the search
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS, APPRENTICE)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="guard", score_scale=8.0)
 
 
@@ -284,6 +298,7 @@ STRATEGIES = [
     *HEURISTICS,
     Strategy("cardavia", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
-             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
-    apprentice("cardavia"),
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS,
+             for_table=search_for_table),
+    APPRENTICE,
 ]

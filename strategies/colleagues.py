@@ -24,13 +24,14 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
+from tourney_sim.simulate.policy import guided_choice
+from tourney_sim.simulate.games.colleagues import features
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.games.colleagues.features import ipow, unseen_fractions  # shared with the features
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
-from tourney_sim.simulate.seeding import below
 
 from . import Param, Strategy
-from .common import apprentice, random_move, rollout_policies
+from .common import apprentice, guide_of, random_move, rollout_policies, search_for_table
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -453,7 +454,19 @@ HEURISTICS = [
              params=HIDER_PARAMS),
 ]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# the apprentice (issue 41): its features and the choice of its guide, the strong heuristic
+GUIDE = guide_of(HEURISTICS, "dodger")
+GUIDE_ROW = GUIDE.param_row()
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def apprentice_move(public, private, moves, n_moves, rng, params):
+    return guided_choice(features.move_features, features.N_FEATURES, dodger, GUIDE_ROW,
+                         public, private, moves, n_moves, rng, params)
+
+
+APPRENTICE = apprentice("colleagues", apprentice_move, GUIDE)  # also a play-out policy of the search
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS, APPRENTICE)
 # rank only: a dismissed seat ranks last; play-outs to the end of the week, among dodger's 8
 # favourite moves, leaving dodger's own only on a clear lead (docs/search.md)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="dodger", score_weight=0.0,
@@ -471,6 +484,7 @@ STRATEGIES = [
     *HEURISTICS,
     Strategy("colleagues", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, face-down cards and tokens "
-             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
-    apprentice("colleagues"),
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS,
+             for_table=search_for_table),
+    APPRENTICE,
 ]

@@ -24,11 +24,14 @@ def random_move(public, private, moves, n_moves, rng, params):
     return below(rng, n_moves)
 
 
-def rollout_policies(heuristics) -> tuple[tuple[str, ...], np.ndarray, object]:
+def rollout_policies(heuristics, apprentice=None) -> tuple[tuple[str, ...], np.ndarray, object]:
     """A game's play-out policies for its search, from its heuristics (``Strategy`` values, each
     declared once, in the game's ``STRATEGIES`` too): ``random``, each heuristic at its default
     setting, then each one's tuned setting shipped as ``tuned/GAME-NAME.toml`` (``NAME-tuned``: the
-    same values as the built-in strategy of that name).
+    same values as the built-in strategy of that name), then, given the game's ``apprentice``,
+    its weights shipped for each player count (``apprentice-<N>p``) and ``apprentice``: the
+    shipped weights of the table played (:func:`search_for_table` names the row; unresolved, the
+    game's default player count's).
 
     Returns (names, rows, rollout): ``rows[p]`` (float64[MAX_PARAMS]) are policy p's parameter
     values; ``rollout`` plays a policy's decision (``simulate.search.rollout_player``), for the
@@ -47,7 +50,20 @@ def rollout_policies(heuristics) -> tuple[tuple[str, ...], np.ndarray, object]:
             names.append(setting.name)
             rows.append(setting.param_row())
             kinds.append(kind)
-    player = rollout_player(tuple(h.fn for h in heuristics), np.array(kinds, np.int64))
+    fns = [h.fn for h in heuristics]
+    if apprentice is not None:
+        fns.append(apprentice.fn)
+        from tourney_sim.simulate.games import get_game
+        shipped = shipped_tables(apprentice)
+        for players in sorted(shipped):
+            names.append(rollout_name(apprentice, players))
+            rows.append(shipped[players].param_row())
+            kinds.append(len(fns))
+        default = shipped.get(get_game(apprentice.game).player_count(None))
+        names.append(apprentice.name)
+        rows.append(default.param_row() if default else np.zeros(MAX_PARAMS, np.float64))
+        kinds.append(len(fns) if default else 0)
+    player = rollout_player(tuple(fns), np.array(kinds, np.int64))
     return tuple(names), np.array(rows), player
 
 
@@ -56,29 +72,74 @@ def rollout_policies(heuristics) -> tuple[tuple[str, ...], np.ndarray, object]:
 WEIGHT_LIMIT = 100.0
 
 
-def apprentice(game: str) -> Strategy:
-    """The game's apprentice: the linear policy over its features
-    (``simulate/games/<game>/features.py``: ``apprentice``, :func:`tourney_sim.simulate.policy.linear_choice`)
-    whose weights are its parameters, one per feature (named and explained as the feature is),
-    then ``explore``. The bare name plays the weights shipped for the table's player count
-    (:func:`shipped_weights`: the game's ``apprentice-<N>p.toml``, made by ``tourney train`` on
-    the shipped rules and components); ``apprentice@DIR`` a training run's."""
+def guide_of(heuristics, name: str) -> Strategy:
+    """The apprentice's guide: the heuristic ``name`` (one of ``heuristics``) at its shipped tuned
+    setting (``tuned/GAME-NAME.toml``; its defaults without one), the game's strong heuristic."""
+    from . import TUNED_DIR, tuned
+    (heuristic,) = [h for h in heuristics if h.name == name]
+    path = TUNED_DIR / f"{heuristic.game}-{heuristic.name}.toml"
+    return tuned(heuristic, path) if path.exists() else heuristic
+
+
+#: game -> its apprentice's guide (:func:`apprentice`): what a training run labels it with
+GUIDES: dict[str, Strategy] = {}
+
+
+def apprentice(game: str, fn, guide: Strategy) -> Strategy:
+    """The game's apprentice: ``fn``, the game's :func:`tourney_sim.simulate.policy.guided_choice`
+    over its features (``simulate/games/<game>/features.py``) guided by ``guide``
+    (:func:`guide_of`), whose weights are its parameters: one per feature (named and explained
+    as the feature is), ``guide`` (for the move the guide plays), then ``explore``. The bare name
+    plays the weights shipped for the table's player count (:func:`shipped_weights`: the game's
+    ``apprentice-<N>p.toml``, made by ``tourney train`` on the shipped rules and components);
+    ``apprentice@DIR`` a training run's."""
     import importlib
 
     from . import Strategy
     features = importlib.import_module(f"tourney_sim.simulate.games.{game}.features")
-    if features.N_FEATURES >= MAX_PARAMS:
-        raise ValueError(f"{features.__name__}: {features.N_FEATURES} features; at most {MAX_PARAMS - 1} "
-                         f"(one parameter is the exploration)")
+    if features.N_FEATURES + 2 > MAX_PARAMS:
+        raise ValueError(f"{features.__name__}: {features.N_FEATURES} features; at most {MAX_PARAMS - 2} "
+                         f"(two parameters are the guide's weight and the exploration)")
     params = tuple(Param.real(name, 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: {meaning}")
                    for name, meaning in features.FEATURES) + (
-        Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)"),)
-    base = Strategy(game, "apprentice", "linear policy over the game's features, learned from the search by "
-                    "`tourney train`: the weights shipped for the table's player count, or a training "
-                    "run's (apprentice@DIR)", features.apprentice, params=params,
+        Param.real("guide", 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: the move {guide.label} plays (the guide)"),
+        Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)"))
+    GUIDES[game] = guide
+    base = Strategy(game, "apprentice", f"linear policy over the game's features and {guide.label}'s choice, "
+                    "learned from the search by `tourney train`: the weights shipped for the table's player "
+                    "count, or a training run's (apprentice@DIR)", fn, params=params,
                     needs_setting="the apprentice has no weights of its own: give a training run's, "
                                   "apprentice@DIR (`tourney train`)")
-    return replace(base, for_table=partial(shipped_weights, base, Path(features.__file__).parent))
+    return replace(base, for_table=partial(shipped_weights, Path(features.__file__).parent))
+
+
+def shipped_tables(apprentice: Strategy) -> dict:
+    """{players: the apprentice with the weights shipped for them} for every shipped weights file."""
+    folder = apprentice.for_table.args[0]
+    found = {}
+    for path in sorted(folder.glob("apprentice-*p.toml")):
+        players = path.stem[len("apprentice-"):-1]
+        if players.isdigit():
+            found[int(players)] = _read_weights(apprentice, path)
+    return found
+
+
+def rollout_name(apprentice: Strategy, players: int) -> str:
+    """The search's play-out policy of the apprentice's weights shipped for ``players``."""
+    return f"{apprentice.name}-{players}p"
+
+
+def search_for_table(search: Strategy, config) -> Strategy:
+    """The search ``search`` for the table ``config``: play-outs by ``apprentice`` (the setting
+    ``rollout=apprentice``) become those by the apprentice's weights shipped for the table's
+    player count, refused by name when the table is not the one they were trained on."""
+    from . import available, check_table
+    if search.settings().get("rollout") != "apprentice":
+        return search
+    apprentice = available(search.game)["apprentice"]
+    check_table(apprentice.for_table(apprentice, config), config)
+    return replace(search.with_settings({"rollout": rollout_name(apprentice, config.players)}),
+                   short_name=search.short_name)
 
 
 def shipped_path(folder: Path, players: int) -> Path:
@@ -86,16 +147,26 @@ def shipped_path(folder: Path, players: int) -> Path:
     return folder / f"apprentice-{players}p.toml"
 
 
-def shipped_weights(base: Strategy, folder: Path, config) -> Strategy:
-    """The apprentice ``base`` with the weights shipped for ``config``'s player count (refused by
-    ``strategies.check_table`` when ``config`` is not the table they were trained on), named
-    ``apprentice``; StrategyError naming ``tourney train`` when none are shipped."""
+def shipped_weights(folder: Path, apprentice: Strategy, config) -> Strategy:
+    """The apprentice for the table ``config``: the bare name (no values given) plays the weights
+    shipped for its player count (refused by ``strategies.check_table`` when ``config`` is not the
+    table they were trained on), named ``apprentice``; StrategyError naming ``tourney train`` when
+    none are shipped. Given weights stay."""
     from . import StrategyError
-    from .params import read_toml
+    if apprentice.values:
+        return apprentice
     path = shipped_path(folder, config.players)
     if not path.exists():
-        raise StrategyError(f"strategy {base.name}: no weights are shipped for {config.game} at {config.players} "
-                            f"players: train them with `tourney train {config.game} {config.command_args()} "
-                            f"--out DIR` and play {base.name}@DIR")
-    values, _, made_for = read_toml(str(path), base.name, f"strategy {base.name}")
-    return replace(base.with_settings(values), short_name=base.name, table=made_for)
+        raise StrategyError(f"strategy {apprentice.name}: no weights are shipped for {config.game} at "
+                            f"{config.players} players: train them with `tourney train {config.game} "
+                            f"{config.command_args()} --out DIR` and play {apprentice.name}@DIR")
+    return _read_weights(apprentice, path)
+
+
+def _read_weights(apprentice: Strategy, path: Path) -> Strategy:
+    from . import StrategyError
+    from .params import read_toml
+    values, _, made_for = read_toml(str(path), apprentice.name, f"strategy {apprentice.name}")
+    if made_for is None:
+        raise StrategyError(f"strategy {apprentice.name}: {path} names no [table]: shipped weights must")
+    return replace(apprentice.with_settings(values), short_name=apprentice.name, table=made_for)

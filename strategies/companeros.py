@@ -17,11 +17,13 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
+from tourney_sim.simulate.policy import guided_choice
+from tourney_sim.simulate.games.companeros import features
 from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Param, Strategy
-from .common import apprentice, random_move, rollout_policies
+from .common import apprentice, guide_of, random_move, rollout_policies, search_for_table
 
 # The defaults of the parameters (see the *_PARAMS declarations below); the compiled code reads
 # the values from its ``params`` array only.
@@ -169,7 +171,19 @@ HEURISTICS = [
              greedy, params=GREEDY_PARAMS),
 ]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# the apprentice (issue 41): its features and the choice of its guide, the strong heuristic
+GUIDE = guide_of(HEURISTICS, "greedy")
+GUIDE_ROW = GUIDE.param_row()
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def apprentice_move(public, private, moves, n_moves, rng, params):
+    return guided_choice(features.move_features, features.N_FEATURES, greedy, GUIDE_ROW,
+                         public, private, moves, n_moves, rng, params)
+
+
+APPRENTICE = apprentice("companeros", apprentice_move, GUIDE)  # also a play-out policy of the search
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS, APPRENTICE)
 # 150 iterations: a 2,000-deal tournament against greedy at 6 players (--seatings field) fits in
 # 15 minutes on 2 cores; halving measured no stronger than paired here (docs/search.md)
 ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=150, rollout="greedy", score_scale=20.0,
@@ -187,6 +201,7 @@ STRATEGIES = [
     *HEURISTICS,
     Strategy("companeros", "ismcts",
              "information-set Monte Carlo tree search over sampled deals of the unseen cards "
-             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
-    apprentice("companeros"),
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS,
+             for_table=search_for_table),
+    APPRENTICE,
 ]

@@ -21,11 +21,13 @@ import numpy as np
 from numba import njit
 
 from tourney_sim.simulate import search
+from tourney_sim.simulate.policy import guided_choice
+from tourney_sim.simulate.games.partners import features
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 
 from . import Param, Strategy
-from .common import apprentice, random_move, rollout_policies
+from .common import apprentice, guide_of, random_move, rollout_policies, search_for_table
 
 NO_USE = -1000.0  # sentinel: a card kind with no use now
 
@@ -340,7 +342,19 @@ HEURISTICS = [
              "use best", teamwork, params=TEAMWORK_PARAMS),
 ]
 # random, the heuristics at their defaults, then their shipped tuned settings (NAME-tuned)
-ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS)
+# the apprentice (issue 41): its features and the choice of its guide, the strong heuristic
+GUIDE = guide_of(HEURISTICS, "guardian")
+GUIDE_ROW = GUIDE.param_row()
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def apprentice_move(public, private, moves, n_moves, rng, params):
+    return guided_choice(features.move_features, features.N_FEATURES, guardian, GUIDE_ROW,
+                         public, private, moves, n_moves, rng, params)
+
+
+APPRENTICE = apprentice("partners", apprentice_move, GUIDE)  # also a play-out policy of the search
+ROLLOUT_POLICIES, ROLLOUT_ROWS, rollout = rollout_policies(HEURISTICS, APPRENTICE)
 # 40 iterations over guardian-tuned's 4 favourite moves, leaving its choice only on a lead of one
 # standard error: a 2,000-deal team-against-team tournament against guardian-tuned takes about
 # 6 minutes on 2 cores (docs/search.md, "Partners against its tuned heuristic")
@@ -381,6 +395,7 @@ STRATEGIES = [
     *HEURISTICS,
     Strategy("partners", "ismcts",
              "information-set Monte Carlo tree search over sampled hands, exchanges and piles "
-             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS),
-    apprentice("partners"),
+             "(experimental: see docs/search.md); budget in iterations", ismcts, params=ISMCTS_PARAMS,
+             for_table=search_for_table),
+    APPRENTICE,
 ]

@@ -54,8 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...kernel import STRATEGY_SIGNATURE, popcount
-from ...policy import linear_choice
+from ...kernel import popcount
 from .rules import (CARD_PUB, FANTE_OF_CUPS, H_DEAL_STARTER, H_LAST_CAPTURER, H_LAST_PLACED,
                     H_LAST_SWEEP, H_TABLE_N, H_TABLE_NUMERALS, H_TO_MOVE, H_TURN, HAND_SIZE, MASK52,
                     MATA, MOVE_SHIFT, N_CARDS, N_NUMERALS, N_STATS, PLAYERS, POINTS, PUB_HAND,
@@ -274,9 +273,3 @@ def move_features(public, private, moves, n_moves, out):
         for r in range(11, 14):
             u += (((courts >> (4 * (r - 11))) & 15) != 0) * ((unseen >> (3 * r)) & 7)
         out[k, F_CAPTURE_THREAT] = p_holds(u, opp_hand, pool)
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def apprentice(public, private, moves, n_moves, rng, params):
-    """The apprentice's move: the best under the weights ``params`` (``simulate.policy``)."""
-    return linear_choice(move_features, N_FEATURES, public, private, moves, n_moves, rng, params)

@@ -67,8 +67,7 @@ shares (default values) and the estimate on each open column, per move a pass ov
 import numpy as np
 from numba import njit
 
-from ...kernel import STRATEGY_SIGNATURE, popcount
-from ...policy import linear_choice
+from ...kernel import popcount
 from . import rules as cl
 
 FEATURES = (
@@ -453,9 +452,3 @@ def move_features(public, private, moves, n_moves, out):
             out[k, F_MULL_HIGH] = (b0 * h0 + b1 * h1 + b2 * h2 + b3 * h3 + b4 * h4 + b5 * h5) / cl.HAND
             out[k, F_MULL_ICONS] = _clip((b0 * i0 + b1 * i1 + b2 * i2 + b3 * i3 + b4 * i4 + b5 * i5)
                                          / cl.HAND)
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def apprentice(public, private, moves, n_moves, rng, params):
-    """The apprentice's move: the best under the weights ``params`` (``simulate.policy``)."""
-    return linear_choice(move_features, N_FEATURES, public, private, moves, n_moves, rng, params)

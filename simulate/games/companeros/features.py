@@ -65,8 +65,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ...kernel import STRATEGY_SIGNATURE, popcount
-from ...policy import linear_choice
+from ...kernel import popcount
 from .rules import (CARD_VALUE, DISPLAY_MASK, DISPLAY_SUM, H_COLOURS, H_FIRST_TAKER, H_HAND_SIZE,
                     H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS, H_ROUND, H_TAKE_POS, H_TO_MOVE,
                     MAX_PLAYERS, MOVE_PASS, MOVE_TAKE, PHASE_TAKE, PLAYED_MASK, PLAYED_SUM,
@@ -269,9 +268,3 @@ def move_features(public, private, moves, n_moves, out):
         out[k, F_RIVALS_FINAL] = min(1.0, 0.5 * inv_points * rivals) if after == 0 else 0.0
         out[k, F_JOINS_LEADER] = 1.0 if lead_value > 0 and public[PLAYED_SUM + colour] == lead_value else 0.0
         out[k, F_COLOUR_UNSEEN] = popcount(np.int64(_entry(unseen, colour))) / VALUES
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def apprentice(public, private, moves, n_moves, rng, params):
-    """The apprentice's move: the best under the weights ``params`` (``simulate.policy``)."""
-    return linear_choice(move_features, N_FEATURES, public, private, moves, n_moves, rng, params)

@@ -68,8 +68,6 @@ two scans of at most 24 spaces for the threat and 28 for the targets.
 import numpy as np
 from numba import njit
 
-from ...kernel import STRATEGY_SIGNATURE
-from ...policy import linear_choice
 
 from . import rules as pa
 
@@ -451,9 +449,3 @@ def move_features(public, private, moves, n_moves, out):
         out[k, F_HUNT] = _clip(out[k, F_HUNT], -1.0, 1.0)
         out[k, F_BEHIND_KNOCK] = out[k, F_KNOCK_STEPS] * (1.0 - ahead)
         out[k, F_AHEAD_RISK] = out[k, F_RISK_STEPS] * ahead
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def apprentice(public, private, moves, n_moves, rng, params):
-    """The apprentice's move: the best under the weights ``params`` (``simulate.policy``)."""
-    return linear_choice(move_features, N_FEATURES, public, private, moves, n_moves, rng, params)
