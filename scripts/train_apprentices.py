@@ -3,7 +3,9 @@
 then copy each run's best.toml into the game's folder as ``apprentice-<N>p.toml`` (what the bare
 strategy name ``apprentice`` plays; its ``[table]`` names the shipped table it was trained on).
 
-The budget is the same for every configuration (``--rounds``, ``--positions``); a configuration
+The budget is the same for every configuration: ``tourney train``'s defaults (6 rounds of 30,000
+labels, 2,000 evaluation deals per seating), written out here so the shipped weights stay
+reproducible if those change; a configuration
 whose run directory already holds a finished run is resumed (nothing is redone), so the script
 can be stopped and started again. Re-running it with the same options gives the same weights.
 

@@ -81,8 +81,8 @@ class TrainRequest:
                                     "--players", "-p")
     rules: list[str] = option((), "Rule option key=value: the table the apprentice learns; repeatable.", "--rule")
     components: list[str] = option((), "One component value KEY=VALUE of that table; repeatable.", "--component")
-    rounds: int = option(4, "Rounds of collect, label, fit, evaluate.", "--rounds", "-r")
-    positions: int = option(3000, "Decisions the search labels per round.", "--positions", "-n")
+    rounds: int = option(6, "Rounds of collect, label, fit, evaluate.", "--rounds", "-r")
+    positions: int = option(30_000, "Decisions the search labels per round.", "--positions", "-n")
     label_iterations: Optional[int] = option(None, "The search's iterations per label (default: twice its "
                                              "playing budget).")
     sample: float = option(0.3, "Share of the decisions of a collected game that are labelled.")
@@ -90,7 +90,7 @@ class TrainRequest:
     l2: float = option(0.01, "L2 penalty of the fit, per weight.")
     against: Optional[str] = option(None, "The strategy it is measured against (default: the study's heuristic "
                                     "level, the game's strongest).")
-    eval_deals: int = option(1000, "Fresh deals of each round's evaluation, per seating.")
+    eval_deals: int = option(2000, "Fresh deals of each round's evaluation, per seating.")
     seed: int = option(0, "Seed of the games, the labels and the evaluation.", "--seed", "-s")
 
 
@@ -347,11 +347,6 @@ class TrainJob(Job):
         return join([dict(np.load(self.dir.path / f"round-{k}" / "positions.npz", allow_pickle=False))
                      for k in range(rounds)])
 
-    def report(self, manifest: dict) -> str:
-        text = report_text(manifest, self.features.FEATURES)
-        (self.dir.path / "report.md").write_text(text)
-        return text.split("\n\n")[1] if "\n\n" in text else text
-
     def close(self) -> None:
         if self.backend is not None:
             self.backend.close()
@@ -377,33 +372,6 @@ def weights_toml(job: TrainJob, weights, what: str) -> str:
              f"rules = [{', '.join(json.dumps(rule) for rule in c.rules)}]", f"id = {json.dumps(c.table_id)}",
              "", "[params]"]
     lines += [f"{name} = {float(w)!r}" for name, w in zip(job.features_names(), weights)]
-    return "\n".join(lines) + "\n"
-
-
-def report_text(manifest: dict, features) -> str:
-    """The learning curve and the largest weights, in Markdown."""
-    best = manifest.get("best") or {}
-    lines = [f"# The apprentice of {manifest['game']} at {manifest['players']} players", ""]
-    if best:
-        lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
-                     f"{manifest['against']} in every seat (fresh deals). Play them: `--strategy apprentice@DIR`. "
-                     "Each round's weights replace the best unless they play measurably worse on the same deals.")
-    lines += ["", "| round | positions | agrees with the search (fit) | log loss | win rate vs "
-              f"{manifest['against']} [95%] | against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|"]
-    for h in manifest["history"]:
-        ev = h["evaluation"]
-        d = ev.get("against_best")
-        vs = (f"{d['difference']:+.1%} [{d['difference_ci'][0]:+.1%}, {d['difference_ci'][1]:+.1%}]"
-              if d else "(first)")
-        lines.append(f"| {h['round']} | {h['positions']:,} | {h['fit']['agreement']:.1%} | {h['fit']['log_loss']:.3f} | "
-                     f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {vs} | "
-                     f"{'yes' if h['kept'] else 'no'} |")
-    if best:
-        meaning = {**dict(features), "guide": f"the move {manifest.get('guide', 'the guide')} plays"}
-        ranked = sorted(zip(manifest["features"], best["weights"]), key=lambda t: -abs(t[1]))
-        lines += ["", "## What it weighs most", ""]
-        lines += [f"- {name} ({w:+.2f}): {'prefers' if w > 0 else 'avoids'} {meaning.get(name, name)}"
-                  for name, w in ranked[:8]]
     return "\n".join(lines) + "\n"
 
 

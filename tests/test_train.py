@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from tourney_sim.reports import training  # noqa: F401  (registers the training run's report)
 from tourney_sim.simulate import train as tr
 from tourney_sim.simulate.games.config import GameConfig
 
@@ -102,7 +103,8 @@ def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weig
     assert "tourney train cardavia --players 4 --rule match_deals=2" in r.output
     assert not (tmp_path / "other").exists()
     report = (tmp_path / "whole" / "report.md").read_text()
-    assert "| round |" in report and "What it weighs most" in report
+    assert "| round |" in report and "What it weighs most" in report and "guide" in report
+    assert (tmp_path / "whole" / "learning-curve.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_others(tmp_path):
@@ -151,3 +153,41 @@ def test_the_contract_checks_every_games_features_and_catches_one_that_peeks(mon
     monkeypatch.setattr(features, "move_features", ordered)
     with pytest.raises(testing.ContractFailure, match="permuting the moves"):
         testing.check_features(config, seed=1, positions=200)
+
+
+@pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
+def test_every_shipped_weights_file_names_the_shipped_table_of_its_player_count(game):
+    """The bare apprentice plays them on exactly that table: a changed component table or a new
+    params layout makes this fail (retrain: scripts/train_apprentices.py)."""
+    from tourney_sim.strategies import available
+    from tourney_sim.strategies.common import shipped_tables
+    shipped = shipped_tables(available(game)["apprentice"])
+    assert shipped, f"no apprentice weights shipped for {game}"
+    for players, strategy in shipped.items():
+        config = GameConfig.build(game, players)
+        assert strategy.table["id"] == config.table_id and strategy.table["players"] == players
+        assert strategy.table["rules"] == [] and strategy.settings()["explore"] == 0.0
+
+
+def test_the_search_plays_out_with_the_shipped_apprentice_of_the_table_and_refuses_other_tables():
+    from tourney_sim.strategies import StrategyError, resolve
+    for players in (3, 4):
+        (search,) = resolve("companeros", ["ismcts:rollout=apprentice"], config=GameConfig.build("companeros", players))
+        assert search.settings()["rollout"] == f"apprentice-{players}p"
+    with pytest.raises(StrategyError, match="made for companeros at 4 players, the shipped rules"):
+        resolve("companeros", ["ismcts:rollout=apprentice"],
+                config=GameConfig.build("companeros", 4, ["match_games=2"]))
+
+
+def test_a_game_the_apprentice_played_replays_and_the_reference_engine_accepts_its_trace(tmp_path):
+    out = tmp_path / "run"
+    r = invoke("run", "colleagues", "--players", 4, "--strategy", "apprentice", "--strategy", "dodger-tuned",
+               "--games", 30, "--seed", 5, "--out", out, "--quiet", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    r = invoke("replay", out, "--game", 17, "--format", "json")
+    trace = json.loads(r.output)
+    assert trace["matches_dataset"] is True and "apprentice" in [s["strategy"] for s in trace["seats"]]
+    path = tmp_path / "g17.json"
+    path.write_text(r.output)
+    r = invoke("check", path)
+    assert r.exit_code == 0 and "the trace follows the colleagues rules" in r.output, r.output

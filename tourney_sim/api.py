@@ -408,6 +408,7 @@ def train(game: str, *, out: str | Path | None = None, workers: int | None = Non
     :class:`~tourney_sim.simulate.train.TrainRequest` (``players``, ``rules``, ``components``,
     ``rounds``, ``positions``, ...). ``result.path / "best.toml"`` holds the best weights
     (``--strategy apprentice@DIR``); ``result.summary.text`` the learning curve."""
+    from tourney_sim.reports import training  # noqa: F401  (registers the training run's report)
     from tourney_sim.simulate import jobs  # noqa: F401  (every kind known: an --out of another kind is named)
     from tourney_sim.simulate.train import TrainRequest, train as run_train
     r = TrainRequest(**options)

@@ -1,0 +1,66 @@
+"""The report of a training run (``tourney train``): the learning curve, with a plot, and what the
+apprentice weighs most, in words. Written into the run's directory when it ends (report.md,
+learning-curve.png)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tourney_sim.simulate.jobdir import renders
+from tourney_sim.simulate.train import TRAIN, features_of
+
+from . import plots
+
+CURVE = "learning-curve.png"
+
+
+@renders(TRAIN)
+def write_report(out: Path, manifest: dict) -> str:
+    """report.md and learning-curve.png in ``out``; returns the report's headline."""
+    history = manifest["history"]
+    if history:
+        ev = [h["evaluation"] for h in history]
+        png = plots.intervals([f"round {h['round']}" + (" (best)" if manifest["best"] and manifest["best"]["round"]
+                                                           == h["round"] else "") for h in history],
+                              [e["win_rate"] for e in ev], [e["win_ci"][0] for e in ev], [e["win_ci"][1] for e in ev],
+                              f"{manifest['game']} at {manifest['players']} players: each round's weights against "
+                              f"{manifest['against']}", "win rate in every seat (fresh deals; dashed: an even share)",
+                              reference=1 / len(_seatings(manifest)))
+        (Path(out) / CURVE).write_bytes(png)
+    text = report_text(manifest, features_of(manifest["game"]).FEATURES)
+    (Path(out) / "report.md").write_text(text)
+    return text.split("\n\n")[1] if "\n\n" in text else text
+
+
+def _seatings(manifest: dict) -> list:
+    from tourney_sim.simulate.games import get_game
+    from tourney_sim.simulate.tune import candidate_seatings
+    return candidate_seatings(manifest["players"], get_game(manifest["game"]).team_game)
+
+
+def report_text(manifest: dict, features) -> str:
+    """The learning curve and the largest weights, in Markdown."""
+    best = manifest.get("best") or {}
+    lines = [f"# The apprentice of {manifest['game']} at {manifest['players']} players", ""]
+    if best:
+        lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
+                     f"{manifest['against']} in every seat (fresh deals; an even share is "
+                     f"{1 / len(_seatings(manifest)):.1%}). Play them: `--strategy apprentice@DIR`. Each round's "
+                     "weights replace the best unless they play measurably worse on the same deals.")
+    lines += ["", f"![learning curve]({CURVE})" if manifest["history"] else "(no round finished yet)", "",
+              "| round | positions | agrees with the search (fit) | log loss | win rate vs "
+              f"{manifest['against']} [95%] | against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|"]
+    for h in manifest["history"]:
+        ev = h["evaluation"]
+        d = ev.get("against_best")
+        vs = (f"{d['difference']:+.1%} [{d['difference_ci'][0]:+.1%}, {d['difference_ci'][1]:+.1%}]"
+              if d else "(first)")
+        lines.append(f"| {h['round']} | {h['positions']:,} | {h['fit']['agreement']:.1%} | {h['fit']['log_loss']:.3f} | "
+                     f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {vs} | "
+                     f"{'yes' if h['kept'] else 'no'} |")
+    if best:
+        meaning = {**dict(features), "guide": f"the move {manifest.get('guide', 'the guide')} plays"}
+        ranked = sorted(zip(manifest["features"], best["weights"]), key=lambda t: -abs(t[1]))
+        lines += ["", "## What it weighs most", ""]
+        lines += [f"- {name} ({w:+.2f}): {'prefers' if w > 0 else 'avoids'} {meaning.get(name, name)}"
+                  for name, w in ranked[:8]]
+    return "\n".join(lines) + "\n"

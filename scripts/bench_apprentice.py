@@ -1,0 +1,219 @@
+#!/usr/bin/env python
+"""The apprentice's figures (issue 41), per game and player count the study's search level covers.
+A benchmark, never a test: every figure is measured here, with its command.
+
+Parts (``--parts``, default all but ``table``):
+
+- ``speed``: games per second of everyone playing the shipped ``apprentice`` and of everyone
+  playing the game's tuned heuristic (its guide), one process, alternating, ``--repeats`` times;
+  the median of the per-repeat ratios (the machines are shared: ratios measured side by side).
+- ``strength``: on the same ``--deals`` fresh deals (seed ``--seed``), in field seatings (the
+  candidate in each seat, or team, in turn; every other seat the tuned heuristic), the shipped
+  apprentice, the search (``ismcts``) and the heuristic itself: each one's edge (its win rate
+  minus the heuristic's own in the same seats, paired by deal, 95% interval and p), and the share
+  of the search's edge the apprentice recovers (bootstrap interval over the deals).
+- ``balance``: everyone playing the apprentice and everyone playing the search on the same
+  ``--balance-deals`` deals: each seat's (team's) win rate, and whether the apprentice's lies
+  within the search's 95% interval.
+- ``rollout``: ``ismcts:rollout=apprentice`` against ``ismcts`` (its default play-outs) at the same
+  iterations, each in the heuristic's field on the same deals: the paired difference of their
+  win rates.
+- ``table``: trains an apprentice on a designed table (Cardavia ``match_deals=2``; Colleagues at 4
+  players with a component change), measures it against that table's heuristic as ``strength``
+  does, and checks that the shipped weights are refused there.
+
+Usage: python scripts/bench_apprentice.py [--only companeros-4] [--parts speed,strength]
+       [--deals 2000] [--out docs/apprentice-bench.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tourney_sim.simulate.backends import open_backend
+from tourney_sim.simulate.games.config import GameConfig
+from tourney_sim.simulate.matchup import make_matchup, play_block
+from tourney_sim.simulate.stats.intervals import paired_summary
+from tourney_sim.simulate.stats.measures import candidate_result
+from tourney_sim.simulate.tune import Field, candidate_seatings
+from tourney_sim.strategies import StrategyError, resolve
+from tourney_sim.strategies.common import GUIDES
+
+CONFIGS = [("companeros", 3), ("companeros", 4), ("companeros", 6), ("cardavia", 4), ("colleagues", 2),
+           ("colleagues", 4), ("partners", 4)]
+#: designed tables the apprentice is trained on (part ``table``): (game, players, rules, components)
+TABLES = [("cardavia", 4, ["match_deals=2"], []), ("colleagues", 4, [], ["overtime.values[2]=3"])]
+
+
+def heuristic_of(game: str) -> str:
+    resolve(game, ["random"])  # imports the game's strategies (they declare the guide)
+    return GUIDES[game].label
+
+
+def speed(config: GameConfig, repeats: int, games: int) -> dict:
+    heuristic = heuristic_of(config.game)
+    matchups = {name: make_matchup(config, [name], seed=1) for name in ("apprentice", heuristic)}
+    for m in matchups.values():
+        play_block(m, 0, 20)  # compile or load from the cache
+    rates = {name: [] for name in matchups}
+    for r in range(repeats):
+        for name, m in matchups.items():
+            t = time.perf_counter()
+            play_block(m, (r + 1) * games, games)
+            rates[name].append(games / (time.perf_counter() - t))
+    ratios = [a / h for a, h in zip(rates["apprentice"], rates[heuristic])]
+    return {"heuristic": heuristic, "apprentice_games_per_s": statistics.median(rates["apprentice"]),
+            "heuristic_games_per_s": statistics.median(rates[heuristic]), "ratio": statistics.median(ratios),
+            "ratios": ratios}
+
+
+def field_results(config: GameConfig, names: list[str], deals: int, seed: int, backend, where: Path) -> dict:
+    """Each named strategy's result per seating and deal in the heuristic's field (same deals)."""
+    heuristic = heuristic_of(config.game)
+    field = Field(config, [heuristic], seed, deals, "win", candidate_seatings(config.players, config.spec.team_game))
+    out = {}
+    for name in names:
+        (s,) = resolve(config.game, [name], config=config)
+        t = time.perf_counter()
+        out[name] = field.play(s, where / name.replace(":", "_").replace("=", "-"), backend)
+        print(f"    {name}: {out[name].mean():.3f} in {time.perf_counter() - t:.0f} s", file=sys.stderr, flush=True)
+    return out
+
+
+def edge(result: np.ndarray, baseline: np.ndarray) -> dict:
+    s = paired_summary(result, baseline)
+    return {"edge": s["difference"], "ci": s["difference_ci"], "p": s["p_value"], "win_rate": s["best"]}
+
+
+def share(app: np.ndarray, search: np.ndarray, base: np.ndarray, seed: int, n: int = 2000) -> dict:
+    """The apprentice's edge over the search's, on the same deals, with a bootstrap 95% interval."""
+    a, s, b = app.mean(axis=0), search.mean(axis=0), base.mean(axis=0)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(a), size=(n, len(a)))
+    ratios = (a[idx] - b[idx]).mean(axis=1) / (s[idx] - b[idx]).mean(axis=1)
+    return {"share": float((a - b).mean() / (s - b).mean()), "ci": [float(np.quantile(ratios, 0.025)),
+                                                                     float(np.quantile(ratios, 0.975))]}
+
+
+def strength(config: GameConfig, deals: int, seed: int, backend, where: Path) -> dict:
+    heuristic = heuristic_of(config.game)
+    r = field_results(config, [heuristic, "apprentice", "ismcts"], deals, seed, backend, where)
+    base = r[heuristic]
+    return {"heuristic": heuristic, "deals": deals, "seed": seed, "apprentice": edge(r["apprentice"], base),
+            "search": edge(r["ismcts"], base), "recovered": share(r["apprentice"], r["ismcts"], base, seed)}
+
+
+def rollout(config: GameConfig, deals: int, seed: int, backend, where: Path) -> dict:
+    r = field_results(config, ["ismcts:rollout=apprentice", "ismcts"], deals, seed, backend, where)
+    s = paired_summary(r["ismcts:rollout=apprentice"], r["ismcts"])
+    return {"deals": deals, "seed": seed, "difference": s["difference"], "ci": s["difference_ci"], "p": s["p_value"],
+            "apprentice_rollouts": s["best"], "default_rollouts": s["defaults"]}
+
+
+def balance(config: GameConfig, deals: int, seed: int, backend, where: Path) -> dict:
+    from tourney_sim.simulate.runner import run
+    seatings = candidate_seatings(config.players, config.spec.team_game)
+    rates = {}
+    for name in ("apprentice", "ismcts"):
+        m = make_matchup(config, [name], seed=seed, rotate=False)
+        out = where / f"everyone-{name}"
+        t = time.perf_counter()
+        run(m, deals, out, progress=False, backend=backend, command=None)
+        print(f"    everyone {name}: {time.perf_counter() - t:.0f} s", file=sys.stderr, flush=True)
+        rates[name] = [candidate_result(out, config.players, list(s), deals, "win", config.spec.better) for s in seatings]
+    rows = []
+    for s, a, b in zip(seatings, rates["apprentice"], rates["ismcts"]):
+        ci = paired_summary(b[None, :], b[None, :])["best_ci"]
+        d = paired_summary(a[None, :], b[None, :])
+        rows.append({"seats": list(s), "apprentice": float(a.mean()), "search": float(b.mean()), "search_ci": ci,
+                     "within": bool(ci[0] <= a.mean() <= ci[1]), "difference": d["difference"],
+                     "difference_ci": d["difference_ci"]})
+    return {"deals": deals, "seed": seed, "seats": rows, "all_within": all(r["within"] for r in rows)}
+
+
+def table(game: str, players: int, rules: list[str], components: list[str], deals: int, seed: int, backend,
+          where: Path, positions: int, rounds: int) -> dict:
+    from tourney_sim.simulate.train import TrainRequest, train
+    config = GameConfig.build(game, players, rules, components)
+    t = time.perf_counter()
+    out = where / "train"
+    train(config, out, TrainRequest(players=players, rounds=rounds, positions=positions, seed=seed), progress=False)
+    seconds = time.perf_counter() - t
+    try:
+        resolve(game, ["apprentice"], config=config)
+        refused = None
+    except StrategyError as exc:
+        refused = str(exc)
+    heuristic = heuristic_of(game)
+    r = field_results(config, [heuristic, f"apprentice@{out}"], deals, seed + 1, backend, where)
+    return {"table": config.describe(), "train_seconds": seconds, "shipped_refused": refused,
+            "apprentice": edge(r[f"apprentice@{out}"], r[heuristic])}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", help="GAME-N (repeatable); default every configuration")
+    ap.add_argument("--parts", default="speed,strength,balance,rollout")
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--balance-deals", type=int, default=2000)
+    ap.add_argument("--rollout-deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=4141)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--speed-games", type=int, default=20_000)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--out", default=None, help="write every figure to this JSON file (updated after each part)")
+    args = ap.parse_args()
+    parts = args.parts.split(",")
+    results = json.loads(Path(args.out).read_text()) if args.out and Path(args.out).exists() else {}
+
+    def save():
+        if args.out:
+            Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+
+    backend = open_backend(args.workers)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for game, players in CONFIGS:
+                key = f"{game}-{players}"
+                if args.only and key not in args.only:
+                    continue
+                config = GameConfig.build(game, players)
+                entry = results.setdefault(key, {})
+                for part in ("speed", "strength", "balance", "rollout"):
+                    if part not in parts:
+                        continue
+                    print(f"{key}: {part}", file=sys.stderr, flush=True)
+                    where = Path(tmp) / key / part
+                    t = time.perf_counter()
+                    if part == "speed":
+                        entry[part] = speed(config, args.repeats, args.speed_games)
+                    elif part == "strength":
+                        entry[part] = strength(config, args.deals, args.seed, backend, where)
+                    elif part == "balance":
+                        entry[part] = balance(config, args.balance_deals, args.seed, backend, where)
+                    else:
+                        entry[part] = rollout(config, args.rollout_deals, args.seed, backend, where)
+                    entry[part]["seconds"] = time.perf_counter() - t
+                    print(json.dumps(entry[part]), flush=True)
+                    save()
+            if "table" in parts:
+                for game, players, rules, components in TABLES:
+                    key = f"table:{game}-{players}:{','.join(rules + components)}"
+                    print(key, file=sys.stderr, flush=True)
+                    results[key] = table(game, players, rules, components, args.deals, args.seed, backend,
+                                         Path(tmp) / key.replace(":", "_"), positions=30000, rounds=6)
+                    print(json.dumps(results[key]), flush=True)
+                    save()
+    finally:
+        backend.close()
+
+
+if __name__ == "__main__":
+    main()
