@@ -5,8 +5,10 @@ A benchmark, never a test: every figure is measured here, with its command.
 Parts (``--parts``, default all but ``table``):
 
 - ``speed``: games per second of everyone playing the shipped ``apprentice`` and of everyone
-  playing the game's tuned heuristic (its guide), one process, alternating, ``--repeats`` times;
-  the median of the per-repeat ratios (the machines are shared: ratios measured side by side).
+  playing the game's tuned heuristic (its guide), alternating, ``--repeats`` times, the median of
+  the per-repeat ratios (the machines are shared: ratios measured side by side): end to end (the
+  whole ``tourney run`` command, Parquet written, default workers, as many games as the
+  heuristic's kernel plays in about four seconds), and the kernel alone (one process, no output).
 - ``strength``: on the same ``--deals`` fresh deals (seed ``--seed``), in field seatings (the
   candidate in each seat, or team, in turn; every other seat the tuned heuristic), the shipped
   apprentice, the search (``ismcts``) and the heuristic itself: each one's edge (its win rate
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,9 +72,25 @@ def speed(config: GameConfig, repeats: int, games: int) -> dict:
             play_block(m, (r + 1) * games, games)
             rates[name].append(games / (time.perf_counter() - t))
     ratios = [a / h for a, h in zip(rates["apprentice"], rates[heuristic])]
-    return {"heuristic": heuristic, "apprentice_games_per_s": statistics.median(rates["apprentice"]),
-            "heuristic_games_per_s": statistics.median(rates[heuristic]), "ratio": statistics.median(ratios),
-            "ratios": ratios}
+    kernel = {"apprentice_games_per_s": statistics.median(rates["apprentice"]),
+              "heuristic_games_per_s": statistics.median(rates[heuristic]), "ratio": statistics.median(ratios),
+              "ratios": ratios}
+    # end to end: the command a user runs, each one in turn
+    games = int(round(kernel["heuristic_games_per_s"] * 4, -3))
+    seconds = {name: [] for name in matchups}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(repeats):
+            for name in matchups:
+                command = [sys.executable, "-m", "tourney_sim", "run", config.game, "--players", str(config.players),
+                           "--strategy", name, "--games", str(games), "--seed", str(r), "--out", f"{tmp}/{name}",
+                           "--overwrite", "--quiet"]
+                t = time.perf_counter()
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+                seconds[name].append(time.perf_counter() - t)
+    ends = [h / a for a, h in zip(seconds["apprentice"], seconds[heuristic])]
+    return {"heuristic": heuristic, "kernel": kernel, "end_to_end": {
+        "games": games, "apprentice_seconds": statistics.median(seconds["apprentice"]),
+        "heuristic_seconds": statistics.median(seconds[heuristic]), "ratio": statistics.median(ends), "ratios": ends}}
 
 
 def field_results(config: GameConfig, names: list[str], deals: int, seed: int, backend, where: Path) -> dict:

@@ -33,6 +33,8 @@ def guided_choice(move_features, n_features, guide, guide_row, public, private, 
     explore = params[n_features + 1]
     if explore > 0.0 and below(rng, _SCALE) < explore * _SCALE:
         return below(rng, n_moves)
+    if n_moves == 1:  # a forced move: nothing to score
+        return 0
     out = np.empty((n_moves, n_features))
     move_features(public, private, moves, n_moves, out)
     guided = guide(public, private, moves, n_moves, rng, guide_row.copy())

@@ -210,10 +210,20 @@ def _halve(cand, n_cand, mean, better, keep, first, nxt, move, reward, visits, m
     return kept
 
 
+#: ``values`` of a search that reports none (:func:`ismcts`)
+NO_VALUES = np.empty(0, np.float64)
+
+
 @njit(inline="always")
 def ismcts(rules, rollout, policy_rows, evaluate, stage, lower_is_better, public, private, moves, n_moves,
-           rng, params):
+           rng, params, values):
     """The index into ``moves[:n_moves]`` that the search chooses (see the module docstring).
+
+    ``values``: where the search reports what it found, when it has room for ``n_moves``
+    (:data:`NO_VALUES`: it has none): ``values[i]`` the mean reward of the root move
+    ``moves[i]`` over the iterations that played it, for the deciding seat; left as it was for a
+    move it did not try (and for every move of a decision it did not search: a single legal
+    move, a single candidate).
 
     ``rules``: the game's rules module (``determinize``, ``to_move``, ``legal_moves``,
     ``apply_move``, ``result``, the views, ``STATE_SIZE``, ``MAX_MOVES``; called as ``rules.NAME``
@@ -478,6 +488,11 @@ def ismcts(rules, rollout, policy_rows, evaluate, stage, lower_is_better, public
             value = reward[c] / visits[c] if rounds else visits[c]
             if value > most:
                 choice, most = i, value
+    if values.shape[0] >= n_moves:
+        for i in range(n_moves):
+            c = _find_child(first, nxt, move, 0, moves[i])
+            if c >= 0 and visits[c] > 0:
+                values[i] = reward[c] / visits[c]
     if rounds and keep >= 0 and margin > 0.0 and choice != keep:
         k = visits[_find_child(first, nxt, move, 0, moves[choice])]  # its rounds: its paired differences
         mean_lead = lead_sum[choice] / k if k > 0 else 0.0

@@ -11,7 +11,11 @@ training run finds the weights by imitating the search (DAgger / expert iteratio
    apprentice with some exploration, so the search labels the positions the student reaches;
 2. *fit*: the weights that make the search's choices most likely under a softmax over each
    decision's moves (conditional logit, L2-penalised, ``scipy.optimize`` L-BFGS), on every
-   round's positions so far;
+   round's positions so far; then (``target`` value, the default), from there, the weights
+   that maximise the search's own value of the moves such a softmax plays (each move's mean
+   reward in the search, less its decision's mean: :func:`fit_values`). Imitating the choices
+   treats every disagreement alike; the values say which ones cost (Compañeros, 4 players, the
+   same 30,000 labels: +3.7 pp over greedy-tuned imitating, +10.0 pp with the values);
 3. *evaluate*: the new weights against ``against`` on ``eval_deals`` fresh deals, in every seat
    (field seatings, as ``tourney tune`` plays a candidate), paired with the best weights so far
    on the same deals; the new weights become the best unless they play measurably worse
@@ -52,10 +56,10 @@ from .stepper import KernelGame
 from .tune import Field, candidate_seatings
 
 TRAIN_FILE = "_train.json"
-TRAIN_FORMAT = "tourney-train/1"
+TRAIN_FORMAT = "tourney-train/2"  # /2: the search's values of each move, the value fit
 TRAIN = JobKind("training run", TRAIN_FILE, TRAIN_FORMAT,
                 ("format", "game", "players", "options", "seed", "rounds", "positions", "label_iterations",
-                 "sample", "explore", "l2", "against", "eval_deals", "sources"))
+                 "sample", "explore", "target", "l2", "value_l2", "against", "eval_deals", "sources"))
 #: game indices of round r start at r * GAMES_PER_ROUND (each round's games are new deals)
 GAMES_PER_ROUND = 1_000_000
 #: the label stream of a decision: FIRST_SEAT_STREAM + this + its place in the game
@@ -66,6 +70,8 @@ GAMES_PER_TASK = 4
 #: some 100-900 bytes each (every legal move's features, float32)
 MOST_POSITIONS = 500_000
 BEST_FILE = "best.toml"
+#: what the weights are fitted to (``--target``)
+TARGETS = ("value", "choice")
 
 
 class TrainError(TourneyError):
@@ -87,11 +93,21 @@ class TrainRequest:
                                              "playing budget).")
     sample: float = option(0.3, "Share of the decisions of a collected game that are labelled.")
     explore: float = option(0.1, "Chance that the apprentice plays a random legal move while collecting.")
-    l2: float = option(0.01, "L2 penalty of the fit, per weight.")
+    target: str = option("value", "What the weights are fitted to: value (the search's value of the moves the "
+                         "policy plays, starting from the imitation) or choice (the search's choices only).")
+    l2: float = option(0.01, "L2 penalty of the imitation fit, per weight.")
+    value_l2: float = option(1e-5, "L2 penalty of the value fit, per weight.")
     against: Optional[str] = option(None, "The strategy it is measured against (default: the study's heuristic "
                                     "level, the game's strongest).")
     eval_deals: int = option(2000, "Fresh deals of each round's evaluation, per seating.")
     seed: int = option(0, "Seed of the games, the labels and the evaluation.", "--seed", "-s")
+
+
+def search_values_of(game: str):
+    """The game's search reporting what it found (``strategies/<game>.py``: ``ismcts_values``,
+    the ``ismcts`` strategy with a ``values`` array: each root move's mean reward)."""
+    from tourney_sim.strategies import BUILTIN_MODULES
+    return importlib.import_module(BUILTIN_MODULES[game]).ismcts_values
 
 
 def guide_of(game: str):
@@ -142,6 +158,48 @@ def fit(X: np.ndarray, starts: np.ndarray, y: np.ndarray, l2: float) -> tuple[np
     return w, {"log_loss": float(loss(w)[0] - l2 * w @ w), "agreement": agreement(X, starts, y, w)}
 
 
+def fit_values(X: np.ndarray, starts: np.ndarray, q: np.ndarray, l2: float, w0: np.ndarray,
+               limit: float = 100.0) -> tuple[np.ndarray, dict]:
+    """The weights w maximising the search's value of the moves a softmax over the scores
+    ``X[row] @ w`` plays: mean over decisions of sum_k pi_k A_k, with A_k move k's mean reward
+    as the search found it (``q``) less the decision's mean, in units of the advantages' spread;
+    a move the search did not try counts as its decision's worst. L2-penalised, from ``w0`` (the
+    imitation's weights: the objective is not convex), each weight within ±``limit`` (the
+    apprentice's parameter range). Returns (w, {"value": the objective in reward units, "gain":
+    its gain over ``w0``})."""
+    from scipy.optimize import minimize
+
+    n = len(starts) - 1
+    first = starts[:-1]
+    group = np.repeat(np.arange(n), np.diff(starts))
+    q = q.astype(np.float64)
+    tried = ~np.isnan(q)
+    lowest = np.minimum.reduceat(np.where(tried, q, np.inf), first)
+    q = np.where(tried, q, lowest[group])
+    q = np.where(np.isfinite(q), q, 0.0)  # a decision the search did not search: no advantage
+    counts = np.diff(starts).astype(np.float64)
+    a = q - (np.add.reduceat(q, first) / counts)[group]
+    scale = float(a.std()) or 1.0
+    a = a / scale
+
+    def loss(w):
+        s = (X @ w.astype(np.float32)).astype(np.float64)
+        top = np.maximum.reduceat(s, first)
+        e = np.exp(s - top[group])
+        p = e / np.add.reduceat(e, first)[group]
+        value = np.add.reduceat(p * a, first)
+        g = p * (a - value[group])
+        grad = (g.astype(np.float32) @ X).astype(np.float64) / n
+        return -value.mean() + l2 * w @ w, -grad + 2 * l2 * w
+
+    start = -loss(w0)[0] + l2 * w0 @ w0
+    res = minimize(loss, np.clip(np.asarray(w0, np.float64), -limit, limit), jac=True, method="L-BFGS-B",
+                   bounds=[(-limit, limit)] * X.shape[1], options={"maxiter": 500})
+    w = res.x
+    end = -loss(w)[0] + l2 * w @ w
+    return w, {"value": end * scale, "gain": (end - start) * scale}
+
+
 def agreement(X: np.ndarray, starts: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     """Share of the decisions where the weights' best move (the first of equal scores, as the
     apprentice plays) is the label."""
@@ -165,11 +223,11 @@ def label_games(task: dict, first_game: int, n_games: int) -> dict:
     config = GameConfig.from_record(task["game"], task["players"], task["options"], rules=task["rules"])
     features = features_of(config.game)
     player, labeller = resolve(config.game, [task["player"], task["label"]])
-    label_row, label_fn = labeller.param_row(), labeller.fn
+    label_row, label_fn = labeller.param_row(), search_values_of(config.game)
     guide = guide_of(config.game)
     guide_row, no_stream = guide.param_row(), np.zeros(4, np.uint64)  # the guides draw nothing
     spec, params, seed, f = config.spec, config.params(), task["seed"], features.N_FEATURES
-    rows, starts, labels, games = [], [0], [], []
+    rows, starts, labels, games, values = [], [0], [], [], []
     for game in range(first_game, first_game + n_games):
         sample_rng = np.random.default_rng([seed, game, 7])
         g = KernelGame(spec, params, seed, game)
@@ -186,29 +244,33 @@ def label_games(task: dict, first_game: int, n_games: int) -> dict:
                 rng = new_stream(seed, game, FIRST_SEAT_STREAM + LABEL_STREAM + step)
                 rows.append(out.astype(np.float32))
                 starts.append(starts[-1] + n)
-                labels.append(int(label_fn(public, private, g.moves, n, rng, label_row)))
+                found = np.full(n, np.nan)
+                labels.append(int(label_fn(public, private, g.moves, n, rng, label_row, found)))
+                values.append(found.astype(np.float32))
                 games.append(game)
             g.apply(g.choose(player))
             step += 1
     return {"X": np.concatenate(rows) if rows else np.zeros((0, f + 1), np.float32),
-            "starts": np.array(starts, np.int64), "y": np.array(labels, np.int64), "game": np.array(games, np.int64)}
+            "starts": np.array(starts, np.int64), "y": np.array(labels, np.int64), "game": np.array(games, np.int64),
+            "q": np.concatenate(values) if values else np.zeros(0, np.float32)}
 
 
 def join(parts: list[dict], limit: int | None = None) -> dict:
     """Labelled decisions of several parts, in order, one ragged set; the first ``limit`` only."""
-    X, starts, y, games, offset = [], [np.zeros(1, np.int64)], [], [], 0
+    X, starts, y, games, q, offset = [], [np.zeros(1, np.int64)], [], [], [], 0
     for p in parts:
         X.append(p["X"])
+        q.append(p["q"])
         starts.append(p["starts"][1:] + offset)
         offset += len(p["X"])
         y.append(p["y"])
         games.append(p["game"])
     out = {"X": np.concatenate(X), "starts": np.concatenate(starts), "y": np.concatenate(y),
-           "game": np.concatenate(games)}
+           "game": np.concatenate(games), "q": np.concatenate(q)}
     if limit is not None and len(out["y"]) > limit:
         end = out["starts"][limit]
         out = {"X": out["X"][:end], "starts": out["starts"][:limit + 1], "y": out["y"][:limit],
-               "game": out["game"][:limit]}
+               "game": out["game"][:limit], "q": out["q"][:end]}
     return out
 
 
@@ -234,8 +296,10 @@ class TrainJob(Job):
         for name, v in (("--sample", r.sample), ("--explore", r.explore)):
             if not 0.0 <= v <= 1.0 or (name == "--sample" and v == 0.0):
                 raise TrainError(f"{name} must be a share from 0 to 1, got {v}")
-        if r.l2 < 0:
-            raise TrainError(f"--l2 must be 0 or more, got {r.l2}")
+        if r.l2 < 0 or r.value_l2 < 0:
+            raise TrainError(f"--l2 and --value-l2 must be 0 or more, got {r.l2} and {r.value_l2}")
+        if r.target not in TARGETS:
+            raise TrainError(f"--target must be one of {', '.join(TARGETS)}, got {r.target!r}")
         (search,) = resolve(config.game, ["ismcts"])
         iterations = r.label_iterations or 2 * int(search.settings()["iterations"])
         (self.labeller,) = resolve(config.game, [f"ismcts:iterations={iterations}"])
@@ -243,6 +307,7 @@ class TrainJob(Job):
         self.against = r.against or level_strategies(config.game, BUDGETS["standard"])["heuristic"]
         (self.opponent,) = resolve(config.game, [self.against])
         (self.student,) = resolve(config.game, ["apprentice:explore=0"])  # its weights set per round
+        self.limit = min(p.high for p in self.student.params if p.name != "explore")
         self.backend = None
 
     def prepare(self, old: dict | None) -> dict:
@@ -250,7 +315,8 @@ class TrainJob(Job):
         return {"format": TRAIN_FORMAT, "tool": "tourney", "tool_version": __version__, "game": c.game,
                 "players": c.players, "options": c.options, "rules": c.rules, "seed": r.seed, "rounds": r.rounds,
                 "positions": r.positions, "label_iterations": self.iterations, "sample": r.sample,
-                "explore": r.explore, "l2": r.l2, "against": self.opponent.setting, "eval_deals": r.eval_deals,
+                "explore": r.explore, "target": r.target, "l2": r.l2, "value_l2": r.value_l2,
+                "against": self.opponent.setting, "eval_deals": r.eval_deals,
                 "features": self.features_names(), "guide": guide_of(c.game).label, "sources": SOURCES,
                 "command": self.command, "status": "running", "created": now(), "history": [], "best": None}
 
@@ -325,6 +391,11 @@ class TrainJob(Job):
                 np.savez(round_dir / "positions.npz", **new)
                 everything = self.positions(k + 1)
                 w, figures = fit(everything["X"], everything["starts"], everything["y"], r.l2)
+                if r.target == "value":
+                    w, gained = fit_values(everything["X"], everything["starts"], everything["q"], r.value_l2, w,
+                                           self.limit)
+                    figures = {**figures, "imitation_agreement": figures["agreement"], "value_gain": gained["gain"],
+                               "agreement": agreement(everything["X"], everything["starts"], everything["y"], w)}
                 # how often the weights so far already agreed with the search on the new positions
                 held_out = agreement(new["X"], new["starts"], new["y"], best) if best is not None else None
                 ev = self.evaluate(k, w, best)

@@ -289,7 +289,13 @@ ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=140, rollout="
 @njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(ca, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages, False,
-                         public, private, moves, n_moves, rng, params)
+                         public, private, moves, n_moves, rng, params, search.NO_VALUES)
+
+
+@njit(cache=True)  # what the search found: tourney train's value labels
+def ismcts_values(public, private, moves, n_moves, rng, params, values):
+    return search.ismcts(ca, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages, False,
+                         public, private, moves, n_moves, rng, params, values)
 
 
 STRATEGIES = [

@@ -387,7 +387,13 @@ def evaluate(state, scale, reward):
 @njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(pa, rollout, ROLLOUT_ROWS, evaluate, search.no_stages, False,
-                         public, private, moves, n_moves, rng, params)
+                         public, private, moves, n_moves, rng, params, search.NO_VALUES)
+
+
+@njit(cache=True)  # what the search found: tourney train's value labels
+def ismcts_values(public, private, moves, n_moves, rng, params, values):
+    return search.ismcts(pa, rollout, ROLLOUT_ROWS, evaluate, search.no_stages, False,
+                         public, private, moves, n_moves, rng, params, values)
 
 
 STRATEGIES = [

@@ -33,7 +33,7 @@ ISMCTS_PARAMS = search.search_params(ROLLOUT_POLICIES, iterations=100, rollout="
 @njit(cache=True)  # compiled with STRATEGY_SIGNATURE when first resolved: kernel.ready
 def ismcts(public, private, moves, n_moves, rng, params):
     return search.ismcts(du, rollout, ROLLOUT_ROWS, search.no_evaluation, search.no_stages, False,
-                         public, private, moves, n_moves, rng, params)
+                         public, private, moves, n_moves, rng, params, search.NO_VALUES)
 
 
 STRATEGIES = [
