@@ -133,11 +133,15 @@ def search_for_table(search: Strategy, config) -> Strategy:
     """The search ``search`` for the table ``config``: play-outs by ``apprentice`` (the setting
     ``rollout=apprentice``) become those by the apprentice's weights shipped for the table's
     player count, refused by name when the table is not the one they were trained on."""
-    from . import available, check_table
+    from . import StrategyError, available, check_table
     if search.settings().get("rollout") != "apprentice":
         return search
     apprentice = available(search.game)["apprentice"]
-    check_table(apprentice.for_table(apprentice, config), config)
+    try:
+        check_table(apprentice.for_table(apprentice, config), config)
+    except StrategyError as exc:
+        raise StrategyError(f"{search.label} plays out with the apprentice's shipped weights: "
+                            f"{str(exc).removeprefix('strategy apprentice: ')}") from None
     return replace(search.with_settings({"rollout": rollout_name(apprentice, config.players)}),
                    short_name=search.short_name)
 

@@ -54,16 +54,39 @@ def test_no_signal_fits_weights_near_zero():
     assert np.abs(fitted).max() < 0.1, fitted
 
 
+def test_the_value_fit_learns_which_disagreements_cost_and_keeps_its_weights_in_range():
+    """Feature 0 is what the labels follow; feature 1 is what the moves are worth. Imitation
+    learns feature 0; the value fit, started there, turns to feature 1 (a move the search did not
+    try counts as its decision's worst), and its policy's value is the better one."""
+    rng = np.random.default_rng(4)
+    n, moves = 3000, 4
+    starts = np.arange(0, (n + 1) * moves, moves)
+    X = rng.normal(size=(n * moves, 2)).astype(np.float32)
+    y = X[:, 0].reshape(n, moves).argmax(axis=1)
+    q = (0.5 + 0.1 * X[:, 1]).astype(np.float32)
+    q[::7] = np.nan  # not tried
+    imitated, _ = tr.fit(X, starts, y, l2=0.01)
+    assert imitated[0] > 1.0 and abs(imitated[1]) < 0.2
+    valued, figures = tr.fit_values(X, starts, q, 1e-5, imitated, limit=5.0)
+    assert valued[1] > abs(valued[0]) and figures["gain"] > 0 and np.abs(valued).max() <= 5.0
+
+    def value(w):  # the search's value of the moves the weights play (the best-scored)
+        best = (X @ w).reshape(n, moves).argmax(axis=1)
+        return np.nanmean(q.reshape(n, moves)[np.arange(n), best])
+    assert value(valued) > value(imitated) + 0.05
+
+
 def test_labelled_decisions_join_in_order_and_stop_at_the_limit():
     parts = [{"X": np.arange(6, dtype=np.float32).reshape(3, 2), "starts": np.array([0, 2, 3]),
-              "y": np.array([1, 0]), "game": np.array([0, 1])},
+              "y": np.array([1, 0]), "game": np.array([0, 1]), "q": np.array([0.1, 0.2, 0.3])},
              {"X": np.arange(6, 10, dtype=np.float32).reshape(2, 2), "starts": np.array([0, 2]),
-              "y": np.array([1]), "game": np.array([4])}]
+              "y": np.array([1]), "game": np.array([4]), "q": np.array([0.4, 0.5])}]
     whole = tr.join(parts)
     assert whole["starts"].tolist() == [0, 2, 3, 5] and whole["y"].tolist() == [1, 0, 1]
     assert whole["X"][3:].tolist() == [[6, 7], [8, 9]]
     cut = tr.join(parts, 2)
     assert cut["starts"].tolist() == [0, 2, 3] and len(cut["X"]) == 3 and cut["game"].tolist() == [0, 1]
+    assert cut["q"].tolist() == [0.1, 0.2, 0.3]
 
 
 @pytest.mark.slow
@@ -191,3 +214,28 @@ def test_a_game_the_apprentice_played_replays_and_the_reference_engine_accepts_i
     path.write_text(r.output)
     r = invoke("check", path)
     assert r.exit_code == 0 and "the trace follows the colleagues rules" in r.output, r.output
+
+
+def test_the_search_reports_the_values_it_chose_by():
+    """Compañeros' search (paired root, no margin) plays the move of the best mean reward: the
+    value it reports for it is the largest, every move was tried, and a search asked for values
+    chooses as the strategy does."""
+    from tourney_sim.simulate.seeding import new_stream
+    from tourney_sim.simulate.stepper import KernelGame
+    from tourney_sim.strategies import resolve
+    config = GameConfig.build("companeros", 4)
+    (search,) = resolve("companeros", ["ismcts:iterations=60"])
+    values_fn = tr.search_values_of("companeros")
+    checked = 0
+    g = KernelGame(config.spec, config.params(), 9, 0)
+    while (seat := g.to_move()) >= 0:
+        n = g._legal()
+        if n > 1:
+            public, private = g.m.public_view(g.state), g.m.private_view(g.state, seat)
+            values = np.full(n, np.nan)
+            chosen = values_fn(public, private, g.moves, n, new_stream(9, 0, 77), search.param_row(), values)
+            assert chosen == search.fn(public, private, g.moves, n, new_stream(9, 0, 77), search.param_row())
+            assert not np.isnan(values).any() and chosen == int(np.argmax(values))
+            checked += 1
+        g.apply(g.moves[0])
+    assert checked > 10
