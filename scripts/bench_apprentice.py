@@ -176,6 +176,57 @@ def table(game: str, players: int, rules: list[str], components: list[str], deal
             "apprentice": edge(r[f"apprentice@{out}"], r[heuristic])}
 
 
+def pp(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def markdown(results: dict) -> str:
+    """The figures as the tables of docs/apprentice.md."""
+    lines = ["| configuration | guide | apprentice's edge [95%], p | search's edge [95%] | share of the search's "
+             "edge recovered [95%] | speed: games/s, apprentice / guide, end to end (kernel) |",
+             "|---|---|---|---|---|---|"]
+    for key, e in results.items():
+        if key.startswith("table:") or "strength" not in e:
+            continue
+        st, sp = e["strength"], e.get("speed")
+        a, s, r = st["apprentice"], st["search"], st["recovered"]
+        p = "< 0.001" if a["p"] < 0.001 else f"{a['p']:.2g}"
+        speed = "" if not sp else (f"{sp['end_to_end']['ratio']:.2f} ({sp['kernel']['ratio']:.2f})"
+                                   if "end_to_end" in sp else f"({sp['ratio']:.2f})")
+        lines.append(f"| {key.replace('-', ', ')} players | {st['heuristic']} | {pp(a['edge'])} pp "
+                     f"[{pp(a['ci'][0])}, {pp(a['ci'][1])}], p {p} | {pp(s['edge'])} pp [{pp(s['ci'][0])}, "
+                     f"{pp(s['ci'][1])}] | {100 * r['share']:.0f}% [{100 * r['ci'][0]:.0f}, {100 * r['ci'][1]:.0f}] | "
+                     f"{speed} |")
+    if any("balance" in e for e in results.values()):
+        lines += ["", "| configuration | seat (team): everyone apprentice, everyone search [95%] | all within the "
+                  "search's intervals |", "|---|---|---|"]
+        for key, e in results.items():
+            if "balance" not in e:
+                continue
+            b = e["balance"]
+            seats = "; ".join(f"{'+'.join(str(x) for x in row['seats'])}: {100 * row['apprentice']:.1f}%, "
+                              f"{100 * row['search']:.1f}% [{100 * row['search_ci'][0]:.1f}, {100 * row['search_ci'][1]:.1f}]"
+                              for row in b["seats"])
+            lines.append(f"| {key.replace('-', ', ')} players | {seats} | {'yes' if b['all_within'] else 'no'} |")
+    if any("rollout" in e for e in results.values()):
+        lines += ["", "| configuration | ismcts:rollout=apprentice against ismcts (each in the guide's field, same "
+                  "deals) [95%], p |", "|---|---|"]
+        for key, e in results.items():
+            if "rollout" in e:
+                r = e["rollout"]
+                lines.append(f"| {key.replace('-', ', ')} players | {pp(r['difference'])} pp [{pp(r['ci'][0])}, "
+                             f"{pp(r['ci'][1])}], p {r['p']:.2g} ({r['deals']:,} deals) |")
+    tables = [(k, e) for k, e in results.items() if k.startswith("table:")]
+    if tables:
+        lines += ["", "| designed table | training | its apprentice's edge over the guide [95%], p | the shipped "
+                  "weights there |", "|---|---|---|---|"]
+        for key, e in tables:
+            a = e["apprentice"]
+            lines.append(f"| {e['table']} | {e['train_seconds']:.0f} s | {pp(a['edge'])} pp [{pp(a['ci'][0])}, "
+                         f"{pp(a['ci'][1])}], p {a['p']:.2g} | {'refused' if e['shipped_refused'] else 'played!'} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="GAME-N (repeatable); default every configuration")
@@ -188,7 +239,11 @@ def main() -> None:
     ap.add_argument("--speed-games", type=int, default=20_000)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--out", default=None, help="write every figure to this JSON file (updated after each part)")
+    ap.add_argument("--markdown", default=None, help="print the tables of this JSON file (an --out) and stop")
     args = ap.parse_args()
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())))
+        return
     parts = args.parts.split(",")
     results = json.loads(Path(args.out).read_text()) if args.out and Path(args.out).exists() else {}
 
