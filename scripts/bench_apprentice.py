@@ -52,7 +52,8 @@ from tourney_sim.strategies.common import GUIDES
 CONFIGS = [("companeros", 3), ("companeros", 4), ("companeros", 6), ("cardavia", 4), ("colleagues", 2),
            ("colleagues", 4), ("partners", 4)]
 #: designed tables the apprentice is trained on (part ``table``): (game, players, rules, components)
-TABLES = [("cardavia", 4, ["match_deals=2"], []), ("colleagues", 4, [], ["overtime.values[2]=3"])]
+#: (1-based addresses: overtime.values[3] is the third Overtime card, worth 4 -> 3)
+TABLES = [("cardavia", 4, ["match_deals=2"], []), ("colleagues", 4, [], ["overtime.values[3]=3"])]
 
 
 def heuristic_of(game: str) -> str:

@@ -67,7 +67,7 @@ def test_the_count_sees_allocations_per_decision():
 
 
 #: the separately compiled functions that keep numba's runtime: they own arrays
-OWN_ARRAYS = {"play_chunk", "ismcts"}
+OWN_ARRAYS = {"play_chunk", "ismcts", "ismcts_values", "apprentice_move"}  # the apprentice: its features' rows
 
 
 def test_separately_compiled_helpers_leave_the_runtime_out():

@@ -68,21 +68,34 @@ def test_points_are_columns_and_the_search_scale_a_share(game):
     assert 0.0 < spec.search_scale <= 1.0
 
 
+def policy_strategy(game: str, name: str):
+    """The strategy a rollout policy plays: the game's strategy of that name, or for
+    ``apprentice-<N>p`` (``apprentice``) the apprentice with the weights shipped for N players
+    (for the game's default player count)."""
+    from tourney_sim.simulate.games.config import GameConfig
+    if name == "apprentice" or (name.startswith("apprentice-") and name.endswith("p")):
+        players = int(name[len("apprentice-"):-1]) if name != "apprentice" else None
+        return resolve(game, ["apprentice"], config=GameConfig.build(game, players))[0]
+    return resolve(game, [name])[0]
+
+
 @pytest.mark.parametrize("game", [g for g in GAMES if g in BUILTIN_MODULES])
 def test_rollout_policies_resolve_to_the_games_strategies(game):
-    """Every rollout policy of the search is the game's strategy of that name, at that setting; the
+    """Every rollout policy of the search is the game's strategy of that name, at that setting (the
+    apprentice's: the weights shipped for each player count, and for the default one); the
     heuristics are declared once (every built-in but random and the search is a policy)."""
     module = importlib.import_module(BUILTIN_MODULES[game])
     names, rows = module.ROLLOUT_POLICIES, module.ROLLOUT_ROWS
     assert names[0] == "random" and not rows[0].any()
     assert len(set(names)) == len(names) == len(rows)
     for name, row in zip(names[1:], rows[1:]):
-        (strategy,) = resolve(game, [name])
-        np.testing.assert_array_equal(row, strategy.param_row())
+        np.testing.assert_array_equal(row, policy_strategy(game, name).param_row())
     builtins = [s.name for s in available(game).values() if s.origin == "built-in" and not s.needs_setting]
     heuristics = [n for n in builtins if n != "random" and n not in SEARCH_STRATEGIES and not n.endswith("-tuned")]
     assert [h.name for h in module.HEURISTICS] == heuristics
-    assert set(names[1:]) == {n for n in builtins if n != "random" and n not in SEARCH_STRATEGIES}
+    assert {n for n in names[1:] if not n.startswith("apprentice")} == \
+        {n for n in builtins if n != "random" and n not in SEARCH_STRATEGIES}
+    assert "apprentice" in names
     search = available(game)["ismcts"]
     assert next(p for p in search.params if p.name == "rollout").choices == names
 
@@ -93,7 +106,7 @@ def test_the_rollout_plays_each_policys_strategy(game):
     strategy picks, on positions of a played game, with the same random stream."""
     module = importlib.import_module(BUILTIN_MODULES[game])
     spec = get_game(game)
-    strategies = resolve(game, list(module.ROLLOUT_POLICIES))
+    strategies = [policy_strategy(game, name) for name in module.ROLLOUT_POLICIES]
     rows = module.ROLLOUT_ROWS
     params = spec.make_params(spec.default_players, spec.resolve_options([]))
     positions, game_index = 0, 0

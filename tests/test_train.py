@@ -145,6 +145,12 @@ def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_
     r = invoke("run", "companeros", "--players", 5, "--strategy", "apprentice", "--games", 10, "--out", tmp_path / "z")
     assert r.exit_code == 2 and "no weights are shipped for companeros at 5 players" in r.output, r.output
     assert "apprentice" not in heuristics("cardavia")
+    # a component table is part of the table: one card changed refuses the shipped weights too
+    from tourney_sim.strategies import StrategyError, resolve
+    changed = GameConfig.build("colleagues", 4, components=["work.values[15]=3"])
+    with pytest.raises(StrategyError, match="--component work.values\\[15\\]=3"):
+        resolve("colleagues", ["apprentice"], config=changed)
+    assert resolve("colleagues", ["apprentice"], config=GameConfig.build("colleagues", 4))[0].table
 
 
 def test_bad_training_requests_are_one_line_errors(tmp_path):
