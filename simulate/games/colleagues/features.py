@@ -125,7 +125,10 @@ def _unseen(public, private):
 
 
 @njit(cache=True, inline="always")
-def _default_values(public):
+def default_values(public):
+    """Whether every Commitment card c is worth c + 1 (the default component table)."""
+    # in int32 throughout, the loop compiles to a few vector instructions; with c + 1 an int64
+    # it stayed a scalar loop, 10x slower (45 ns a decision, a fifth of middle's)
     diff = np.int32(0)
     for c in range(cl.N_COMMIT):
         diff |= public[cl.C_VALUE + c] ^ np.int32(c + 1)
@@ -294,7 +297,7 @@ def move_features(public, private, moves, n_moves, out):
     progress = min(1.0, (public[cl.H_WEEK] * (cl.DAYS + 1) + step) / (cl.WEEKS * (cl.DAYS + 1)))
     unseen = _unseen(public, private)
     count = popcount(unseen)
-    default = _default_values(public)
+    default = default_values(public)
 
     if decision == cl.DEC_PLAY:
         hand_n = private[cl.P_HAND_N]
