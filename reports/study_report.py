@@ -17,10 +17,12 @@ from tourney_sim.simulate.study import STUDY
 from tourney_sim.simulate.jobdir import renders
 
 from tourney_sim.simulate.stats import analysis, findings, intervals
-from tourney_sim.simulate.stats.findings import Family, Question
+from tourney_sim.simulate.stats.findings import LEVELS, Family, Question
 from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_deal
-from tourney_sim.simulate.stats.studies import (LEVEL_WORDS, StudyData, adaptive_counts, changed_any_game, context,
-                                                findings_json, findings_level, load_study, on_deals, questions)
+from tourney_sim.simulate.stats.findings import LEVEL_WORDS
+from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, context, findings_json,
+                                                findings_level, load_study, on_deals, questions, strong_counts,
+                                                strong_levels)
 
 from . import plots
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
@@ -212,10 +214,12 @@ def _level_state(qs: list[Question]) -> str:
 
 
 def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats: dict) -> list[str]:
-    """One to five sentences a designer reads in 30 seconds: is the game fair at this player
-    count (under heuristic and search play), which rule option fixes it, the first player, skill."""
+    """One to six sentences a designer reads in 30 seconds: is the game fair at this player
+    count (under heuristic play and strong play: the apprentice's, or the search's where the
+    apprentice disagrees with it), what the strong level rests on, which rule option fixes it, the
+    first player, skill."""
     out = []
-    levels = [lv for lv in ("heuristic", "search") if (p, lv) in data.levels]
+    levels = verdict_levels(data, family, p)
     state = {}
     for lv in levels:
         qs = [q for q in family.questions if q.section == "seats" and q.players == p and q.level == lv
@@ -254,6 +258,9 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
         said = "; ".join(q.settle_words() for q in most if q is not None)
         out.append(f"Not settled under {' or '.join(LEVEL_WORDS[lv] for lv in open_levels)}"
                    + (f": {said}." if said else "."))
+    check = _check_words(data, family, p)
+    if check:
+        out.append(check)
     mine = [r for r in rows if r.players == p and r.level == "heuristic" and r.changed]
     fairer = [r for r in mine if r.shown() == "fairer"]
     worse = [r for r in mine if r.shown() == "less fair"]
@@ -275,7 +282,40 @@ def verdict(data: StudyData, family: Family, p: int, rows: list[RuleRow], seats:
     skill = _skill(data, family, p)
     if skill:
         out.append(skill)
-    return out[:5]
+    return out[:6]
+
+
+def verdict_levels(data: StudyData, family: Family, p: int) -> list[str]:
+    """The levels the verdict judges at ``p`` players: heuristic play, and the strong level it
+    rests on (:func:`findings.strong_level`), each where it was played."""
+    strong = strong_levels(data, family).get(p)
+    return [lv for lv in ("heuristic", strong) if lv is not None and (p, lv) in data.levels]
+
+
+def _check_words(data: StudyData, family: Family, p: int) -> str:
+    """What the strong level rests on, in one sentence: the apprentice checked against the search
+    on the same deals (they agree, with the largest gap), or the disagreement that sends the
+    verdict to the search."""
+    qs = [q for q in family.questions if q.section == "agreement" and q.players == p]
+    if not qs:
+        return ""
+    deals = count(data.levels[(p, "apprentice")].deals)
+    searched = count(qs[0].deals)
+    apart = [q for q in qs if q.outcome == "finding"]
+    if apart:
+        q = max(apart, key=lambda q: abs(q.estimate))
+        return (f"Strong play rests on the search's {searched} deals: the apprentice does not play the game the search "
+                f"plays here ({_agreement_words(q)}), so its {deals} deals are not used for the verdict.")
+    q = max(qs, key=lambda q: abs(q.estimate))
+    agree = ("they agree within the margin" if all(x.outcome in ("equivalent", "negligible", "unchanged") for x in qs)
+             else "no disagreement found")
+    return (f"Strong play is the apprentice's ({deals} deals), checked against the search on {searched} of the same "
+            f"deals: {agree} (largest gap: {_agreement_words(q)}).")
+
+
+def _agreement_words(q: Question) -> str:
+    """An agreement question in words: "seat 2 +3.1 pp against the search, 95% [+0.4, +5.8]"."""
+    return f"{q.subject} {100 * q.estimate:+.1f} pp against the search, 95% {_iv_pp(q.low, q.high)}"
 
 
 def _findings_first(qs: list[Question]) -> list[Question]:
@@ -294,7 +334,7 @@ def verdict_state(data: StudyData, family: Family, p: int) -> str:
     finding at some level), "fair" (every studied level shown fair), else "open"."""
     states = [_level_state([q for q in family.questions if q.section == "seats" and q.players == p
                             and q.level == lv and q.measure == "win rate"])
-              for lv in ("heuristic", "search") if (p, lv) in data.levels]
+              for lv in verdict_levels(data, family, p)]
     if "unfair" in states:
         return "unfair"
     return "fair" if states and all(s == "fair" for s in states) else "open"
@@ -372,6 +412,7 @@ def build(data: StudyData, family: Family) -> Report:
     _layout_plots(r, data, rows, seats)
     _layout_findings(r, data, family, rows)
     _layout_seats(r, data, seats)
+    _layout_strong(r, data, family)
     if rows:
         _layout_rules(r, data, rows)
     _layout_landscape(r, data, family)
@@ -440,7 +481,7 @@ def _layout_plots(r: Report, data: StudyData, rows: list[RuleRow], seats: dict) 
     for p in data.players:
         figs = []
         groups = {}
-        for lv in ("random", "heuristic", "search"):
+        for lv in LEVELS:
             s = seats.get((p, lv))
             if s is not None:
                 u = s["units"]
@@ -542,6 +583,9 @@ def _counts(qs: list[Question]) -> str:
 
 
 def _not_played(data: StudyData, family_name: str) -> str:
+    if family_name == "agreement":
+        return ("Not played: the strong level's check needs the apprentice and the search levels at the same player "
+                "count.")
     if family_name == "search rules" and "search" in data.manifest.get("levels", ()):
         return next((x for x in data.manifest.get("not_played", ()) if "search" in x), "")
     return ""
@@ -562,7 +606,7 @@ def _layout_seats(r: Report, data: StudyData, seats: dict) -> None:
                  "against the average seat. " + SHARED_FIRST)
     for p in data.players:
         rows = []
-        for level in ("random", "heuristic", "search"):
+        for level in LEVELS:
             cfg = data.levels.get((p, level))
             if cfg is None:
                 continue
@@ -575,6 +619,27 @@ def _layout_seats(r: Report, data: StudyData, seats: dict) -> None:
         b.append(_h(3, f"{p} players"))
         b.append(Table(["level", "everyone plays", "deals", "win rate by seat [95%]", "balance figure",
                         "first player (v average seat)", "seats equal p"], rows))
+
+
+def _layout_strong(r: Report, data: StudyData, family: Family) -> None:
+    """The strong level: at each player count, the apprentice (at volume) against the search on
+    the deals both played, seat question by seat question, and the level the verdict rests on."""
+    qs = [q for q in findings.ordered(family.questions) if q.section == "agreement"]
+    if not qs:
+        return
+    a = strong_counts(data, family)
+    b = _section(r, "Strong play: the apprentice and its check", "strong",
+                 "The strong level is the apprentice, the policy learned from the search (docs/apprentice.md), which "
+                 "plays at about a heuristic's speed and so as many deals as the heuristic level. The search player is "
+                 "its check: on the deals both played, each seat question under apprentice play minus under search "
+                 "play (paired, one Holm over the family 'agreement'). A difference too large to be luck is a "
+                 "disagreement: the apprentice does not play the game the search plays there, and the verdict then "
+                 f"rests on the search's own deals. Primary strong-level questions settled: {a['settled']} of "
+                 f"{a['questions']}" + (f" (open: {'; '.join(a['open'])})" if a["open"] else "") + ".")
+    rows = [[str(q.players), q.subject, _pp(q.after), _pp(q.before), f"{_pp(q.estimate)} {_iv_pp(q.low, q.high)}",
+             pval(q.p_holm), q.verdict(), LEVEL_WORDS[a["rests_on"][q.players]]] for q in qs]
+    b.append(Table(["players", "question", "apprentice (pp)", "search (pp)", "apprentice - search [95%]",
+                    "adjusted p", "outcome", "verdict rests on"], rows))
 
 
 def _balance(s: dict) -> str:
@@ -677,7 +742,7 @@ def _layout_players(r: Report, data: StudyData, family: Family, seats: dict) -> 
                  "The same measures at each player count (each from its own deals, so compare the intervals).")
     rows = []
     for p in data.players:
-        for level in ("random", "heuristic", "search"):
+        for level in LEVELS:
             cfg = data.levels.get((p, level))
             if cfg is None:
                 continue
@@ -751,6 +816,11 @@ def summary_text(data: StudyData, family: Family, out: Path, report: Report, lim
                      f"of {a['questions']}, after it {a['settled']} of {a['questions']} "
                      f"({count(sum(a['deals_played'].values()))} more search deals)"
                      + (f"; still open: {'; '.join(a['open'])}" if a["open"] else "") + ".")
+    strong = strong_counts(data, family)
+    if strong is not None:
+        rests = "; ".join(f"{p} players: {lv}" for p, lv in sorted(strong["rests_on"].items()))
+        lines.append(f"  Strong play: primary questions settled {strong['settled']} of {strong['questions']} "
+                     f"(the level each player count rests on: {rests}).")
     primary = family.of("finding", "primary")
     for q in primary[:limit]:
         lines.append(f"  - {q.verdict()}: {q.sentence()}")

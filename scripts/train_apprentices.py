@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-#: (game, players): every configuration the search level of the standard studies covers
-CONFIGS = [("companeros", 3), ("companeros", 4), ("companeros", 6), ("cardavia", 4), ("colleagues", 2),
-           ("colleagues", 4), ("partners", 4)]
+#: (game, players): every player count the standard studies cover
+CONFIGS = [("companeros", 3), ("companeros", 4), ("companeros", 5), ("companeros", 6), ("cardavia", 4),
+           ("colleagues", 2), ("colleagues", 3), ("colleagues", 4), ("colleagues", 5), ("partners", 4)]
 SEED = 41  # the number: one seed for every shipped training run
 
 

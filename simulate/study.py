@@ -5,8 +5,13 @@ command is recorded (so each number of the report can be regenerated on its own)
 same seed, so every stage plays the same deals and comparisons between them are paired:
 
 1. ``levels/<P>p-<level>``: everyone plays the level's strategy (``random``; the game's strongest
-   heuristic, its shipped tuned setting where there is one; the search player ``ismcts``):
-   seat and first-player advantage, draws, length, decisiveness at that level of play.
+   heuristic, its shipped tuned setting where there is one; the ``apprentice``, the policy
+   learned from the search with the weights shipped for that player count, at the heuristic
+   level's volume; the search player ``ismcts``): seat and first-player advantage, draws,
+   length, decisiveness at that level of play. The apprentice is the *strong level*: its seat
+   questions settle at its volume, and the search level is its check (the report's agreement
+   family: the two on the same deals, paired); where they disagree the verdict rests on the
+   search (:func:`tourney_sim.simulate.stats.findings.strong_level`).
 2. ``rules/<P>p-<level>-<key>=<value>``: the same deals at the heuristic and search levels with
    one rule option changed (a true/false option flipped, every other choice of a choice, the
    value the game's spec names for a number, ``study_values``); compared with stage 1 on the same deals.
@@ -74,6 +79,7 @@ from .jobdir import Job, JobKind, Outcome, now, option, run_job, shown_path
 from .matchup import make_matchup
 from .runner import MAX_CHUNK, run as run_games
 from .stats.components import largest_components
+from .stats.findings import LEVELS
 from .stats.sequential import stopping_rule
 from .stats.studies import open_questions
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
@@ -82,8 +88,8 @@ from .errors import TourneyError
 
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "tourney-study/1"
-LEVELS = ("random", "heuristic", "search")
 SEARCH = "ismcts"
+APPRENTICE = "apprentice"
 #: what every stage records besides its base rows: what each seat was dealt (the ``dealt`` column
 #: the study's component effects read), and those options in the stage's command
 RECORD = ("dealt",)
@@ -111,12 +117,13 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget("quick", {"random": 2000, "heuristic": 2000, "search": 100},
+    "quick": Budget("quick", {"random": 2000, "heuristic": 2000, "apprentice": 2000, "search": 100},
                     {"heuristic": 2000, "search": 0}, 300, 60, 20, 1.0, "minutes: a first look", 300, 100),
-    "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "search": 1000},
+    "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "apprentice": 20000, "search": 1000},
                        {"heuristic": 20000, "search": 500}, 3000, 300, 50, 1.0,
                        "under 30 minutes per game on 2 cores", 4000, 1000),
-    "thorough": Budget("thorough", {"random": 100000, "heuristic": 100000, "search": 4000},
+    "thorough": Budget("thorough", {"random": 100000, "heuristic": 100000, "apprentice": 100000,
+                                    "search": 4000},
                        {"heuristic": 100000, "search": 2000}, 20000, 1200, 100, 2.0,
                        "hours: intervals about half as wide as standard's, a twice-as-strong search",
                        16000, 4000),
@@ -183,7 +190,8 @@ class Stage:
 
 
 def level_strategies(game: str, budget: Budget) -> dict[str, str]:
-    """The strategy everyone plays at each level of play."""
+    """The strategy everyone plays at each level of play (no ``apprentice`` for a game that has
+    none; :func:`apprentice_counts` says at which player counts it has weights)."""
     table = available(game)
     names = heuristics(game)
     tuned = [n for n in names if n.endswith("-tuned") and table[n].origin == "built-in"]
@@ -192,7 +200,17 @@ def level_strategies(game: str, budget: Budget) -> dict[str, str]:
     if budget.search_iterations != 1.0 and SEARCH in table:
         default = next(p.default for p in table[SEARCH].params if p.name == "iterations")
         search = f"{SEARCH}:iterations={int(round(default * budget.search_iterations))}"
-    return {"random": "random", "heuristic": heuristic, "search": search}
+    out = {"random": "random", "heuristic": heuristic, "search": search}
+    if APPRENTICE in table:
+        out["apprentice"] = APPRENTICE
+    return {level: out[level] for level in LEVELS if level in out}
+
+
+def apprentice_counts(game: str) -> list[int]:
+    """The player counts the game's apprentice has shipped weights for (none: no apprentice)."""
+    from tourney_sim.strategies.common import shipped_tables
+    table = available(game)
+    return sorted(shipped_tables(table[APPRENTICE])) if APPRENTICE in table else []
 
 
 def option_values(game: str, players: int) -> list[tuple[str, str]]:
@@ -228,6 +246,14 @@ def skipped_options(game: str) -> list[str]:
 def not_played(game: str, budget: Budget, levels: list[str]) -> list[str]:
     """The questions of the design this budget does not play, each with why (for the report)."""
     out = []
+    if "apprentice" in levels:
+        missing = [p for p in supported_players(game) if p not in apprentice_counts(game)]
+        if missing:
+            out.append(f"The apprentice level at {', '.join(map(str, missing))} players: no weights are shipped for "
+                       f"that count (train them with `tourney train {game} --players N --out DIR`)")
+        if any(option_values(game, p) for p in supported_players(game)):
+            out.append("Rule options under apprentice play: the apprentice's weights are trained for the shipped "
+                       "rules (each option is a table of its own, with weights of its own)")
     if "search" in levels and not budget.rule_deals["search"] and any(option_values(game, p)
                                                                      for p in supported_players(game)):
         scale = get_game(game).search_scale
@@ -251,8 +277,11 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
 
     stages: list[Stage] = []
     names = heuristics(game)
+    trained = apprentice_counts(game)
     for p in players:
         for level in levels:
+            if level == "apprentice" and p not in trained:
+                continue  # no weights for this count: not_played says so
             stages.append(Stage(f"levels/{p}p-{level}", "levels", "run", p, [strategy[level]],
                                 deals(budget.level_deals[level], level), level))
         for level in [x for x in ("heuristic", "search") if x in levels and budget.rule_deals[x]]:
@@ -403,6 +432,8 @@ def _check(game: str, budget: str, players, levels) -> tuple[Budget, list[int], 
     for level in levels:
         if level not in LEVELS:
             raise StudyError(f"unknown level {level!r}: use {', '.join(LEVELS)} (comma-separated)")
+    if "apprentice" in levels and APPRENTICE not in available(game):
+        raise StudyError(f"{game} has no apprentice: use the levels {', '.join(level_strategies(game, BUDGETS[budget]))}")
     levels = [x for x in LEVELS if x in levels]  # a fixed order
     return BUDGETS[budget], sorted(counts), levels
 
@@ -436,8 +467,10 @@ class StudyRequest:
     players: list[str] = option((), "Player counts to study, e.g. 4 or 3,4 (repeatable; default: every count the "
                                 "game supports).", "--players", "-p")
     levels: list[str] = option(LEVELS, "Levels of play, comma-separated: random (everyone random), heuristic "
-                               "(everyone the game's strongest heuristic, tuned where a tuned setting ships), search "
-                               "(everyone ismcts).", "--levels")
+                               "(everyone the game's strongest heuristic, tuned where a tuned setting ships), "
+                               "apprentice (everyone the policy learned from the search, at the heuristic level's "
+                               "volume: the strong level), search (everyone ismcts: the apprentice's check).",
+                               "--levels")
     seed: int = option(0, "Seed of every stage: the same deals at every level and under every rule option.",
                        "--seed", "-s")
 
@@ -453,7 +486,9 @@ class StudyJob(Job):
         if echo is None:
             def echo(text):
                 print(text, file=sys.stderr, flush=True)
-        self.b, self.counts, self.levels = _check(game, budget, players, list(LEVELS if levels is None else levels))
+        if levels is None or list(levels) == list(LEVELS):  # the default: every level the game has
+            levels = [lv for lv in LEVELS if lv != "apprentice" or APPRENTICE in available(game)]
+        self.b, self.counts, self.levels = _check(game, budget, players, list(levels))
         self.stages = plan(game, self.b, self.counts, self.levels)
         for s in self.stages:  # every strategy and rule is valid before anything is written
             make_matchup(GameConfig.build(game, s.players, s.rules), s.strategies[:1], seed=seed)

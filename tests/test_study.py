@@ -56,6 +56,49 @@ def planted_study(seed: int, plant: bool = True) -> StudyData:
     return data
 
 
+def strong_study(seed: int, apprentice_bias, search_bias) -> StudyData:
+    """Four players, a heuristic, an apprentice and a search level on the same deals, each with
+    its planted seat biases."""
+    game = synthetic.Game(players=4)
+    kw = dict(seed=seed, luck=0.7, draw=0.1, varying_start=True)
+    levels = {"heuristic": "h", "apprentice": "a", "search": "s"}
+    data = StudyData("synthetic", "Synthetic", dict(levels))
+    for level, bias in (("heuristic", None), ("apprentice", apprentice_bias), ("search", search_bias)):
+        data.levels[(4, level)] = synthetic.config(game, [[levels[level]] * 4], {}, DEALS, seat_bias=bias, **kw)
+    data.manifest = {"levels": list(levels), "stages": [], "seed": seed}
+    return data
+
+
+def test_the_strong_level_rests_on_the_apprentice_unless_its_check_finds_a_disagreement():
+    """The apprentice's check against the search (the agreement family): a planted difference
+    between the two levels is found and sends the verdict to the search; the same game at both
+    levels (a seat edge both share) is not called a disagreement more often than the family's 5%."""
+    from tourney_sim.reports.study_report import verdicts
+    from tourney_sim.simulate.stats.studies import strong_levels
+    seeds = range(20)
+    false_alarms = found = 0
+    for seed in seeds:
+        same = questions(strong_study(seed, [0.2, 0, 0, 0], [0.2, 0, 0, 0]))
+        checks = [q for q in same.questions if q.section == "agreement"]
+        assert checks and {q.family for q in checks} == {"agreement"}
+        false_alarms += any(q.outcome == "finding" for q in checks)
+        data = strong_study(seed, [0.4, 0, 0, 0], None)
+        apart = questions(data)
+        if any(q.outcome == "finding" and q.subject == "seat 0" for q in apart.questions if q.section == "agreement"):
+            found += 1
+            assert strong_levels(data, apart) == {4: "search"}
+            assert "Strong play rests on the search's" in " ".join(verdicts(data, apart)[4])
+    assert false_alarms <= 2, false_alarms
+    assert found >= 18, found
+    # agreeing levels: the verdict judges the apprentice's seat questions and says it was checked
+    data = strong_study(0, [0.2, 0, 0, 0], [0.2, 0, 0, 0])
+    family = questions(data)
+    if not any(q.outcome == "finding" for q in family.questions if q.section == "agreement"):
+        assert strong_levels(data, family) == {4: "apprentice"}
+        said = " ".join(verdicts(data, family)[4])
+        assert "under apprentice play" in said and "checked against the search on 3,000 of the same deals" in said
+
+
 def group(q: findings.Question) -> tuple:
     """What a finding is about: the seat question of one level, the balance effect of one rule
     option (its seats and first player), another measure of it, or one pair of strategies."""
@@ -359,9 +402,13 @@ def test_quick_study_end_to_end(quick_study):
     out, stdout, stderr = quick_study
     man = json.loads((out / "_study.json").read_text())
     assert man["status"] == "complete" and man["game"] == "companeros" and man["players"] == [3]
-    assert man["level_strategies"] == {"random": "random", "heuristic": "greedy-tuned", "search": "ismcts"}
+    assert man["level_strategies"] == {"random": "random", "heuristic": "greedy-tuned", "apprentice": "apprentice",
+                                       "search": "ismcts"}
     ids = [s["id"] for s in man["stages"]]
-    assert ids[:3] == ["levels/3p-random", "levels/3p-heuristic", "levels/3p-search"]
+    assert ids[:4] == ["levels/3p-random", "levels/3p-heuristic", "levels/3p-apprentice", "levels/3p-search"]
+    # the apprentice plays the heuristic level's volume; the search is its check
+    deals = {s["id"]: s["deals"] for s in man["stages"]}
+    assert deals["levels/3p-apprentice"] == deals["levels/3p-heuristic"] > deals["levels/3p-search"]
     assert "rules/3p-heuristic-match_games=2" in ids
     assert not any(i.startswith("rules/3p-search") for i in ids)  # too few deals at the quick budget
     assert "landscape/3p-heuristics" in ids and "landscape/3p-search-v-greedy-tuned" in ids
@@ -374,15 +421,25 @@ def test_quick_study_end_to_end(quick_study):
     # beating random is a line of the landscape, never a finding
     assert any(q["outcome"] == "landscape" and set(q["pair"] or ()) == {"greedy-tuned", "random"} for q in f["questions"])
     assert not any(q["outcome"] == "finding" and "random" in (q["pair"] or ()) for q in f["questions"])
+    # the strong level's check: every seat question, apprentice minus search on the same (search) deals
+    checks = [q for q in f["questions"] if q["section"] == "agreement"]
+    search_deals = deals["levels/3p-search"] + sum(s["deals"] for s in man["stages"] if s["section"] == "adaptive")
+    assert checks and all(q["family"] == "agreement" and q["deals"] == search_deals for q in checks)
+    rests = f["strong"]["rests_on"]["3"]
+    assert rests == ("search" if any(q["outcome"] == "finding" for q in checks) else "apprentice")
+    assert f["strong"]["questions"] == sum(q["section"] == "seats" and q["level"] == rests and q["players"] == 3
+                                           for q in f["questions"])
     # every stage stopped early or ran its deals; the sequential ones are anytime-valid
     assert all(q["anytime"] for q in f["questions"] if q["pair"] and "ismcts" in q["pair"])
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     headings = ["## Verdict", "## What to change", "## Plots", "## Findings, family by family",
-                "## Seat and first-player advantage", "## Rule options", "## Strategy landscape",
+                "## Seat and first-player advantage", "## Strong play: the apprentice and its check",
+                "## Rule options", "## Strategy landscape",
                 "## Stages: how to regenerate each number"]
     assert [md.index(h) for h in headings] == sorted(md.index(h) for h in headings)
     assert "too few deals at this budget" in md
+    assert ("checked against the search on" in md) != ("Strong play rests on the search's" in md)
     assert "<h2 id=\"verdict\">Verdict</h2>" in html and "http" not in html.split("<body>")[1].replace("https://", "")
     assert html.count("<img") >= 3 and "counts as a win for each" in html
     # the Markdown shows the same figures, written beside it
@@ -453,7 +510,7 @@ def test_study_on_dask_plays_the_same_games(quick_study, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--levels", "random,expert"], "unknown level 'expert': use random, heuristic, search"),
+    (["--levels", "random,expert"], "unknown level 'expert': use random, heuristic, apprentice, search"),
     (["--players", "7"], "companeros is played by 3 to 6 players, not 7"),
     (["--players", "four"], "--players takes player counts such as 4 or 3,4"),
     (["--budget", "huge"], "unknown budget 'huge': use quick, standard, thorough"),

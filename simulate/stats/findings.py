@@ -21,14 +21,19 @@ every question in one family, in this order, and runs one Holm adjustment per fa
 family's error rate is 5%):
 
 1. **primary**: what a designer asks first: seat, team and first-player balance per player
-   count at the heuristic and search levels, and each rule option's effect on balance (the
-   seats' advantages and the first player's) at the heuristic level;
+   count at the heuristic, apprentice and search levels, and each rule option's effect on
+   balance (the seats' advantages and the first player's) at the heuristic level;
 2. **landscape**: the strategy pairs (a pair with ``random`` is a line of the landscape, never
    tested: "X beats random" is no finding);
 3. **measures**: balance under random play, and the rule options' other effects at the
    heuristic level (draws, decisiveness, length);
 4. **search rules**: the rule options at the search level (the quick budget does not play them:
-   too few deals at that budget to settle anything).
+   too few deals at that budget to settle anything);
+5. **agreement**: the strong level's check (issue 42): per player count, each seat question's
+   value under apprentice play minus under search play, on the deals both played (paired). A
+   finding here is a *disagreement*: the apprentice does not play the game the search plays
+   there, and the study's verdict then rests on the search (:func:`strong_level`); *equivalent*
+   is agreement within the margin.
 
 Not tested at all: a rule option that changed no value of a measure on any deal
 (**unchanged**), and a *deterministic consequence*, a length change that is the same on every
@@ -82,13 +87,21 @@ POWER = 0.8  # "not settled": the deals that would settle it with this chance
 #: plays a few games per second
 SETTLE_CAP = {"search": 200_000}
 SETTLE_CAP_OTHERWISE = 2_000_000
-SETTLE_AT = {"random": "at the random level", "heuristic": "at the heuristic level", "search": "at the search level"}
+#: the levels of play a study plays, weakest first, and each in words: everyone ``random``, the
+#: game's strongest heuristic, its apprentice (the policy learned from the search, at heuristic
+#: volume) and the search player itself (the apprentice's check)
+LEVELS = ("random", "heuristic", "apprentice", "search")
+LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "apprentice": "apprentice play",
+               "search": "search play"}
+#: the levels whose seat questions are primary (what a designer asks first)
+SKILLED = ("heuristic", "apprentice", "search")
+SETTLE_AT = {level: f"at the {level} level" for level in LEVELS}
 FAIR_PP = 0.02  # rates: shown within +-2 pp is "fair" (equivalent)
 NEGLIGIBLE_PP = 0.01  # rates: a significant effect inside +-1 pp is negligible
 LENGTH_MARGIN = 0.01  # game length: 1% of the baseline's, for both
 #: a question read twice (:class:`TwoStage`): the share of its level its first pass is tested at
 FIRST_PASS_SHARE = 0.5
-SECTIONS = ("seats", "rules", "strategies")
+SECTIONS = ("seats", "rules", "strategies", "agreement")
 #: the families, in the order a designer reads them (one Holm per family)
 FAMILIES = {
     "primary": "seat, team and first-player balance at the heuristic and search levels, and each rule "
@@ -97,6 +110,8 @@ FAMILIES = {
     "measures": "balance under random play, and the rule options' other effects at the heuristic level "
                 "(draws, decisiveness, length)",
     "search rules": "the rule options' effects at the search level",
+    "agreement": "the apprentice against the search on the same deals: each seat question's value under "
+                 "apprentice play minus under search play (a finding is a disagreement)",
 }
 
 
@@ -228,6 +243,8 @@ class Question:
         if self.outcome == "finding" and self.balance and self.section == "rules":
             closer = abs(self.after) < abs(self.before)
             return "fairer (towards even)" if closer else "less fair (away from even)"
+        if self.outcome == "finding" and self.section == "agreement":
+            return f"disagree by {abs(100 * self.estimate):.1f} pp"
         if self.outcome == "finding":
             return "stronger" if self.section == "strategies" else "an effect"
         return self.outcome
@@ -323,7 +340,8 @@ def value_range(section: str, measure: str, unit: str) -> tuple[float, float] | 
     a length is unbounded (None)."""
     if unit != "pp":
         return None
-    return (-2.0, 2.0) if section == "rules" and measure in ("win rate", "first player") else (-1.0, 1.0)
+    return ((-2.0, 2.0) if section in ("rules", "agreement") and measure in ("win rate", "first player")
+            else (-1.0, 1.0))
 
 
 def _bounds(values_in: tuple[float, float] | None) -> dict:
@@ -437,6 +455,37 @@ def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
             for subject, measure, claim, negative, x in seat_values(cfg)]
 
 
+def agreement_questions(apprentice: Config, search: Config, context: str) -> list[Question]:
+    """The strong level's check at one player count: each seat question (:func:`seat_values`)
+    under apprentice play minus under search play, on the deals both played (paired: the same
+    deal, everyone the apprentice against everyone the search). Same game: every question
+    equivalent or negligible; a finding is a disagreement."""
+    ia, ib = analysis.common_deals(apprentice, search)
+    out = []
+    searched = {subject: x for subject, *_, x in seat_values(search)}
+    for subject, measure, claim, negative, xa in seat_values(apprentice):
+        if subject not in searched:
+            continue
+        xb = searched[subject]
+        # its level is the search's: its deals are what limits it (what "not settled" asks more of)
+        out.append(_q("agreement", apprentice.players, "search", subject, measure, context,
+                      f"{subject}: higher under apprentice play than under search play",
+                      f"{subject}: lower under apprentice play than under search play", "pp", xa[ia] - xb[ib],
+                      before=float(xb[ib].mean()) if len(ib) else math.nan,
+                      after=float(xa[ia].mean()) if len(ia) else math.nan))
+    return out
+
+
+def strong_level(qs: list["Question"], players: int, levels) -> str | None:
+    """The level a player count's strong-play verdict rests on: the apprentice (at volume) unless
+    its check against the search (the agreement family, already settled) found a disagreement
+    there, or was not played; then the search. None when neither level was played."""
+    if "apprentice" in levels and "search" in levels:
+        checks = [q for q in qs if q.section == "agreement" and q.players == players]
+        return "search" if not checks or any(q.outcome == "finding" for q in checks) else "apprentice"
+    return next((lv for lv in ("apprentice", "search") if lv in levels), None)
+
+
 def rule_questions(base: Config, variant: Config, context: str, level: str, option: str) -> list[Question]:
     """The option's effects, variant minus baseline, on the deals both played (each question
     also holds the measure's level under both rules on those deals: ``before``, ``after``)."""
@@ -538,8 +587,10 @@ class TwoStage:
 def family_of(q: Question) -> str:
     """The question's family (:data:`FAMILIES`), from what it asks alone (never from its data):
     the design is fixed before any game is played. "" for a pair with random: not tested."""
+    if q.section == "agreement":
+        return "agreement"
     if q.section == "seats":
-        return "primary" if q.level in ("heuristic", "search") else "measures"
+        return "primary" if q.level in SKILLED else "measures"
     if q.section == "rules":
         if q.level == "search":
             return "search rules"

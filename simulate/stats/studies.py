@@ -21,12 +21,10 @@ import numpy as np
 from tourney_sim.simulate.results import read_tournament
 
 from . import adaptive, analysis, findings
-from .findings import Family, Question
+from .findings import LEVEL_WORDS, LEVELS, Family, Question
 from .load import Config, _assign_deals, load
 from .measures import length_per_deal
 
-#: the levels of play in words (a question's context, the report's sentences)
-LEVEL_WORDS = {"random": "random play", "heuristic": "heuristic play", "search": "search play"}
 
 
 @dataclass
@@ -106,7 +104,32 @@ def questions(data: StudyData) -> Family:
         size = primary_size(data, qs)
         for p in data.players:
             qs += search_level(data, p, size)
+    for p in data.players:
+        qs += agreement(data, p)
     return Family(findings.settle(qs))
+
+
+def agreement(data: StudyData, players: int) -> list[Question]:
+    """The strong level's check at one player count (:func:`findings.agreement_questions`): the
+    apprentice level against every search deal played (the first pass and the adaptive stage's),
+    on the same deals. None without both levels."""
+    apprentice = data.levels.get((players, "apprentice"))
+    search = data.streams.get(players, data.levels.get((players, "search")))
+    if apprentice is None or search is None:
+        return []
+    words = f"{players} players, everyone {data.strategy.get('apprentice')} v everyone {data.strategy.get('search')}"
+    return findings.agreement_questions(apprentice, search, words + " on the same deals")
+
+
+def strong_levels(data: StudyData, family: Family) -> dict[int, str]:
+    """{players: the level its strong-play verdict rests on} (:func:`findings.strong_level`), for
+    the player counts with either strong level."""
+    out = {}
+    for p in data.players:
+        level = findings.strong_level(family.questions, p, [lv for lv in LEVELS if (p, lv) in data.levels])
+        if level is not None:
+            out[p] = level
+    return out
 
 
 def _read_twice(data: StudyData, level: str) -> bool:
@@ -204,7 +227,7 @@ def adaptive_counts(data: StudyData, family: Family) -> dict | None:
 
 
 def findings_level(level: str) -> int:
-    return ("random", "heuristic", "search").index(level) if level in ("random", "heuristic", "search") else 9
+    return LEVELS.index(level) if level in LEVELS else 9
 
 
 def _label(cfg: Config, setting: str) -> str:
@@ -236,11 +259,32 @@ def changed_any_game(base: Config, variant: Config, ia, ib) -> bool:
     return not np.array_equal(length_per_deal(base)[ia], length_per_deal(variant)[ib])
 
 
+def strong_counts(data: StudyData, family: Family) -> dict | None:
+    """The primary strong-level questions (seat, team and first-player balance at the level each
+    player count's verdict rests on, :func:`strong_levels`) and how many are settled: what
+    "settled under strong play" counts (issue 42); with each count's check against the search.
+    None when no strong level was played."""
+    rests = strong_levels(data, family)
+    if not rests:
+        return None
+    done = ("finding", "negligible", "equivalent", "unchanged")
+    mine = [q for q in family.questions if q.section == "seats" and rests.get(q.players) == q.level]
+    checks = {}
+    for p in rests:
+        qs = [q for q in family.questions if q.section == "agreement" and q.players == p]
+        if qs:
+            worst = max(qs, key=lambda q: abs(q.estimate))
+            checks[p] = {"deals": worst.deals, "disagree": [q.subject for q in qs if q.outcome == "finding"],
+                         "largest_gap": worst.subject, "gap": worst.estimate, "low": worst.low, "high": worst.high}
+    return {"rests_on": rests, "questions": len(mine), "settled": sum(q.outcome in done for q in mine),
+            "open": [f"{q.players} players, {q.subject}" for q in mine if q.outcome not in done], "checks": checks}
+
+
 def findings_json(data: StudyData, family: Family) -> dict:
     m = data.manifest
     return {"format": "tourney-study-findings/1", "game": data.game, "budget": m.get("budget"),
             "seed": m.get("seed"), "players": data.players, "levels": m.get("levels"),
             "level_strategies": data.strategy, "questions_tested": family.tested(),
             "findings": len(family.findings()), "not_settled": len(family.not_settled()),
-            "adaptive": adaptive_counts(data, family),
+            "adaptive": adaptive_counts(data, family), "strong": strong_counts(data, family),
             "questions": [q.to_dict() for q in family.questions]}
