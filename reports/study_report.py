@@ -561,6 +561,11 @@ def _layout_adaptive(b: list, data: StudyData, family: Family) -> None:
                 f"first pass's) in batches of {count(a['batch'])}, up to {count(a['cap'])} more per player count, while a "
                 f"question at that count was open: {played}. "
                 + (f"Still open: {'; '.join(a['open'])}. " if a["open"] else "None is still open. ")
+                + "".join(f"At {p} players it stopped after {count(x['after'])} deals with {count(x['left'])} left in its "
+                          f"cap: its own estimate says its open questions need about "
+                          f"{', '.join(_deals(n) for n in x['needs'].values())} more deals to settle either way "
+                          f"(80% power), more than the cap has left, so it asked for none. "
+                          for p, x in sorted(a["stopped"].items()))
                 + f"Each question is read twice, on the first pass at {a['first_pass_share']:g} of its level and on every "
                   "search deal by a confidence sequence valid at every look at the rest, with the heuristic level's "
                   "result of the same deal as a control variate (docs/analysis.md, 'The adaptive stage')."))
@@ -570,6 +575,10 @@ def _layout_adaptive(b: list, data: StudyData, family: Family) -> None:
                     "coefficient fixed from the first pass): " + "; ".join(
                         f"{q.players} players, {q.subject}: {100 * q.cv_reduction:.0f}% (beta {q.cv_beta:+.2f})"
                         for q in cv) + "."))
+
+
+def _deals(n: int | None) -> str:
+    return "more than any number of" if n is None else count(n)
 
 
 def _counts(qs: list[Question]) -> str:

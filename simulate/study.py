@@ -81,7 +81,7 @@ from .runner import MAX_CHUNK, run as run_games
 from .stats.components import largest_components
 from .stats.findings import LEVELS
 from .stats.sequential import stopping_rule
-from .stats.studies import open_questions
+from .stats.studies import beyond_cap, open_questions
 from .tournament import ALPHA, MARGIN, question_of, run_tournament
 
 from .errors import TourneyError
@@ -189,6 +189,14 @@ class Stage:
                 "status": self.status, "seconds": round(self.seconds, 3)}
 
 
+def level_deals(budget: Budget, level: str) -> int:
+    """The deals of a level's stage: the budget's, the apprentice the heuristic level's unless the
+    budget names its own (it plays at about a heuristic's speed)."""
+    if level == "apprentice" and level not in budget.level_deals:
+        return budget.level_deals["heuristic"]
+    return budget.level_deals[level]
+
+
 def level_strategies(game: str, budget: Budget) -> dict[str, str]:
     """The strategy everyone plays at each level of play (no ``apprentice`` for a game that has
     none; :func:`apprentice_counts` says at which player counts it has weights)."""
@@ -283,7 +291,7 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
             if level == "apprentice" and p not in trained:
                 continue  # no weights for this count: not_played says so
             stages.append(Stage(f"levels/{p}p-{level}", "levels", "run", p, [strategy[level]],
-                                deals(budget.level_deals[level], level), level))
+                                deals(level_deals(budget, level), level), level))
         for level in [x for x in ("heuristic", "search") if x in levels and budget.rule_deals[x]]:
             for key, value in option_values(game, p):
                 stages.append(Stage(f"rules/{p}p-{level}-{key}={value}", "rules", "run", p, [strategy[level]],
@@ -370,15 +378,23 @@ def _spend_alpha(stages: list[Stage]) -> None:
 
 # ----------------------------------------------------------------------------- running
 def _adaptive_stage(design: dict, counts: list[int], strategy: str, stages: list[Stage], manifest: dict, out: Path,
-                    done: dict, play: Callable, open_questions: Callable[[int], list], echo, progress: bool) -> bool:
+                    done: dict, play: Callable, open_questions: Callable[[int], list], echo, progress: bool,
+                    beyond_cap: Callable[[int], dict] = lambda p: {}) -> bool:
     """At each player count, while ``open_questions(p)`` names any and the cap allows: the next
     batch of new search deals, appended to the stages and played (a batch an interrupted study
-    finished is kept: the same data give the same decisions). False if interrupted."""
+    finished is kept: the same data give the same decisions). ``beyond_cap(p)``: the open
+    questions it stopped for because the rest of the cap cannot settle them (said, with the deals
+    each needs). False if interrupted."""
     for p in counts:
         played, look = 0, 1
         while played < design["cap"]:
             still_open = open_questions(p)
             if not still_open:
+                hopeless = beyond_cap(p) if progress else {}
+                if hopeless:
+                    echo(f"adaptive stage, {p} players: stops after {played:,} more deals: its open question(s) would "
+                         f"need about {', '.join(f'{n:,.0f}' for n in hopeless.values())} more to settle, beyond "
+                         f"the {design['cap'] - played:,} left in its cap ({'; '.join(hopeless)})")
                 break
             s = adaptive_stage(design, p, strategy, played, look)
             old = done.get(s.id, {})
@@ -556,7 +572,8 @@ class StudyJob(Job):
         design = manifest["adaptive"]
         if design is not None and not _adaptive_stage(
                 design, self.counts, level_strategies(game, self.b)["search"], stages, manifest, out, self.done, play,
-                lambda p: open_questions(out, manifest, p), echo, progress):
+                lambda p: open_questions(out, manifest, p), echo, progress,
+                lambda p: beyond_cap(out, manifest, p)):
             return "interrupted"
         if "heuristic" in self.levels and not _component_checks(
                 game, self.b, self.counts, seed, stages, manifest, out, self.done, play, largest_components, todo,

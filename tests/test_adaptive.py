@@ -2,12 +2,14 @@
 the same seed), the stage's loop (it stops when its questions are settled, keeps going when not,
 never beyond its cap), the two-stage reading's error rate under a null, the control variate
 (unbiased, and it removes the variance the heuristic level explains), and a study interrupted
-inside the adaptive stage resuming to the same report."""
+inside the adaptive stage resuming to the same report, and the stage asking for no deals its cap
+cannot settle (futility)."""
 from __future__ import annotations
 
 import json
 import os
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -211,7 +213,7 @@ def test_in_a_study_the_control_variate_uses_the_heuristic_result_of_the_same_de
 
 # ----------------------------------------------------------------------------- resume
 TINY = study.Budget("quick", {"random": 100, "heuristic": 600, "search": 20}, {"heuristic": 100, "search": 0},
-                    20, 20, 10, 1.0, "seconds", adaptive_deals=40, adaptive_batch=20)
+                    20, 20, 10, 1.0, "seconds", adaptive_deals=200, adaptive_batch=20)
 
 
 class Interrupting(OpenQuestions):  # the study's open_questions, Ctrl-C at its second look
@@ -227,7 +229,7 @@ class Interrupting(OpenQuestions):  # the study's open_questions, Ctrl-C at its 
 def test_a_study_interrupted_inside_the_adaptive_stage_resumes_to_the_same_report(tmp_path, monkeypatch):
     from tourney_sim.reports import study_report  # noqa: F401  (registers the study's report)
     monkeypatch.setitem(study.BUDGETS, "quick", TINY)
-    kw = dict(budget="quick", levels=["heuristic", "search"], seed=3, workers=1, progress=False)
+    kw = dict(budget="quick", levels=["heuristic", "search"], seed=1, workers=1, progress=False)
     ref = study.run_study("cardavia", tmp_path / "ref", **kw)
     batches = [s for s in ref.manifest["stages"] if s["section"] == "adaptive"]
     assert [s["first_game"] for s in batches] == [20, 40], batches  # open after its first pass and its first batch
@@ -245,3 +247,21 @@ def test_a_study_interrupted_inside_the_adaptive_stage_resumes_to_the_same_repor
     assert apart_from(tmp_path / "cut") == apart_from(tmp_path / "ref")
     f = json.loads((tmp_path / "ref" / "findings.json").read_text())
     assert f["adaptive"]["deals_played"] == {"4": 40} and f["adaptive"]["questions"] == 1
+
+
+def test_the_stage_asks_for_no_deals_its_cap_cannot_settle_and_says_so(tmp_path, monkeypatch):
+    """Futility: after a first pass whose team question would need some 2,000 more search deals at
+    its own estimate, a cap of 40 cannot settle it, so the stage plays none, says so on the
+    terminal, and the report and findings.json say where it stopped and what it would need."""
+    from tourney_sim.reports import study_report  # noqa: F401  (registers the study's report)
+    monkeypatch.setitem(study.BUDGETS, "quick", replace(TINY, adaptive_deals=40))
+    said = []
+    done = study.run_study("cardavia", tmp_path / "s", budget="quick", levels=["heuristic", "search"], seed=3,
+                           workers=1, progress=True, echo=said.append)
+    assert not [s for s in done.manifest["stages"] if s["section"] == "adaptive"]
+    (stop,) = [line for line in said if line.startswith("adaptive stage, 4 players: stops after 0 more deals")]
+    assert "beyond the 40 left in its cap" in stop
+    f = json.loads((tmp_path / "s" / "findings.json").read_text())["adaptive"]
+    (needs,) = f["stopped"]["4"]["needs"].values()
+    assert f["stopped"]["4"]["left"] == 40 and needs > 40 and f["open"]
+    assert "it stopped after 0 deals with 40 left in its cap" in (tmp_path / "s" / "report.md").read_text()

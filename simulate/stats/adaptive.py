@@ -137,6 +137,20 @@ def search_questions(design: dict, players: int, context: str, stream: Config, h
     return out
 
 
+def deals_to_settle(q: Question, size: int) -> float:
+    """More search deals that would settle an open question either way at 80% power, at the
+    stage's level (ALPHA / size, its stream's share) with the confidence sequence's critical
+    values, were its effect what its values so far estimate (:func:`intervals.deals_to_settle`
+    with no window: the stage's futility rule stops only where even the estimate itself cannot be
+    settled within the cap; the report's "not settled" counts guard against every effect within
+    1.5 standard errors, and so are larger); inf if no number would."""
+    from .intervals import deals_to_settle as plan
+    if q.unchanged or not (q.deals > 1 and math.isfinite(q.sd)):
+        return math.inf
+    return float(plan(q.estimate, q.sd, q.deals, (1 - FIRST_PASS_SHARE) * ALPHA / size, q.margin(),
+                      sequential=True, window=0.0).either)
+
+
 def settled(q: Question, size: int) -> bool:
     """Settled at the stage's level (ALPHA / size): shown different from 0 (an effect, or a
     negligible one) or shown within the margin; the report's Holm then settles it too."""

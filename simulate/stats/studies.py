@@ -174,17 +174,49 @@ def search_level(data: StudyData, players: int, size: int, first_pass_only: bool
 class OpenQuestions:
     """The adaptive stage's decision (the ``adaptive_rule`` of
     :func:`tourney_sim.simulate.study.run_study`): after each look, the primary search-level
-    questions of a player count still open. The primary family's size is counted once, from the
-    first pass (a resumed study counts it again, the same)."""
+    questions of a player count still open that the rest of the stage's cap could still settle.
+    The primary family's size is counted once, from the first pass (a resumed study counts it
+    again, the same).
+
+    **Futility.** After each look every open question's own estimate says how many more deals
+    would settle it either way at 80% power (:func:`adaptive.deals_to_settle`: its spread so far,
+    the sequence's critical values). When every open question at a player count needs more than
+    what is left of the cap, more deals cannot settle any of them: the stage stops asking for
+    deals there (:meth:`beyond_cap` says how many each would need, the report says so)."""
 
     def __init__(self):
         self.size: int | None = None
+        self._looks: dict = {}  # (players, adaptive stages played at that count) -> its open questions
 
-    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
+    def _open(self, out: Path, manifest: dict, players: int) -> list[Question]:
         if self.size is None:
             self.size = primary_size(load_study(out, manifest, ("levels", "rules")))  # the primary family's sections
-        data = load_study(out, manifest, ("levels", "adaptive"))
-        return [q.subject for q in search_level(data, players, self.size) if not adaptive.settled(q, self.size)]
+        key = (players, tuple(st["id"] for st in manifest["stages"]
+                              if st["section"] == "adaptive" and int(st["players"]) == players))
+        if key not in self._looks:
+            data = load_study(out, manifest, ("levels", "adaptive"))
+            self._looks[key] = [q for q in search_level(data, players, self.size) if not adaptive.settled(q, self.size)]
+        return self._looks[key]
+
+    def beyond_cap(self, out: Path, manifest: dict, players: int) -> dict[str, float]:
+        """{subject: more deals it needs} of the open questions when every one needs more than
+        the cap has left ({} otherwise: the stage goes on, or nothing is open)."""
+        qs = self._open(out, manifest, players)
+        left = cap_left(manifest, players)
+        need = {q.subject: adaptive.deals_to_settle(q, self.size) for q in qs}
+        return need if need and all(n > left for n in need.values()) else {}
+
+    def __call__(self, out: Path, manifest: dict, players: int) -> list[str]:
+        if self.beyond_cap(out, manifest, players):
+            return []
+        return [q.subject for q in self._open(out, manifest, players)]
+
+
+def cap_left(manifest: dict, players: int) -> int:
+    """The adaptive stage's deals still allowed at ``players``: its cap less its batches so far."""
+    played = sum(int(st["deals"]) for st in manifest["stages"]
+                 if st["section"] == "adaptive" and int(st["players"]) == players)
+    return int(manifest["adaptive"]["cap"]) - played
 
 
 #: :func:`open_questions`: one :class:`OpenQuestions` per study (its primary family's size counted once)
@@ -204,6 +236,21 @@ def open_questions(out: Path, manifest: dict, players: int) -> list[str]:
     return _DECISIONS.setdefault(key, OpenQuestions())(out, manifest, players)
 
 
+def beyond_cap(out: Path, manifest: dict, players: int) -> dict[str, float]:
+    """The open questions the adaptive stage stopped for at ``players`` because the rest of its cap
+    cannot settle them, each with the deals it needs (:meth:`OpenQuestions.beyond_cap`; {} when it
+    did not stop for that)."""
+    key = (str(Path(out).resolve()), json.dumps(manifest.get("adaptive"), sort_keys=True),
+           json.dumps([{k: st.get(k) for k in ("id", "command", "status")} for st in manifest["stages"]
+                       if st["section"] in ("levels", "rules")]))
+    return _DECISIONS.setdefault(key, OpenQuestions()).beyond_cap(out, manifest, players)
+
+
+def _finite(n: float) -> int | None:
+    """A count of deals for findings.json: None for "no number of deals would"."""
+    return int(n) if np.isfinite(n) else None
+
+
 def adaptive_counts(data: StudyData, family: Family) -> dict | None:
     """The primary search-level questions settled after the first pass and after the adaptive
     stage (each the report's outcome: the primary family's Holm, with the search-level questions
@@ -219,7 +266,15 @@ def adaptive_counts(data: StudyData, family: Family) -> dict | None:
     before = [q for p in data.players for q in search_level(data, p, size, first_pass_only=True)]
     findings.settle(others + before)
     played = {p: int((cfg.deal_game >= design["first_pass"]).sum()) for p, cfg in data.streams.items()}
-    return {"questions": len(after), "settled_first_pass": sum(q.outcome in done for q in before),
+    # a player count whose questions are still open with deals left in its cap: the stage stopped
+    # there because the rest of the cap could not settle them (:meth:`OpenQuestions.beyond_cap`)
+    stopped = {}
+    for p in data.players:
+        still = [q for q in after if q.players == p and q.outcome not in done]
+        if still and played.get(p, 0) < design["cap"]:
+            stopped[p] = {"after": played.get(p, 0), "left": design["cap"] - played.get(p, 0),
+                          "needs": {q.subject: _finite(adaptive.deals_to_settle(q, size)) for q in still}}
+    return {"questions": len(after), "settled_first_pass": sum(q.outcome in done for q in before), "stopped": stopped,
             "settled": sum(q.outcome in done for q in after), "deals_played": played,
             "open": [f"{q.players} players, {q.subject}" for q in after if q.outcome not in done],
             "cap": design["cap"], "batch": design["batch"], "first_pass": design["first_pass"],
