@@ -191,13 +191,14 @@ class Dimension:
         return out
 
 
-def dimensions(game: str, options: dict) -> list[Dimension]:
+def dimensions(game: str, options: dict, players: int | None = None) -> list[Dimension]:
     """Every designable value of ``game``, its default the baseline's (``options``: the resolved
-    rule options of the baseline)."""
+    rule options of the baseline); at ``players``, without the rule options that matter only at
+    other counts (the game's ``study_players``)."""
     spec = get_game(game)
     dims = []
     for opt in spec.options:
-        if opt.kind == "file":
+        if opt.kind == "file" or not applies(spec, opt.name, players):
             continue
         default = value_text(options[opt.name])
         if opt.kind == "bool":
@@ -218,6 +219,12 @@ def dimensions(game: str, options: dict) -> list[Dimension]:
     return dims
 
 
+def applies(spec, option: str, players: int | None) -> bool:
+    """Whether a rule option matters at ``players`` (every count when None or undeclared)."""
+    only = spec.study_players.get(option)
+    return players is None or only is None or players in only
+
+
 def _selector_matches(selector: str, dim: Dimension) -> bool:
     s = selector.strip()
     if s == RULE:
@@ -230,9 +237,10 @@ def _selector_matches(selector: str, dim: Dimension) -> bool:
     return dim.address == s or key == s or dim.group == s
 
 
-def select(game: str, dims: list[Dimension], vary, fix) -> list[Dimension]:
+def select(game: str, dims: list[Dimension], vary, fix, players: int | None = None) -> list[Dimension]:
     """The dimensions ``vary`` names (all when empty) minus those ``fix`` names; one-line errors
-    for a name that matches nothing, a name in both, or nothing left."""
+    for a name that matches nothing (a rule option that matters only at other player counts than
+    ``players`` says so), a name in both, or nothing left."""
     groups = sorted({d.group for d in dims if d.group != RULE})
     allowed = f"rule, rule:NAME, a component group ({', '.join(groups) or 'none'}), a key or an address"
 
@@ -244,6 +252,11 @@ def select(game: str, dims: list[Dimension], vary, fix) -> list[Dimension]:
             return got
         name = selector.strip()
         if name.startswith(RULE + ":"):
+            only = get_game(game).study_players.get(name[len(RULE) + 1:])
+            if only is not None and players is not None and players not in only:
+                counts = " or ".join(map(str, only))
+                raise DesignError(f"{flag} {name}: it matters only at {counts} players, not at {players}: design it "
+                                  f"with --players {only[0]}")
             rules = [d.address for d in dims if d.rule_name is not None]
             raise DesignError(f"{flag} {name}: {game} has no rule option {name[len(RULE) + 1:]!r} to design "
                               f"(rule options: {', '.join(rules) or 'none'})")
@@ -692,7 +705,7 @@ class DesignJob(Job):
         baseline_rules = list(rules)
         options = spec.resolve_options(baseline_rules)  # bad --rule / --component: RuleError
         spec.make_params(players, options)  # a baseline the game cannot play: refused
-        space = select(game, dimensions(game, options), list(vary), list(fix))
+        space = select(game, dimensions(game, options, players), list(vary), list(fix), players)
         by_address = {d.address: d for d in space}
         slots = min(max_changes, len(space))  # never more changes than values to change
         strategies = _strategies(game, heuristic, weaker, search)

@@ -34,6 +34,9 @@ def invoke(*args):
     (["cardavia", "--fix", "bonuses.nope"], "bonuses.nope"),
     (["partners", "--vary", "deck.counts[Joker]"], "Joker"),
     (["colleagues", "--players", 3, "--vary", "work.values[16]"], "16"),
+    # a rule option that matters only at another player count (CL-11: the Grey Entity sits only at 2)
+    (["colleagues", "--players", 4, "--vary", "rule:grey_dismissal"],
+     "--vary rule:grey_dismissal: it matters only at 2 players, not at 4: design it with --players 2"),
     # the starting game: a value outside what the game allows
     (["cardavia", "--component", "prizes.mata=999"], "999"),
     (["cardavia", "--component", "prizes.nope=1"], "prizes.nope"),
@@ -162,3 +165,15 @@ def test_sigkill_in_the_middle_of_the_search_then_resume_gives_the_same_report(t
     for name in files:
         a, b = same_apart_from_the_directory(out, ref, name)
         assert a == b, name
+
+
+def test_the_search_space_holds_the_rule_options_that_matter_at_the_player_count():
+    """grey_dismissal (CL-11) changes nothing without the Grey Entity, which sits only at 2 players:
+    at 4 players it is not in the space (it would only play duplicate trials), at 2 it is."""
+    from tourney_sim.simulate import design
+    from tourney_sim.simulate.games import get_game
+    options = get_game("colleagues").resolve_options([])
+    at = {p: {d.address for d in design.select("colleagues", design.dimensions("colleagues", options, p), [], [], p)}
+          for p in (2, 4)}
+    assert "rule:grey_dismissal" in at[2] and "rule:grey_dismissal" not in at[4]
+    assert at[2] - at[4] == {"rule:grey_dismissal"}

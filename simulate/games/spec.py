@@ -170,8 +170,9 @@ class GameSpec:
     #: ``tourney study``: the values it tries for a number option (a match's length is not a
     #: yes/no), by option name; a number option not named here is left to ``tourney sweep``
     study_values: dict[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
-    #: ``tourney study``: the player counts at which an option matters at all, by option name
-    #: (an option not named matters at every count)
+    #: the player counts at which an option matters at all, by option name (an option not named
+    #: matters at every count): ``tourney study`` varies it and ``tourney design`` designs it only
+    #: there (``--vary rule:NAME`` at another count is refused)
     study_players: dict[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
     #: ``tourney study``: the share of a budget's search deals the game plays (its search player
     #: is slower, and the standard budget must fit in 30 minutes)
