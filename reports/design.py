@@ -403,6 +403,9 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
                 f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic and the search "
                 f"level ({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
                 f"Command: {_command(m)}", "lead"))
+    said = strong_words(m)
+    if said:
+        b.append(_p(said))
     _layout_designs(r, m, today, designs, folders)
     figs = [f for f in (_pareto_figure(m, spec.title, designs), _before_after_figure(m, today, designs) if today else None)
             if f is not None]
@@ -605,6 +608,60 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                   "disagreements": disagreements(designs), "recheck": recheck_words(today, designs)})
 
 
+def strong_words(manifest: dict) -> str | None:
+    """Today's game at the strong level, measured before the search, in one sentence (None when the
+    run did not measure it: no apprentice for the starting table, or --always-search)."""
+    t = manifest.get("today_strong")
+    if not t:
+        return None
+    qs = t["questions"]
+    if t["fair"]:
+        bound = max(max(abs(q["low"]), abs(q["high"])) for q in qs) if qs else 0.0
+        return (f"Today's game is fair at the strong level: everyone {t['strategy']} on {count(t['deals'])} fresh deals, "
+                f"no seat's (team's) win rate is more than {100 * bound:.1f} pp from even (95%; the margin for fair "
+                f"is ±{100 * findings.FAIR_PP:g} pp), balance figure {t['balance']:.3f}.")
+    worst = max(qs, key=lambda q: abs(q["estimate"]), default=None)
+    said = f" (largest: {worst['sentence']})" if worst else ""
+    return (f"Today's game at the strong level, measured first (everyone {t['strategy']}, {count(t['deals'])} fresh "
+            f"deals): {t['state']}{said}; so the search ran.")
+
+
+def _write_nothing_to_fix(out: Path, manifest: dict) -> str:
+    """The report of a run that stopped before its search: today's game is fair at the strong
+    level, so there is nothing to fix (its seat questions, and the command that searches anyway)."""
+    from tourney_sim.simulate.jobdir import write_json
+
+    spec = get_game(manifest["game"])
+    t = manifest["today_strong"]
+    for old in ("designs", "report-figures"):
+        shutil.rmtree(out / old, ignore_errors=True)
+    r = Report(manifest["game"], spec.title, [], [], [], [], [], page_title=f"{spec.title}: design search")
+    verdict = f"Nothing to fix at {manifest['players']} players. " + strong_words(manifest)
+    again = _command(manifest) + " --always-search"
+    r.blocks += [_h(1, f"{spec.title}: design search" + (f" ({manifest['budget']} budget)" if manifest.get("budget") else "")),
+                 _p(verdict, "key"),
+                 _p(f"So the run stopped there, before searching any change (a search could only trade balance the game "
+                    f"already has for other measures). To search all the same: {again}. Command: {_command(manifest)}",
+                    "lead"),
+                 _h(2, "Today's game at the strong level", "today"),
+                 _p("Each seat's (team's) win rate against the average one, everyone the apprentice (the policy learned "
+                    "from the search, docs/apprentice.md) with the weights shipped for this table, on fresh deals; one "
+                    "Holm over these questions; fair: two one-sided tests within the margin (Lakens 2018)."),
+                 Table(["question", "estimate [95%]", "adjusted p", "outcome"],
+                       [[q["subject"], f"{100 * q['estimate']:+.1f} pp [{100 * q['low']:+.1f}, {100 * q['high']:+.1f}]",
+                         "n/a" if q["p_holm"] is None else f"{q['p_holm']:.3g}", q["verdict"]]
+                        for q in t["questions"]])]
+    r.terminal.append(verdict)
+    write(r, out / "report.html", "html")
+    write(r, out / "report.md", "md", figures=out / "report-figures")
+    write_json(out / "design.json", _safe({"format": "tourney-design-report/1", "game": manifest["game"],
+                                           "players": manifest["players"], "budget": manifest.get("budget"),
+                                           "seed": manifest.get("seed"), "confirm_seed": manifest.get("confirm_seed"),
+                                           "verdict": verdict, "nothing_to_fix": True, "today_strong": t,
+                                           "recommended": None, "designs": []}))
+    return "\n".join([verdict, f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}"])
+
+
 @renders(DESIGN)
 def write_report(out: Path, manifest: dict) -> str:
     """Once every play is done: design.json, report.html, report.md (+ report-figures/) and the
@@ -613,6 +670,8 @@ def write_report(out: Path, manifest: dict) -> str:
     from tourney_sim.simulate.jobdir import write_json
 
     out = Path(out)
+    if (manifest.get("today_strong") or {}).get("fair") and not manifest.get("history"):
+        return _write_nothing_to_fix(out, manifest)
     today, designs = confirm(out, manifest)
     for old in ("designs", "report-figures"):  # this report's own outputs, from an earlier writing
         shutil.rmtree(out / old, ignore_errors=True)

@@ -43,7 +43,8 @@ def game_section(game: str) -> list[str]:
     lines = [f"### {spec.title} (`{game}`)", "",
              f"Defaults: `{c.where()}`." + (f" Playable tables: {' '.join(c.playable.__doc__.split())}"
                                             if c.playable is not None and c.playable.__doc__ else ""), "",
-             "| key | what it is | allowed | default | entries |", "|---|---|---|---|---|"]
+             "| key | what it is | allowed | default | entries | `tourney design` moves it (without `--wide`) |",
+             "|---|---|---|---|---|---|"]
     for key, value in c.values.items():
         group, name = key.split(".", 1)
         default = c.defaults[group][name]
@@ -59,7 +60,8 @@ def game_section(game: str) -> list[str]:
             allowed += f", in steps of {value.step}"
         if not value.designable:
             allowed += " (not varied by the design search)"
-        lines.append(f"| `{key}` | {value.help} | {allowed} | {shown} | {entries} |")
+        moves = value.designer_words() if value.designable else "never"
+        lines.append(f"| `{key}` | {value.help} | {allowed} | {shown} | {entries} | {moves} |")
     return lines + [""]
 
 

@@ -79,10 +79,11 @@ from .jobdir import Job, JobKind, Outcome, as_stored, error_line, now, option, r
 from .matchup import make_matchup
 from .replay import EngineDisagreement, trace as replay_trace
 from .results import read_manifest
-from .stats.designs import design_measure, hopeless
+from .stats.designs import design_measure, fair_today, hopeless
 from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, names, ranges
 from .runner import run as run_games
-from .study import SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
+from .games.config import GameConfig
+from .study import APPRENTICE, SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
 
 DESIGN_FILE = "_design.json"
@@ -121,7 +122,7 @@ RECHECK_GAMES = 8
 RECHECK_REASON = 300
 #: what a resumed design must share with the one it continues
 RESUME_KEYS = ("game", "players", "baseline", "space", "objectives", "targets", "max_changes", "strategies",
-               "seed", "confirm_seed", "sampler", "deals", "skill_deals", "confirm", "sources")
+               "seed", "confirm_seed", "sampler", "deals", "skill_deals", "confirm", "sources", "strong_check")
 DESIGN = JobKind("design run", DESIGN_FILE, DESIGN_FORMAT, RESUME_KEYS)
 
 
@@ -191,10 +192,14 @@ class Dimension:
         return out
 
 
-def dimensions(game: str, options: dict, players: int | None = None) -> list[Dimension]:
+def dimensions(game: str, options: dict, players: int | None = None, wide: bool = False) -> list[Dimension]:
     """Every designable value of ``game``, its default the baseline's (``options``: the resolved
     rule options of the baseline); at ``players``, without the rule options that matter only at
-    other counts (the game's ``study_players``)."""
+    other counts (the game's ``study_players``). A component value moves within its
+    designer-sized range (the game's declaration, :meth:`Components.design_range`: a card's value
+    within its kind's shipped range, a count by a few steps), narrowed to the values the game can
+    play as a single change (the run of them around today's: :func:`_playable_run`), or anywhere
+    it may (``wide``); a value with nothing to try there is left out."""
     spec = get_game(game)
     dims = []
     for opt in spec.options:
@@ -213,10 +218,37 @@ def dimensions(game: str, options: dict, players: int | None = None) -> list[Dim
         table = options[COMPONENTS_OPTION]
         for address, value, _ in spec.components.addresses():
             if value.designable:
-                dims.append(Dimension(address, "int", int(spec.components.get(table, address)),
-                                      value.key.split(".")[0], value.help, low=value.low, high=value.high,
-                                      step=value.step))
+                low, high = spec.components.design_range(table, address, wide)
+                if not wide and players is not None:
+                    low, high = _playable_run(spec, players, options, address, low, high, value.step)
+                if low < high:
+                    dims.append(Dimension(address, "int", int(spec.components.get(table, address)),
+                                          value.key.split(".")[0], value.help, low=low, high=high, step=value.step))
     return dims
+
+
+def _playable_run(spec, players: int, options: dict, address: str, low: int, high: int, step: int) -> tuple[int, int]:
+    """The values from ``low`` to ``high`` the game can play at ``address`` as a single change of
+    the baseline (``options``): the run of them on each side of today's value, up to the first it
+    cannot play (a deck too small to deal, values that no longer rise)."""
+    table = options[COMPONENTS_OPTION]
+    now = int(spec.components.get(table, address))
+
+    def playable(v: int) -> bool:
+        try:
+            spec.make_params(players, {**options, COMPONENTS_OPTION: spec.declared_components().set(
+                table, [f"{address}={v}"])})
+        except RuleError:
+            return False
+        return True
+
+    lo = now
+    while lo - step >= low and playable(lo - step):
+        lo -= step
+    hi = now
+    while hi + step <= high and playable(hi + step):
+        hi += step
+    return lo, hi
 
 
 def applies(spec, option: str, players: int | None) -> bool:
@@ -590,6 +622,21 @@ def _recheck_key(entry: dict) -> str:
     return repr(as_stored([entry.get("trial"), entry.get("rules"), (entry.get("dirs") or {}).get("heuristic")]))
 
 
+def strong_check(game: str, players: int, rules: list[str], deals: int) -> dict | None:
+    """What the run plays of today's game first (issue 42: stop when there is nothing to fix):
+    everyone the apprentice with the weights shipped for this table, on ``deals`` fresh deals.
+    None when the game has no apprentice or none for this table (a changed starting game): the
+    search then runs as before."""
+    from tourney_sim.strategies import StrategyError
+    if APPRENTICE not in available(game):
+        return None
+    try:
+        resolve(game, [APPRENTICE], config=GameConfig.build(game, players, rules))
+    except StrategyError:
+        return None
+    return {"strategy": APPRENTICE, "deals": deals, "dir": "today/strong"}
+
+
 def _strategies(game: str, heuristic: str | None, weaker: str | None, search: str | None) -> dict:
     """The strong heuristic (the study's heuristic level), the weaker one it plays for skill (the
     game's first built-in heuristic that is not random), the search player."""
@@ -653,6 +700,12 @@ class DesignRequest:
     weaker: Optional[str] = option(None, "The weaker strategy the heuristic plays to measure skill (default: the "
                                    "game's first simple heuristic).")
     search: Optional[str] = option(None, "The search player of the confirmation (default: ismcts).")
+    wide: bool = option(False, "Let every component value move anywhere the game allows (by default each moves "
+                        "within its designer-sized range: a card's value within its kind's shipped range, a count by "
+                        "a few steps, a card keeps its kind of effect; docs/components.md lists each key's).")
+    always_search: bool = option(False, "Search even when today's game is already fair at the strong level (by "
+                                 "default the run measures today's game first, everyone the apprentice, and stops "
+                                 "there when every seat is shown within ±2 pp: nothing to fix).")
 
 
 class DesignJob(Job):
@@ -669,7 +722,7 @@ class DesignJob(Job):
                 print(text, file=sys.stderr, flush=True)
         (players, vary, fix, objectives, targets, max_changes, budget, trials, deals, skill_deals, designs,
          confirm_deals, search_deals, sampler, seed, confirm_seed, rules, components, heuristic, weaker,
-         search) = (getattr(request, f.name) for f in fields(DesignRequest))  # in the order declared
+         search, wide, always_search) = (getattr(request, f.name) for f in fields(DesignRequest))  # in the order declared
         rules = list(rules) + component_rules(components)
         spec = get_game(game)
         players = spec.player_count(players)
@@ -705,7 +758,7 @@ class DesignJob(Job):
         baseline_rules = list(rules)
         options = spec.resolve_options(baseline_rules)  # bad --rule / --component: RuleError
         spec.make_params(players, options)  # a baseline the game cannot play: refused
-        space = select(game, dimensions(game, options, players), list(vary), list(fix), players)
+        space = select(game, dimensions(game, options, players, wide), list(vary), list(fix), players)
         by_address = {d.address: d for d in space}
         slots = min(max_changes, len(space))  # never more changes than values to change
         strategies = _strategies(game, heuristic, weaker, search)
@@ -722,6 +775,7 @@ class DesignJob(Job):
             "confirm": {"designs": designs, "heuristic_deals": confirm_deals,
                         "skill_deals": max(2, confirm_deals // 4), "search_deals": search_deals},
             "sources": SOURCES,
+            "strong_check": None if always_search else strong_check(game, players, baseline_rules, confirm_deals),
         }
         self.__dict__.update({k: v for k, v in locals().items() if k != "self"})
         self.backend = None
@@ -762,6 +816,20 @@ class DesignJob(Job):
         try:
             backend.check(make_matchup(game, players, [strategies["heuristic"]], rules=baseline_rules,
                                        seed=seed).describe())
+            check = request.get("strong_check")
+            if check is not None:
+                if progress:
+                    echo(f"today's game at the strong level first: {check['deals']:,} fresh deals (seed {confirm_seed}), "
+                         f"everyone {check['strategy']}")
+                where = out / check["dir"]
+                plays.mirror(baseline_rules, check["strategy"], confirm_seed, check["deals"], where)
+                manifest["today_strong"] = fair_today(game, players, [where], check["strategy"])
+                job.write(manifest)
+                if manifest["today_strong"]["fair"]:
+                    if progress:
+                        echo("today's game is fair at the strong level (every seat within ±2 pp): nothing to fix, "
+                             "so no search (--always-search to search all the same)")
+                    return "complete"
 
             def objective_fn(trial):
                 k = len([t for t in study.trials if t.state in finished])

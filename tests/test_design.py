@@ -135,10 +135,11 @@ def test_the_recommended_folder_plays_the_fix(match_length):
 
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory):
-    """Cardavia with La Mata's prize planted at 0; its prize and a rule option without effect searched."""
+    """Cardavia with La Mata's prize planted at 0; its prize and a rule option without effect searched,
+    over every value the prize may hold (``wide``: the planted fix lies beyond a designer's two steps)."""
     out = tmp_path_factory.mktemp("design") / "planted"
     result = api.design(GAME, out=out, components=["prizes.mata=0"], vary=["prizes.mata", "rule:napula_beyond_10"],
-                        max_changes=1, trials=8, designs=2, search_deals=400, weaker="random", seed=2,
+                        max_changes=1, trials=8, designs=2, search_deals=400, weaker="random", seed=2, wide=True,
                         **SMALL)
     return out, result
 
@@ -350,3 +351,86 @@ def test_a_fix_whose_games_do_not_replay_is_not_recommended(match_length, tmp_pa
                                           "holds under search play and at the heuristic level while meeting the "
                                           "targets and replaying through the reference engine.")
     assert "do not replay through the reference engine" in (there / "report.md").read_text()
+
+
+def _unplayable_share(game: str, players: int, wide: bool, proposals: int = 300, seed: int = 5) -> float:
+    """The share of random proposals (1 to 3 changes, as the search makes them) the game cannot play."""
+    import random
+
+    from tourney_sim.simulate import design
+    from tourney_sim.simulate.games import get_game
+    from tourney_sim.simulate.games.spec import RuleError
+    spec = get_game(game)
+    dims = design.dimensions(game, spec.resolve_options([]), players, wide)
+    ints = [d for d in dims if d.kind == "int" and d.rule_name is None]
+    by_address = {d.address: d for d in ints}
+    rng = random.Random(seed)
+    bad = 0
+    for _ in range(proposals):
+        changes = {}
+        for d in rng.sample(ints, rng.randint(1, 3)):
+            v = rng.randrange(d.low, d.high + 1, d.step)
+            if v != d.default:
+                changes[d.address] = v
+        try:
+            spec.make_params(players, spec.resolve_options(design.rules_of(by_address, [], changes)))
+        except RuleError:
+            bad += 1
+    return bad / proposals
+
+
+@pytest.mark.parametrize("game, players", [("cardavia", 4), ("colleagues", 4), ("companeros", 4), ("partners", 4)])
+def test_the_default_search_space_proposes_tables_the_game_can_play(game, players):
+    """Issue 42: each value moves within its designer-sized range, so proposals the game cannot
+    play are rare (under 10%); ``--wide`` (anywhere the game allows) is where they came from."""
+    assert _unplayable_share(game, players, wide=False) < 0.10
+
+
+def test_designer_sized_ranges_keep_a_card_what_it_is():
+    from tourney_sim.simulate import design
+    from tourney_sim.simulate.games import get_game
+    dims = lambda game, wide=False: {d.address: d for d in design.dimensions(  # noqa: E731
+        game, get_game(game).resolve_options([]), 4, wide)}
+    colleagues, partners = dims("colleagues"), dims("partners")
+    # a Work, Reprimand or Overtime card stays within its kind's shipped values (never -39)
+    assert (colleagues["overtime.values[1]"].low, colleagues["overtime.values[1]"].high) == (2, 4)
+    assert (colleagues["work.values[1]"].low, colleagues["work.values[15]"].high) == (1, 4)
+    assert (dims("colleagues", wide=True)["overtime.values[1]"].low) == -99
+    # a Partners card keeps its kind of effect: no forward steps for the Swap, none lost by the 5
+    assert "effects.forward[Swap]" not in partners and partners["effects.forward[5]"].low >= 1
+    assert (partners["deck.counts[Ace]"].low, partners["deck.counts[Ace]"].high) == (2, 6)
+    assert "effects.forward[Swap]" in dims("partners", wide=True)
+    # wide, Partners proposes mostly tables it cannot play (a deck too large, a card of two families)
+    assert _unplayable_share("partners", 4, wide=True) > 0.3
+
+
+def test_a_game_already_fair_at_the_strong_level_stops_before_the_search(tmp_path, monkeypatch):
+    """Issue 42: the run measures today's game at the strong level first and stops there when every
+    seat is shown within the margin: nothing searched, nothing confirmed, the report says so and how
+    to search anyway. The strong level is planted here (Cardavia's match of four deals, fair at
+    0.99, has no shipped apprentice weights of its own: its heuristic stands in for them); an
+    unfair game goes on to the search (the other tests of this file)."""
+    monkeypatch.setattr(design_module, "strong_check",
+                        lambda game, players, rules, deals: {"strategy": HEURISTIC, "deals": deals, "dir": "today/strong"})
+    said = []
+    result = api.design(GAME, out=tmp_path / "d", rules=["match_deals=4"], **dict(SMALL, confirm_deals=60000),
+                        echo=said.append)
+    m = manifest(tmp_path / "d")
+    assert m["today_strong"]["fair"] and m["today_strong"]["deals"] == 60000
+    assert m["history"] == [] and m["confirmed"] == [] and not (tmp_path / "d" / "trials").exists()
+    d = design_json(tmp_path / "d")
+    assert d["nothing_to_fix"] and d["recommended"] is None
+    assert d["verdict"].startswith("Nothing to fix at 4 players. Today's game is fair at the strong level")
+    md = (tmp_path / "d" / "report.md").read_text()
+    assert "Nothing to fix" in md and "--always-search" in md and "Nothing to fix" in result.summary.text
+    # --always-search: no check, the search runs as before
+    monkeypatch.setattr(design_module, "strong_check", lambda *a: pytest.fail("always_search measures nothing first"))
+    job = design_module.DesignJob(GAME, design_module.DesignRequest(rules=["match_deals=4"], always_search=True),
+                                  workers=1, scheduler=None, progress=False, echo=None)
+    assert job.request["strong_check"] is None
+
+
+def test_the_strong_check_plays_the_shipped_apprentice_only_on_its_own_table():
+    from tourney_sim.simulate.design import strong_check
+    assert strong_check("cardavia", 4, [], 1000) == {"strategy": "apprentice", "deals": 1000, "dir": "today/strong"}
+    assert strong_check("cardavia", 4, ["match_deals=2"], 1000) is None  # no weights for that table

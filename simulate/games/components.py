@@ -40,7 +40,16 @@ from .spec import RuleError
 class Value:
     """What one key may hold: an integer from ``low`` to ``high``, or (``length`` given) a list
     of ``length`` such integers, whose entries ``names`` may name. ``step`` is the smallest
-    change the design search makes; ``designable`` False keeps the search off the key."""
+    change the design search makes; ``designable`` False keeps the search off the key.
+
+    The rest is the key's **designer-sized range** (:meth:`Components.design_range`): the changes
+    a designer would make, which ``tourney design`` searches by default (``--wide``: anywhere
+    from ``low`` to ``high``). ``reach``: at most this many steps from the table's value (None:
+    no such limit); ``shipped``: a list entry stays within the range of the values its key holds
+    in the table (one Work card worth 1 to 4 like the others, never -39); ``keep_zero``: an entry
+    that is 0 stays 0 and one that is not stays above 0 (a card without that effect does not gain
+    it, one with it does not lose it: its kind of card is kept);
+    ``rising``: a strictly rising list's entry stays between its neighbours."""
 
     key: str
     low: int
@@ -50,6 +59,23 @@ class Value:
     names: tuple[str, ...] = ()
     step: int = 1
     designable: bool = True
+    reach: int | None = None
+    shipped: bool = False
+    keep_zero: bool = False
+    rising: bool = False
+
+    def designer_words(self) -> str:
+        """The designer-sized range in words (docs/components.md)."""
+        said = []
+        if self.reach is not None:
+            said.append(f"at most {self.reach * self.step} from its value")
+        if self.shipped:
+            said.append("within the range of its key's values" + (" (0 left out)" if self.keep_zero else ""))
+        if self.keep_zero:
+            said.append("0 stays 0, others stay above 0")
+        if self.rising:
+            said.append("between its neighbours")
+        return "; ".join(said) or "anywhere in its range"
 
     def allowed(self) -> str:
         one = f"an integer from {self.low} to {self.high}"
@@ -271,6 +297,33 @@ class Components:
             else:
                 for i, name in enumerate(value.entry_names()):
                     yield f"{key}[{name}]", value, i
+
+    def design_range(self, table: dict, address: str, wide: bool = False) -> tuple[int, int]:
+        """The values ``tourney design`` tries at ``address`` from ``table`` (:class:`Value`'s
+        designer-sized range; ``wide``: the declared ``low`` to ``high``). Always holds the
+        table's own value; low == high: nothing to try."""
+        value, index = self.resolve(address)
+        group, name = value.key.split(".", 1)
+        entries = table[group][name]
+        now = entries if index is None else entries[index]
+        low, high = value.low, value.high
+        if wide:
+            return low, high
+        if value.reach is not None:
+            low, high = max(low, now - value.reach * value.step), min(high, now + value.reach * value.step)
+        if value.keep_zero:
+            if now == 0:
+                return now, now
+            low = max(low, 1)
+        if value.shipped and index is not None:
+            kept = [v for v in entries if not (value.keep_zero and v == 0)]
+            low, high = max(low, min(kept)), min(high, max(kept))
+        if value.rising and index is not None:
+            if index > 0:
+                low = max(low, entries[index - 1] + 1)
+            if index + 1 < len(entries):
+                high = min(high, entries[index + 1] - 1)
+        return min(low, now), max(high, now)
 
     def changes(self, table: dict) -> dict:
         """{address: (default, value)} for every single integer ``table`` changes."""

@@ -151,6 +151,31 @@ def design_measure(game: str, players: int, mirror: list[Path], skill: list[tupl
     return summary(read_deals(game, players, mirror, skill))
 
 
+def fair_today(game: str, players: int, mirror: list[Path], strategy: str) -> dict:
+    """Today's game at the strong level, before any search (issue 42: "stop when there is nothing
+    to fix"): every seat, team and first-player question of everyone ``strategy`` on ``mirror``
+    (the study's seat questions, :func:`findings.seat_questions`, one Holm over them). ``fair``
+    when every one is shown within the margin (or negligible): then there is nothing to fix."""
+    from . import findings
+    cfg = _load(mirror)
+    if cfg.game != game or cfg.players != players:
+        raise DatasetError(f"{mirror[0]} holds {cfg.players}-player {cfg.game}, not {players}-player {game}")
+    qs = findings.settle(findings.seat_questions(cfg, f"{players} players, everyone {strategy}", "apprentice"))
+    fair = bool(qs) and all(q.outcome in ("equivalent", "negligible", "unchanged") for q in qs)
+    unfair = [q for q in qs if q.outcome == "finding"]
+    return _safe({"strategy": strategy, "deals": int(cfg.deals), "fair": fair,
+            "state": "fair" if fair else "unfair" if unfair else "not settled",
+            "balance": float(summary_balance(cfg)),
+            "questions": [{"subject": q.subject, "measure": q.measure, "estimate": q.estimate, "low": q.low,
+                           "high": q.high, "p_holm": q.p_holm, "outcome": q.outcome, "verdict": q.verdict(),
+                           "sentence": q.sentence()} for q in qs]})
+
+
+def summary_balance(cfg: Config) -> float:
+    """The balance figure of one level (1 minus the largest gap between unit win rates)."""
+    return analysis.seat_analysis(cfg)["balance"]
+
+
 def paired_gain(before: Deals, after: Deals, level: float) -> dict:
     """The balance gained from ``before`` to ``after`` on the deals both played (positive:
     fairer) and its paired interval at ``level``: {deals, level, gain, low, high}."""

@@ -735,17 +735,17 @@ def play_chunk(params, chunk):  # kernel.play_games with this game's cap on deci
 
 # ----------------------------------------------------------------------------- rule parameters
 COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
-    Value("bonuses.scua", 0, 9, "points per Scua (a capture that empties the table)"),
-    Value("bonuses.picada", 0, 9, "points per Picada (taking the card the previous player placed)"),
-    Value("bonuses.simili", 0, 9, "points per Simili (played and captured cards all of one suit)"),
-    Value("bonuses.quadriglia", 0, 9, "points per Quadriglia (a capture of three or more cards)"),
-    Value("prizes.most_cards", 0, 9, "points for taking more cards than the other team"),
-    Value("prizes.most_swords", 0, 9, "points for taking more swords than the other team"),
-    Value("prizes.mata", 0, 9, "points for taking La Mata (the 2 of swords)"),
-    Value("prizes.ten_of_coins", 0, 9, "points for taking the 10 of coins"),
-    Value("prizes.fante_of_cups", 0, 9, "points for taking the Fante of cups"),
-    Value("napula.per_card", 0, 9, "points per card of a Napula run"),
-    Value("napula.run", 1, 10, "cards from the Asso of swords a run needs to score"),
+    Value("bonuses.scua", 0, 9, "points per Scua (a capture that empties the table)", reach=2),
+    Value("bonuses.picada", 0, 9, "points per Picada (taking the card the previous player placed)", reach=2),
+    Value("bonuses.simili", 0, 9, "points per Simili (played and captured cards all of one suit)", reach=2),
+    Value("bonuses.quadriglia", 0, 9, "points per Quadriglia (a capture of three or more cards)", reach=2),
+    Value("prizes.most_cards", 0, 9, "points for taking more cards than the other team", reach=2),
+    Value("prizes.most_swords", 0, 9, "points for taking more swords than the other team", reach=2),
+    Value("prizes.mata", 0, 9, "points for taking La Mata (the 2 of swords)", reach=2),
+    Value("prizes.ten_of_coins", 0, 9, "points for taking the 10 of coins", reach=2),
+    Value("prizes.fante_of_cups", 0, 9, "points for taking the Fante of cups", reach=2),
+    Value("napula.per_card", 0, 9, "points per card of a Napula run", reach=2),
+    Value("napula.run", 1, 10, "cards from the Asso of swords a run needs to score", reach=2),
 ], nearest={  # the cards that carry a prize of their own: that prize one point lower
     "2 of swords": ("prizes.mata", -1), "10 of coins": ("prizes.ten_of_coins", -1),
     "Fante of cups": ("prizes.fante_of_cups", -1)})

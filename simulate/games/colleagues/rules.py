@@ -1260,16 +1260,18 @@ def _playable(table: dict, n_players: int) -> str | None:
 #: what each key of components.toml (the defaults, documented there) may hold
 COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
     Value("commitment.values", -999, 999, "the value each Commitment card counts in a comparison, by card number",
-          length=N_COMMIT),
+          length=N_COMMIT, rising=True, reach=3),
     Value("commitment.icons", 0, 9, "Coffee icons on each Commitment card (tokens drawn when it is played)",
-          length=N_COMMIT),
-    Value("work.values", -99, 99, "the value of each Work card", length=N_WORK),
-    Value("work.icons", 0, 9, "Coffee icons on each Work card (tokens drawn when it is received)", length=N_WORK),
-    Value("reprimand.values", -99, 99, "the value of each Reprimand card", length=N_REPR),
+          length=N_COMMIT, reach=1),
+    Value("work.values", -99, 99, "the value of each Work card", length=N_WORK, shipped=True),
+    Value("work.icons", 0, 9, "Coffee icons on each Work card (tokens drawn when it is received)", length=N_WORK,
+          reach=1),
+    Value("reprimand.values", -99, 99, "the value of each Reprimand card", length=N_REPR, shipped=True),
     Value("reprimand.icons", 0, 9, "Coffee icons on each Reprimand card (tokens drawn when it is received)",
-          length=N_REPR),
-    Value("overtime.values", -99, 99, "the Overtime cards' values, top of the pile first", length=N_OT),
-    *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room")
+          length=N_REPR, reach=1),
+    Value("overtime.values", -99, 99, "the Overtime cards' values, top of the pile first", length=N_OT,
+          shipped=True),
+    *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room", reach=2)
       for key, name in zip(KIND_KEYS, KIND_NAMES)),
 ], playable=_playable, nearest={  # a Commitment card's value minus one, one token fewer
     **{f"Commitment {c + 1}": (f"commitment.values[{c + 1}]", -1) for c in range(N_COMMIT)},

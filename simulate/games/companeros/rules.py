@@ -554,12 +554,12 @@ def _playable(table: dict, n_players: int) -> str | None:
 
 COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
     Value("deck.extra_colours", -2, MAX_PLAYERS - MIN_PLAYERS,
-          "colours in play beyond one per player (CO setup: 0)"),
+          "colours in play beyond one per player (CO setup: 0)", reach=1),
     Value("deck.values", 1, MAX_COLOUR_VALUE, "victory points of the card of each rank of a colour, rising",
-          length=VALUES),
+          length=VALUES, rising=True, reach=3),
     Value("deal.extra_display", -MIN_PLAYERS, 2 * VALUES,
-          "cards of the opening display beyond one per player (the rules: 0)"),
-    Value("deal.hand", 1, HAND_SIZE, "cards dealt to each hand, so rounds per game"),
+          "cards of the opening display beyond one per player (the rules: 0)", reach=2),
+    Value("deal.hand", 1, HAND_SIZE, "cards dealt to each hand, so rounds per game", reach=1),
 ], playable=_playable)
 
 

@@ -225,21 +225,21 @@ def _playable(table: dict, n_players: int) -> str | None:
 
 
 COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), values=[
-    Value("deck.counts", 0, 16, "copies of each card kind in the deck", length=N_KINDS, names=KIND_NAMES),
+    Value("deck.counts", 0, 16, "copies of each card kind in the deck", length=N_KINDS, names=KIND_NAMES, reach=2),
     Value("effects.forward", 0, MAX_STEPS, "steps one piece moves forward", length=N_KINDS,
-          names=KIND_NAMES),
+          names=KIND_NAMES, reach=3, keep_zero=True),
     Value("effects.forward_alt", 0, MAX_STEPS, "the other number of forward steps the card offers",
-          length=N_KINDS, names=KIND_NAMES),
+          length=N_KINDS, names=KIND_NAMES, reach=3, keep_zero=True),
     Value("effects.start", 0, 1, "1: the card may start a piece", length=N_KINDS, names=KIND_NAMES,
           designable=False),
     Value("effects.back", 0, MAX_STEPS, "steps one piece moves backward", length=N_KINDS,
-          names=KIND_NAMES),
+          names=KIND_NAMES, reach=3, keep_zero=True),
     Value("effects.split", 0, MAX_SPLIT, "steps shared out over the mover's pieces", length=N_KINDS,
-          names=KIND_NAMES),
+          names=KIND_NAMES, reach=3, keep_zero=True),
     Value("effects.swap", 0, 1, "1: the card swaps two pieces", length=N_KINDS, names=KIND_NAMES,
           designable=False),
-    Value("board.section", 4, MAX_SECTION, "numbered spaces in each colour's section"),
-    Value("board.house", PIECES, MAX_HOUSE, "house spaces of each colour"),
+    Value("board.section", 4, MAX_SECTION, "numbered spaces in each colour's section", reach=2),
+    Value("board.house", PIECES, MAX_HOUSE, "house spaces of each colour", reach=1),
 ], playable=_playable, nearest={kind: (f"deck.counts[{kind}]", -1) for kind in KIND_NAMES})  # one fewer copy
 #: the defaults as the kernel's tables (components.toml is their one source)
 BOARD_SECTION = COMPONENTS.defaults["board"]["section"]
