@@ -176,9 +176,22 @@ def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confir
     """The recommendation in one sentence, as a designer reads it."""
     what = "; ".join(change_words(manifest, d.entry.get("changes") or {}))
     kind = "Team" if team else "Seat"
+    fault = at_fault_words(d, "search")
     return (f"{title}: {what}. {kind} balance {today.search_measures['balance']:.2f} → "
-            f"{d.search_measures['balance']:.2f} ({_fair_words(d.search_measures)}); {_skill_words(today, d)}; "
+            f"{d.search_measures['balance']:.2f} ({_fair_words(d.search_measures)})"
+            + (f"; {fault}" if fault else "") + f"; {_skill_words(today, d)}; "
             f"{_length_words(d)}" + "".join(f"; {w}" for w in _side_words(today, d)) + ".")
+
+
+def at_fault_words(d: Confirmed, level: str) -> str:
+    """The seat (team) at fault in today's game, its edge before → after under ``level`` play and
+    the paired change (its own interval): "team 1 (seats 1, 3)'s edge +21.3 → +0.4 pp under search
+    play (change -20.9 pp, 95% [-24.0, -17.8])"."""
+    c = (d.at_fault or {}).get(level) or {}
+    if c.get("unit") is None or c.get("change") is None:
+        return ""
+    return (f"{c['unit']}'s edge over the average {_pp(c['before'])} → {_pp(c['after'])} pp under {level} play "
+            f"(change {_pp(c['change'])} pp, {_level(c['level'])} [{_pp(c['low'])}, {_pp(c['high'])}])")
 
 
 def _side_words(today: Confirmed, d: Confirmed) -> list[str]:
@@ -322,6 +335,7 @@ def _design_readme(manifest: dict, spec, today: Confirmed, d: Confirmed, rel: st
         f"{_gain_cell(d.gain_heuristic)} pp ({_together(d.gain_heuristic.get('level', 1 - ALPHA))})",
         f"- balance, everyone {manifest.get('strategies', {}).get('search', 'the search player')}: "
         f"{today.search_measures['balance']:.3f} → {_balance_cell(s)}; gained {_gain_cell(d.gain_search)} pp",
+        *(f"- {w}" for w in (at_fault_words(d, "heuristic"), at_fault_words(d, "search")) if w),
         f"- {_skill_words(today, d)}; {_length_words(d)}", ""])
 
 
@@ -473,6 +487,12 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
                     "length", "verdict"], rows, [d.recommended for d in designs]))
     if rechecked:
         b.append(_p(rechecked))
+    faults = [(d, at_fault_words(d, "heuristic"), at_fault_words(d, "search")) for d in designs]
+    if any(h or s for _, h, s in faults):
+        b.append(_p("The seat (team) at fault in today's game, its own paired contrast on the same fresh deals: its "
+                    "edge over the average seat (team) before and after, and the change with its interval (tighter "
+                    "than the balance figure's, which spans every pair of seats):"))
+        b.append(_ul([f"{d.rank}. {d.label}: " + "; ".join(w for w in (h, s) if w) for d, h, s in faults if h or s]))
     b.append(_h(3, "Every measure of the confirmed designs"))
     b.append(_p("On the fresh deals, with 95% intervals; changes against today's game on the same deals in brackets. "
                 "Targets: checked on the estimates (balance under search play, the others at the heuristic level)."))
@@ -593,7 +613,8 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                 "rules": d.entry.get("rules"), "disruption": d.disruption, "rank": d.rank,
                 "recommended": d.recommended, "verdict": d.verdict, "heuristic": d.measures,
                 "search": d.search_measures, "gain_heuristic": d.gain_heuristic, "gain_search": d.gain_search,
-                "changes_vs_today": d.changes, "targets": d.targets, "holds": d.holds, "recheck": d.recheck,
+                "changes_vs_today": d.changes, "at_fault": d.at_fault, "targets": d.targets, "holds": d.holds,
+                "recheck": d.recheck,
                 "replays": d.replays}
 
     best = next((d for d in designs if d.recommended), None)

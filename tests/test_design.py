@@ -107,6 +107,13 @@ def test_a_match_of_two_deals_is_found_and_confirmed(match_length):
     assert m["confirmed"][0]["trial"] == "today" and best["trial"] in m["front"]
     for name in ("report.html", "report.md"):
         assert (out / name).stat().st_size > 0
+    # the team at fault (the second team: seat 0 always plays first), its own paired contrast at each
+    # level: it loses most of its edge, and the interval is tighter than the balance figure's gain
+    for level, gain in (("heuristic", best["gain_heuristic"]), ("search", best["gain_search"])):
+        fault = best["at_fault"][level]
+        assert fault["unit"].startswith("team 1") and fault["before"] > 0.1 > abs(fault["after"]), fault
+        assert fault["high"] < 0 and fault["high"] - fault["low"] < gain["high"] - gain["low"], (fault, gain)
+    assert "team 1 (seats 1, 3)'s edge over the average" in result.summary.text
 
 
 @pytest.mark.slow

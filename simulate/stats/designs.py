@@ -188,6 +188,27 @@ def paired_gain(before: Deals, after: Deals, level: float) -> dict:
     return out
 
 
+def at_fault_change(before: Deals, after: Deals, level: float) -> dict:
+    """The seat (team) at fault in ``before`` (today's game): the unit whose win rate is farthest
+    from the average unit's on these deals (of two, the one ahead); its edge (its rate minus the average unit's) before
+    and after, and the paired change on the deals both played, with its interval at ``level``:
+    {unit, deals, level, before, after, change, low, high}. Much tighter than the balance figure's
+    gain (one unit's edge, not the largest gap over every pair), and what a designer asked to fix."""
+    ia, ib = analysis.common_deals(before.cfg, after.cfg)
+    out = {"unit": None, "deals": len(ia), "level": level, "before": math.nan, "after": math.nan,
+           "change": math.nan, "low": math.nan, "high": math.nan}
+    if len(ia) < 2 or len(before.unit_names) < 2:
+        return out
+    edge = lambda d, rows: d.rates[rows] - d.rates[rows].mean(axis=1, keepdims=True)  # noqa: E731
+    e0, e1 = edge(before, ia), edge(after, ib)
+    mean = e0.mean(axis=0)
+    u = max(range(len(mean)), key=lambda k: (round(abs(mean[k]), 12), mean[k]))  # two units: the one ahead
+    t = intervals.paired_mean(e1[:, u] - e0[:, u], level=level, bounds=(-2.0, 2.0))
+    out.update(unit=before.unit_names[u], before=float(e0[:, u].mean()), after=float(e1[:, u].mean()),
+               change=t.estimate, low=t.low, high=t.high)
+    return out
+
+
 def hopeless(game: str, players: int, candidate_mirror: list[Path], today_mirror: list[Path]) -> str | None:
     """A one-line reason when the candidate is already significantly less fair than today's game
     on the same deals (the paired balance gain's 99% interval entirely below 0), else None. The
@@ -213,6 +234,8 @@ class Confirmed:
     search_measures: dict = field(default_factory=dict)
     gain_heuristic: dict = field(default_factory=dict)  # against today's game, at the family's level
     gain_search: dict = field(default_factory=dict)
+    #: the seat (team) at fault in today's game, its edge before and after, paired: by level
+    at_fault: dict = field(default_factory=dict)
     changes: dict = field(default_factory=dict)  # skill, length, draws, decisiveness against today
     targets: list = field(default_factory=list)
     verdict: str = ""
@@ -390,6 +413,8 @@ def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed
     for d in designs:
         d.gain_heuristic = _safe(paired_gain(today.heuristic, d.heuristic, level))
         d.gain_search = _safe(paired_gain(today.search, d.search, level))
+        d.at_fault = {"heuristic": _safe(at_fault_change(today.heuristic, d.heuristic, level)),
+                      "search": _safe(at_fault_change(today.search, d.search, level))}
         d.changes = _changes(today, d)
         d.targets = _targets(manifest, today, d)
     return today, recommend(designs)
