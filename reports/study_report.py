@@ -314,8 +314,11 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
 
 
 def _agreement_words(q: Question) -> str:
-    """An agreement question in words: "seat 2 +3.1 pp against the search, 95% [+0.4, +5.8]"."""
-    return f"{q.subject} {100 * q.estimate:+.1f} pp against the search, 95% {_iv_pp(q.low, q.high)}"
+    """An agreement question in words: "seat 2 +3.1 pp against the search, 95% [+0.4, +5.8],
+    Holm-adjusted p over every check = 0.110" (its own interval, and the Holm-adjusted p that
+    decides: a gap whose own interval misses 0 is no disagreement unless the family's test says so)."""
+    p = f"; Holm-adjusted p over every check {findings._p(q.p_holm)}" if math.isfinite(q.p_holm) else ""
+    return f"{q.subject} {100 * q.estimate:+.1f} pp against the search, 95% {_iv_pp(q.low, q.high)}{p}"
 
 
 def _findings_first(qs: list[Question]) -> list[Question]:
