@@ -21,8 +21,8 @@ from tourney_sim.simulate.stats.findings import LEVELS, Family, Question
 from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_deal
 from tourney_sim.simulate.stats.findings import LEVEL_WORDS
 from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, context, findings_json,
-                                                findings_level, load_study, on_deals, questions, strong_counts,
-                                                strong_levels)
+                                                findings_level, load_study, on_deals, plays_as_heuristic, questions,
+                                                strong_counts, strong_levels)
 
 from . import plots
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
@@ -309,8 +309,11 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
     q = max(qs, key=lambda q: abs(q.estimate))
     agree = ("they agree within the margin" if all(x.outcome in ("equivalent", "negligible", "unchanged") for x in qs)
              else "no disagreement found")
+    same = (f" Here the apprentice plays exactly as {data.strategy.get('heuristic')} (the same result on every one of "
+            f"the {deals} deals: its weights keep to its guide), so this is the heuristic's answer, and the check is all "
+            f"that makes it strong play." if plays_as_heuristic(data, p) else "")
     return (f"Strong play is the apprentice's ({deals} deals), checked against the search on {searched} of the same "
-            f"deals: {agree} (largest gap: {_agreement_words(q)}).")
+            f"deals: {agree} (largest gap: {_agreement_words(q)}).{same}")
 
 
 def _agreement_words(q: Question) -> str:

@@ -90,6 +90,14 @@ def test_the_strong_level_rests_on_the_apprentice_unless_its_check_finds_a_disag
             assert "Strong play rests on the search's" in " ".join(verdicts(data, apart)[4])
     assert false_alarms <= 2, false_alarms
     assert found >= 18, found
+    # an apprentice that plays exactly the heuristic's games is said to: its answer is the heuristic's
+    from tourney_sim.simulate.stats.studies import plays_as_heuristic
+    data = strong_study(0, None, None)
+    assert not plays_as_heuristic(data, 4)
+    data.levels[(4, "apprentice")] = data.levels[(4, "heuristic")]
+    assert plays_as_heuristic(data, 4)
+    said = " ".join(verdicts(data, questions(data))[4])
+    assert "Here the apprentice plays exactly as h (the same result on every one of the 3,000 deals" in said
     # agreeing levels: the verdict judges the apprentice's seat questions and says it was checked
     data = strong_study(0, [0.2, 0, 0, 0], [0.2, 0, 0, 0])
     family = questions(data)

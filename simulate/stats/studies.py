@@ -121,6 +121,22 @@ def agreement(data: StudyData, players: int) -> list[Question]:
     return findings.agreement_questions(apprentice, search, words + " on the same deals")
 
 
+def plays_as_heuristic(data: StudyData, players: int) -> bool:
+    """Whether the apprentice played exactly the heuristic's games at ``players``: every seat
+    question's value the same on every deal both levels played (its shipped weights keep to its
+    guide, the heuristic, move for move). Its answers are then the heuristic level's, checked
+    against the search; the report says so."""
+    a, h = data.levels.get((players, "apprentice")), data.levels.get((players, "heuristic"))
+    if a is None or h is None:
+        return False
+    ia, ih = analysis.common_deals(a, h)
+    if not len(ia):
+        return False
+    heuristic = {subject: x for subject, *_, x in findings.seat_values(h)}
+    return all(subject in heuristic and np.array_equal(x[ia], heuristic[subject][ih])
+               for subject, *_, x in findings.seat_values(a))
+
+
 def strong_levels(data: StudyData, family: Family) -> dict[int, str]:
     """{players: the level its strong-play verdict rests on} (:func:`findings.strong_level`), for
     the player counts with either strong level."""
@@ -330,6 +346,7 @@ def strong_counts(data: StudyData, family: Family) -> dict | None:
         if qs:
             worst = max(qs, key=lambda q: abs(q.estimate))
             checks[p] = {"deals": worst.deals, "disagree": [q.subject for q in qs if q.outcome == "finding"],
+                         "plays_as_heuristic": plays_as_heuristic(data, p),
                          "largest_gap": worst.subject, "gap": worst.estimate, "low": worst.low, "high": worst.high}
     return {"rests_on": rests, "questions": len(mine), "settled": sum(q.outcome in done for q in mine),
             "open": [f"{q.players} players, {q.subject}" for q in mine if q.outcome not in done], "checks": checks}
