@@ -130,6 +130,25 @@ def change_words(manifest: dict, changes: dict) -> list[str]:
     return out
 
 
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def disruption_words(manifest: dict, changes: dict) -> str:
+    """What a design changes, counted and each said with what the value is: "one rule changed:
+    match_deals 1 → 2"; "one component value changed: overtime.values[3] 4 → 3 (the Overtime
+    cards' values, top of the pile first)"."""
+    helps = {dim["address"]: dim.get("help") for dim in manifest.get("space") or []}
+    rules = [a for a in changes if a.startswith("rule:")]
+    parts = []
+    for kind, addresses in (("rule", rules), ("component value", [a for a in changes if a not in rules])):
+        if addresses:
+            n = len(addresses)
+            said = [w + (f" ({helps[a]})" if kind != "rule" and helps.get(a) else "")
+                    for a, w in zip(addresses, change_words(manifest, {a: changes[a] for a in addresses}))]
+            parts.append(f"{_COUNT.get(n, n)} {kind}{'' if n == 1 else 's'} changed: {'; '.join(said)}")
+    return "; ".join(parts) or "nothing changed"
+
+
 def _plain(v) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
@@ -174,7 +193,7 @@ def _fair_words(m: dict) -> str:
 
 def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confirmed) -> str:
     """The recommendation in one sentence, as a designer reads it."""
-    what = "; ".join(change_words(manifest, d.entry.get("changes") or {}))
+    what = disruption_words(manifest, d.entry.get("changes") or {})
     kind = "Team" if team else "Seat"
     fault = at_fault_words(d, "search")
     return (f"{title}: {what}. {kind} balance {today.search_measures['balance']:.2f} → "

@@ -186,7 +186,7 @@ def test_hopeless_flags_a_worse_candidate_and_not_an_identical_one(run_dir):
 def test_the_known_fix_is_recommended(run_dir, tmp_path):
     out, manifest = run_dir
     summary = design.write_report(out, manifest)
-    assert summary.startswith("Cardavia: match_deals 1 → 2. Team balance ")
+    assert summary.startswith("Cardavia: one rule changed: match_deals 1 → 2. Team balance ")
     assert "under search play" in summary and "longer" in summary
     report = json.loads((out / "design.json").read_text())
     assert report["recommended"]["label"] == "match_deals=2"
@@ -199,14 +199,14 @@ def test_the_known_fix_is_recommended(run_dir, tmp_path):
     assert not nothing["recommended"] and not nothing["holds"]
     assert nothing["gain_heuristic"]["low"] <= 0 <= nothing["gain_heuristic"]["high"]
     md = (out / "report.md").read_text()
-    assert md.splitlines()[2].startswith("**Cardavia: match_deals 1 → 2.")
+    assert md.splitlines()[2].startswith("**Cardavia: one rule changed: match_deals 1 → 2.")
     for section in ("## Confirmed designs", "## Plots", "## What the search tried", "## Strategies", "tuned on the shipped rules"):
         assert section in md
     assert "planted: the table cannot make a playable game" in md and "pruned" in md
     assert len(list((out / "report-figures").glob("*.png"))) == 2
     page = (out / "report.html").read_text()
     assert "<title>Cardavia: design search</title>" in page
-    assert '<p class="key">Cardavia: match_deals 1 → 2.' in page  # a recommended fix: the green box
+    assert '<p class="key">Cardavia: one rule changed: match_deals 1 → 2.' in page  # a recommended fix: the green box
 
 
 def _first_screen(md: str) -> str:
@@ -465,3 +465,16 @@ def test_the_headline_names_the_side_effects_it_shows():
     line = design.headline("Colleagues", False, manifest, today, d)
     assert "the leader at two thirds wins 59.8% → 35.8% (less often, change -24.0 pp, 95% [-27.0, -21.0])" in line
     assert "draws" not in line
+
+
+def test_a_design_says_how_many_values_it_changes_and_what_each_is():
+    """Issue 42: disruption in words, each value with what it is."""
+    m = {"game": "colleagues", "players": 4, "baseline": {"rules": [], "components": None},
+         "space": [{"address": "overtime.values[3]", "default": 4, "help": "the Overtime cards' values"},
+                   {"address": "tokens.plus10", "default": 9, "help": "+10 tokens in the Coffee Room"},
+                   {"address": "rule:grey_dismissal", "default": "none"}]}
+    assert design.disruption_words(m, {"overtime.values[3]": 3}) == (
+        "one component value changed: overtime.values[3] 4 → 3 (the Overtime cards' values)")
+    two = design.disruption_words(m, {"overtime.values[3]": 3, "tokens.plus10": 8, "rule:grey_dismissal": "shield"})
+    assert two.startswith("one rule changed: grey_dismissal none → shield; two component values changed: ")
+    assert "tokens.plus10 9 → 8 (+10 tokens in the Coffee Room)" in two
