@@ -104,8 +104,11 @@ MAX_CHANGES = 50
 DEFAULT_TARGETS = DESIGN_TARGETS
 SAMPLERS = ("tpe", "nsga2")
 RULE = "rule"
-#: an int rule option is searched over at most this many values from its lowest
+#: an int rule option is searched over at most this many values from its lowest (``--wide``)
 INT_RULE_VALUES = 20
+#: ... and, by default, at most this many steps from the starting game's value (a designer's
+#: change: a match of 2 or 4 deals instead of 1, not of 11)
+RULE_REACH = 3
 #: confirmation: the smallest change whose balance is within this of the fairest is confirmed too
 NEARLY_AS_FAIR = 0.02
 NO_CHANGE = "-"
@@ -197,7 +200,8 @@ def dimensions(game: str, options: dict, players: int | None = None, wide: bool 
     rule options of the baseline); at ``players``, without the rule options that matter only at
     other counts (the game's ``study_players``). A component value moves within its
     designer-sized range (the game's declaration, :meth:`Components.design_range`: a card's value
-    within its kind's shipped range, a count by a few steps), narrowed to the values the game can
+    within its kind's shipped range, a count by a few steps; a number rule option at most
+    :data:`RULE_REACH` from today's), narrowed to the values the game can
     play as a single change (the run of them around today's: :func:`_playable_run`), or anywhere
     it may (``wide``); a value with nothing to try there is left out."""
     spec = get_game(game)
@@ -211,9 +215,11 @@ def dimensions(game: str, options: dict, players: int | None = None, wide: bool 
         elif opt.kind == "choice":
             dims.append(Dimension(f"{RULE}:{opt.name}", "choice", default, RULE, opt.help, tuple(opt.choices)))
         else:
-            high = min(opt.high, max(opt.low + INT_RULE_VALUES - 1, int(options[opt.name])))
-            dims.append(Dimension(f"{RULE}:{opt.name}", "int", int(options[opt.name]), RULE, opt.help,
-                                  low=opt.low, high=high))
+            now = int(options[opt.name])
+            low, high = opt.low, min(opt.high, max(opt.low + INT_RULE_VALUES - 1, now))
+            if not wide:
+                low, high = max(low, now - RULE_REACH), min(high, now + RULE_REACH)
+            dims.append(Dimension(f"{RULE}:{opt.name}", "int", now, RULE, opt.help, low=low, high=high))
     if spec.components is not None:
         table = options[COMPONENTS_OPTION]
         for address, value, _ in spec.components.addresses():

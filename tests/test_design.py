@@ -441,3 +441,13 @@ def test_the_strong_check_plays_the_shipped_apprentice_only_on_its_own_table():
     from tourney_sim.simulate.design import strong_check
     assert strong_check("cardavia", 4, [], 1000) == {"strategy": "apprentice", "deals": 1000, "dir": "today/strong"}
     assert strong_check("cardavia", 4, ["match_deals=2"], 1000) is None  # no weights for that table
+
+
+def test_a_number_rule_moves_a_few_steps_unless_wide():
+    from tourney_sim.simulate import design
+    from tourney_sim.simulate.games import get_game
+    options = get_game("companeros").resolve_options([])
+    match = lambda wide: next(d for d in design.dimensions("companeros", options, 4, wide)  # noqa: E731
+                              if d.address == "rule:match_games")
+    assert (match(False).low, match(False).high) == (1, 1 + design.RULE_REACH)
+    assert match(True).high == 20
