@@ -656,10 +656,10 @@ def strong_words(manifest: dict) -> str | None:
         return None
     qs = t["questions"]
     if t["fair"]:
-        bound = max(max(abs(q["low"]), abs(q["high"])) for q in qs) if qs else 0.0
+        bound = max((q.get("bound") or findings.NEGLIGIBLE_PP for q in qs), default=0.0)
         return (f"Today's game is fair at the strong level: everyone {t['strategy']} on {count(t['deals'])} fresh deals, "
-                f"no seat's (team's) win rate is more than {100 * bound:.1f} pp from even (95%; the margin for fair "
-                f"is ±{100 * findings.FAIR_PP:g} pp), balance figure {t['balance']:.3f}.")
+                f"every seat (team) shown within ±{100 * bound:.1f} pp of even (two one-sided tests; the margin for "
+                f"fair is ±{100 * findings.FAIR_PP:g} pp), balance figure {t['balance']:.3f}.")
     worst = max(qs, key=lambda q: abs(q["estimate"]), default=None)
     said = f" (largest: {worst['sentence']})" if worst else ""
     return (f"Today's game at the strong level, measured first (everyone {t['strategy']}, {count(t['deals'])} fresh "

@@ -167,7 +167,8 @@ def fair_today(game: str, players: int, mirror: list[Path], strategy: str) -> di
             "state": "fair" if fair else "unfair" if unfair else "not settled",
             "balance": float(summary_balance(cfg)),
             "questions": [{"subject": q.subject, "measure": q.measure, "estimate": q.estimate, "low": q.low,
-                           "high": q.high, "p_holm": q.p_holm, "outcome": q.outcome, "verdict": q.verdict(),
+                           "high": q.high, "p_holm": q.p_holm, "bound": q.bound, "outcome": q.outcome,
+                           "verdict": q.verdict(),
                            "sentence": q.sentence()} for q in qs]})
 
 
