@@ -344,7 +344,10 @@ def _design_readme(manifest: dict, spec, today: Confirmed, d: Confirmed, rel: st
     return "\n".join([
         f"# {spec.title}: {d.label}", "",
         f"Design {d.rank} of the design run ({d.verdict}). {verdict}", "",
-        "Play it, from the design run's directory (where `report.html` is):", "",
+        "Play it beside today's game on the same deals and see both balance figures, from the design run's "
+        "directory (or give this folder's path from where you are):", "",
+        "```", f"tourney play-design {rel}", "```", "",
+        "Or play it alone, from the design run's directory (where `report.html` is):", "",
         "```", run, "```", "",
         "`rules.txt` lists these `--rule` values, one a line; `components.toml` is the design's complete component "
         "table (`--rule components=FILE` reads it).", "",
@@ -700,6 +703,21 @@ def _write_nothing_to_fix(out: Path, manifest: dict) -> str:
                                            "verdict": verdict, "nothing_to_fix": True, "today_strong": t,
                                            "recommended": None, "designs": []}))
     return "\n".join([verdict, f"report: {out / 'report.html'} (and report.md); data: {out / 'design.json'}"])
+
+
+def beside_words(result: dict) -> str:
+    """A design played beside today's game (:func:`tourney_sim.simulate.design.play_design`), in a
+    few lines: both balance figures, the gain and the at-fault seat's change, paired."""
+    t, d, g, f = result["today"], result["design"], result["gain"], result["at_fault"]
+    lines = [f"{result['game']}, {result['players']} players, everyone {result['strategy']}, the same "
+             f"{count(int(d['deals']))} deals (seed {result['seed']}):",
+             f"  today's game: balance {_balance_cell(t)}",
+             f"  design {result['design']}: balance {_balance_cell(d)}",
+             f"  balance gained: {_gain_cell(g)} pp (paired, 95%)"]
+    if f.get("unit") is not None:
+        lines.append(f"  {f['unit']}'s edge over the average: {_pp(f['before'])} → {_pp(f['after'])} pp (change "
+                     f"{_pp(f['change'])} pp, 95% [{_pp(f['low'])}, {_pp(f['high'])}])")
+    return "\n".join(lines)
 
 
 @renders(DESIGN)

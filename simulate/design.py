@@ -1020,3 +1020,53 @@ def _trial_line(h: dict, history: list[dict], objectives: list[str]) -> str:
     return (f"trial {h['trial']}: {h['label']}: {', '.join(parts)}, disruption {h['disruption']:.2f}"
             + ("" if h["feasible"] else " (misses a target)") + again
             + f" | fairest so far: {best['label']} ({best['measures']['balance']:.3f})")
+
+
+# ----------------------------------------------------------------------------- a design beside today's game
+def design_folder(folder: Path) -> tuple[dict, list[str]]:
+    """A confirmed design's folder (``designs/<rank>-<name>/`` of a design run): the run's
+    manifest and the design's rules (``rules.txt``, its components file made absolute). One-line
+    DesignError when ``folder`` is not one."""
+    import json
+
+    folder = Path(folder)
+    run = folder.resolve().parent.parent
+    if not (folder / "rules.txt").is_file() or not (run / DESIGN_FILE).is_file():
+        raise DesignError(f"{folder} is not a design's folder: give one of a design run's designs/<rank>-<name>/ "
+                          f"folders (it holds rules.txt, and the run's {DESIGN_FILE} is two folders up)")
+    manifest = json.loads((run / DESIGN_FILE).read_text())
+    rules = []
+    for line in (folder / "rules.txt").read_text().splitlines():
+        key, _, value = line.strip().partition("=")
+        if not key:
+            continue
+        if key == COMPONENTS_OPTION and not Path(value).is_absolute():
+            value = str(run / value)
+        rules.append(f"{key}={value}")
+    return manifest, rules
+
+
+def play_design(folder: Path, out: Path, games: int = 20_000, seed: int = 0, strategy: str | None = None,
+                workers: int | None = None, progress: bool = True, overwrite: bool = False) -> dict:
+    """Play a confirmed design (its ``designs/`` folder) beside today's game (the run's starting
+    game) on the same ``games`` deals of ``seed``, everyone ``strategy`` (default: the run's strong
+    heuristic), into ``out/today`` and ``out/design``; returns both balance figures, the balance
+    gained (paired) and the at-fault seat's paired contrast (:func:`tourney_sim.simulate.stats.designs.beside`)."""
+    from .stats.designs import beside
+    manifest, rules = design_folder(folder)
+    game, players = manifest["game"], int(manifest["players"])
+    strategy = strategy or manifest["strategies"]["heuristic"]
+    baseline = list(manifest["baseline"]["rules"])
+    tables = {"today": baseline, "design": rules}
+    matchups = {name: make_matchup(game, players, [strategy], rules=r, seed=seed, rotate=True)  # every error first
+                for name, r in tables.items()}
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise DesignError(f"{out} exists and is not empty: give another --out, or --overwrite")
+    for name, m in matchups.items():
+        report = run_games(m, games, out / name, workers=workers, progress=progress, overwrite=True, command=None)
+        if report.interrupted:
+            raise KeyboardInterrupt
+    return {"game": game, "players": players, "strategy": strategy, "seed": seed, "design": Path(folder).name,
+            "rules": {"today": baseline, "design": rules},
+            **beside(game, players, [out / "today"], [out / "design"])}

@@ -29,6 +29,7 @@ import contextlib
 import copy
 import html
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -451,3 +452,36 @@ def test_a_number_rule_moves_a_few_steps_unless_wide():
                               if d.address == "rule:match_games")
     assert (match(False).low, match(False).high) == (1, 1 + design.RULE_REACH)
     assert match(True).high == 20
+
+
+@pytest.mark.slow
+def test_a_confirmed_design_plays_beside_todays_game_with_one_command(match_length, tmp_path):
+    """Issue 42: the recommended folder plays with one command that also plays today's game on the
+    same deals and prints both balance figures, the gain and the team at fault's change."""
+    from typer.testing import CliRunner
+
+    from tourney_sim.cli import app
+    out, _ = match_length
+    folder = out / recommended(out)["folder"]
+    assert f"tourney play-design {recommended(out)['folder']}" in (folder / "README.md").read_text()
+    r = CliRunner().invoke(app, ["play-design", str(folder), "--games", "2000", "--out", str(tmp_path / "p"),
+                                 "--quiet", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].startswith("cardavia, 4 players, everyone guard-tuned, the same 2,000 deals (seed 0):")
+    today, design = (float(re.search(r"balance (\d\.\d+)", line).group(1)) for line in lines[1:3])
+    assert today < 0.7 < 0.9 < design
+    result = api.play_design(folder, out=tmp_path / "q", games=2000, workers=1)
+    assert result["gain"]["low"] > 0.3 and result["at_fault"]["unit"].startswith("team 1")
+    assert result["at_fault"]["high"] < 0 and "match_deals=2" in result["rules"]["design"]
+    # the same deals, the same games: played again, the figures are the same
+    assert api.play_design(folder, out=tmp_path / "q", games=2000, workers=1, overwrite=True)["gain"] == result["gain"]
+
+
+def test_play_design_refuses_a_folder_that_is_not_a_design_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from tourney_sim.cli import app
+    r = CliRunner().invoke(app, ["play-design", str(tmp_path), "--out", str(tmp_path / "p")])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "is not a design's folder" in r.output, r.output
+    assert not (tmp_path / "p").exists()

@@ -43,6 +43,7 @@ _EXPORTS = {
     "sweep": "tourney_sim.api",
     "study": "tourney_sim.api",
     "design": "tourney_sim.api",
+    "play_design": "tourney_sim.api",
     "load": "tourney_sim.api",
     "summary": "tourney_sim.api",
     "bench": "tourney_sim.api",

@@ -400,6 +400,25 @@ def design(game: str, *, out: str | Path | None = None, workers: int | None = No
                   summarize=lambda r: Summary(report.summary))
 
 
+def play_design(folder: str | Path, *, out: str | Path | None = None, games: int = 20_000, seed: int = 0,
+                strategy: str | None = None, workers: int | None = None, progress: bool = False,
+                overwrite: bool = False) -> dict:
+    """Play a confirmed design (a design run's ``designs/<rank>-<name>/`` folder) beside today's
+    game on the same deals, everyone the run's strong heuristic (or ``strategy``), as ``tourney
+    play-design``: ``{"today", "design"}`` (each one's balance figure with its interval, length,
+    draws, ...), ``"gain"`` (the balance gained, paired) and ``"at_fault"`` (the seat at fault in
+    today's game, its edge before and after, paired), and ``"text"``, the same in words. The games
+    go to ``out/today`` and ``out/design`` (default ``runs/play-<folder name>``)."""
+    from tourney_sim.reports.design import beside_words
+    from tourney_sim.simulate.design import play_design as play
+    _check_play(games=games, workers=workers)
+    folder = Path(folder)
+    path = Path(out) if out is not None else Path(f"runs/play-{folder.name}")
+    result = play(folder, path, games=games, seed=seed, strategy=strategy, workers=workers, progress=progress,
+                  overwrite=overwrite)
+    return {**result, "path": str(path), "text": beside_words(result) + f"\ngames: {path}/today, {path}/design"}
+
+
 def train(game: str, *, out: str | Path | None = None, workers: int | None = None, scheduler: str | None = None,
           resume: bool = False, overwrite: bool = False, progress: bool = False, command: str | None = None,
           echo: Echo | None = None, **options) -> Result:

@@ -210,6 +210,14 @@ def at_fault_change(before: Deals, after: Deals, level: float) -> dict:
     return out
 
 
+def beside(game: str, players: int, today_mirror: list[Path], design_mirror: list[Path], level: float = 0.95) -> dict:
+    """A design beside today's game on the same deals: each one's measures (:func:`summary`), the
+    balance gained and the at-fault seat's change, both paired at ``level``."""
+    today, design = read_deals(game, players, today_mirror), read_deals(game, players, design_mirror)
+    return _safe({"today": summary(today), "design": summary(design), "gain": paired_gain(today, design, level),
+                  "at_fault": at_fault_change(today, design, level)})
+
+
 def hopeless(game: str, players: int, candidate_mirror: list[Path], today_mirror: list[Path]) -> str | None:
     """A one-line reason when the candidate is already significantly less fair than today's game
     on the same deals (the paired balance gain's 99% interval entirely below 0), else None. The

@@ -396,6 +396,28 @@ def design(game: GameArg, **options) -> None:
     typer.echo(result.summary.text)
 
 
+@app.command("play-design")
+def play_design(
+    folder: Path = typer.Argument(..., metavar="DESIGN_FOLDER", help="A design run's designs/<rank>-<name>/ folder."),
+    games: int = typer.Option(20_000, "--games", "-n", help="Deals, the same for the design and today's game."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deals."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", help="Everyone plays it (default: the design run's "
+                                           "strong heuristic)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where the games go (default: runs/play-FOLDER)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the cores)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace what --out holds."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars; only the figures."),
+) -> None:
+    """Play a design that `tourney design` confirmed beside today's game, on the same deals, and
+    print both balance figures, the balance gained (paired, with its 95% interval) and what it does
+    to the seat at fault.
+
+    Example: tourney play-design design/cardavia/designs/1-match-deals-2 --games 20000
+    """
+    typer.echo(api.play_design(folder, out=out, games=games, seed=seed, strategy=strategy, workers=workers,
+                               progress=not quiet, overwrite=overwrite)["text"])
+
+
 @app.command()
 @job_command(TrainRequest, "train", "training run", keeps="): finished rounds are kept.",
              quiet="No progress; only the summary.")
