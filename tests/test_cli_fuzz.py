@@ -239,6 +239,8 @@ EXPECTED = {
                      % (kind, NAME.get(kind, kind))) for kind in KINDS},
     "position": {kind: (2, "error: {%s} is a %s directory; this takes a position file"
                         % (kind, NAME.get(kind, kind))) for kind in KINDS},
+    "play-design": {kind: (2, "error: {%s} is a %s directory; this takes a design's folder: one of a design run's "
+                              "designs/<rank>-<name>/ folders" % (kind, NAME.get(kind, kind))) for kind in KINDS},
 }
 
 

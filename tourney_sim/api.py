@@ -413,6 +413,12 @@ def play_design(folder: str | Path, *, out: str | Path | None = None, games: int
     from tourney_sim.simulate.design import play_design as play
     _check_play(games=games, workers=workers)
     folder = Path(folder)
+    kind = _kind(folder) if folder.is_dir() else None
+    if kind is not None:  # a job directory given where a design's folder is expected: one line, what to give
+        from tourney_sim.simulate.design import DesignError
+        from tourney_sim.simulate.jobdir import kind_name
+        raise DesignError(f"{folder} is a {kind_name(folder, kind)} directory; this takes a design's folder: one of "
+                          f"a design run's designs/<rank>-<name>/ folders")
     path = Path(out) if out is not None else Path(f"runs/play-{folder.name}")
     result = play(folder, path, games=games, seed=seed, strategy=strategy, workers=workers, progress=progress,
                   overwrite=overwrite)
