@@ -413,12 +413,8 @@ def play_design(folder: str | Path, *, out: str | Path | None = None, games: int
     from tourney_sim.simulate.design import play_design as play
     _check_play(games=games, workers=workers)
     folder = Path(folder)
-    kind = _kind(folder) if folder.is_dir() else None
-    if kind is not None:  # a job directory given where a design's folder is expected: one line, what to give
-        from tourney_sim.simulate.design import DesignError
-        from tourney_sim.simulate.jobdir import kind_name
-        raise DesignError(f"{folder} is a {kind_name(folder, kind)} directory; this takes a design's folder: one of "
-                          f"a design run's designs/<rank>-<name>/ folders")
+    _refuse_directory(folder, "a design's folder", "one of a design run's designs/<rank>-<name>/ folders",
+                      jobs_only=True)
     path = Path(out) if out is not None else Path(f"runs/play-{folder.name}")
     result = play(folder, path, games=games, seed=seed, strategy=strategy, workers=workers, progress=progress,
                   overwrite=overwrite)
@@ -704,18 +700,22 @@ def check(trace: dict | str | Path):
     return check_trace(trace)
 
 
-def _refuse_directory(path: Path, wanted: str) -> None:
-    """A directory given where a file (a trace, a position) is expected: one line saying how to
-    make the file from it."""
+def _refuse_directory(path: Path, wanted: str,
+                      how: str = "write a game's trace with `tourney replay DATASET --game N --format json > game.json`",
+                      jobs_only: bool = False) -> None:
+    """A directory (``jobs_only``: a job's directory: a dataset, tournament, study, ...) given where
+    something else is expected (a trace or position file, a design's folder): one line saying what
+    it is and ``how`` to get what is wanted."""
     from tourney_sim.simulate.jobdir import kind_name
     from tourney_sim.simulate.results import DatasetError
     import os
     if not os.path.isdir(path):
         return
     kind = _kind(path)
+    if kind is None and jobs_only:
+        return
     what = f"a {kind_name(path, kind)} directory" if kind is not None else "a directory"
-    raise DatasetError(f"{path} is {what}; this takes {wanted}: write a game's trace with "
-                       f"`tourney replay DATASET --game N --format json > game.json`")
+    raise DatasetError(f"{path} is {what}; this takes {wanted}: {how}")
 
 
 def position(game: str, position: dict | str | Path, strategy: str = "random", *, seed: int = 0,

@@ -246,20 +246,23 @@ def open_questions(out: Path, manifest: dict, players: int) -> list[str]:
     :class:`OpenQuestions` decides, one per study: its directory and the stages the primary
     family's size is counted on (the levels and rule options, all played before the adaptive
     stage: the same stages give the same size, and a resumed study counts it again, the same)."""
-    key = (str(Path(out).resolve()), json.dumps(manifest.get("adaptive"), sort_keys=True),
-           json.dumps([{k: st.get(k) for k in ("id", "command", "status")} for st in manifest["stages"]
-                       if st["section"] in ("levels", "rules")]))
-    return _DECISIONS.setdefault(key, OpenQuestions())(out, manifest, players)
+    return _decision(out, manifest)(out, manifest, players)
 
 
 def beyond_cap(out: Path, manifest: dict, players: int) -> dict[str, float]:
     """The open questions the adaptive stage stopped for at ``players`` because the rest of its cap
     cannot settle them, each with the deals it needs (:meth:`OpenQuestions.beyond_cap`; {} when it
     did not stop for that)."""
+    return _decision(out, manifest).beyond_cap(out, manifest, players)
+
+
+def _decision(out: Path, manifest: dict) -> OpenQuestions:
+    """The study's one :class:`OpenQuestions`, by its directory and the stages its primary family's
+    size is counted on (the levels and rule options, all played before the adaptive stage)."""
     key = (str(Path(out).resolve()), json.dumps(manifest.get("adaptive"), sort_keys=True),
            json.dumps([{k: st.get(k) for k in ("id", "command", "status")} for st in manifest["stages"]
                        if st["section"] in ("levels", "rules")]))
-    return _DECISIONS.setdefault(key, OpenQuestions()).beyond_cap(out, manifest, players)
+    return _DECISIONS.setdefault(key, OpenQuestions())
 
 
 def _finite(n: float) -> int | None:
