@@ -1053,6 +1053,8 @@ def play_design(folder: Path, out: Path, games: int = 20_000, seed: int = 0, str
     heuristic), into ``out/today`` and ``out/design``; returns both balance figures, the balance
     gained (paired) and the at-fault seat's paired contrast (:func:`tourney_sim.simulate.stats.designs.beside`)."""
     from .stats.designs import beside
+    if not (2 <= games <= MAX_DEALS):  # a paired interval needs two deals; the runs stay bounded
+        raise DesignError(f"--games must be from 2 to {MAX_DEALS:,}, got {games:,}")
     manifest, rules = design_folder(folder)
     game, players = manifest["game"], int(manifest["players"])
     strategy = strategy or manifest["strategies"]["heuristic"]
@@ -1061,6 +1063,8 @@ def play_design(folder: Path, out: Path, games: int = 20_000, seed: int = 0, str
     matchups = {name: make_matchup(game, players, [strategy], rules=r, seed=seed, rotate=True)  # every error first
                 for name, r in tables.items()}
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise DesignError(f"--out {out} is a file: give a directory for the games")
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise DesignError(f"{out} exists and is not empty: give another --out, or --overwrite")
     for name, m in matchups.items():

@@ -485,3 +485,21 @@ def test_play_design_refuses_a_folder_that_is_not_a_design_in_one_line(tmp_path)
     r = CliRunner().invoke(app, ["play-design", str(tmp_path), "--out", str(tmp_path / "p")])
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "is not a design's folder" in r.output, r.output
     assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.slow
+def test_play_design_refuses_silly_counts_and_outputs_in_one_line(match_length, tmp_path):
+    from typer.testing import CliRunner
+
+    from tourney_sim.cli import app
+    out, _ = match_length
+    folder = str(out / recommended(out)["folder"])
+    (tmp_path / "file").write_text("x")
+    for args, says in ((["--games", "100000000000"], "--games must be from 2 to 2,000,000"),
+                       (["--games", "1"], "--games must be from 2"),
+                       (["--out", str(tmp_path / "file")], "is a file"),
+                       (["--strategy", "nobody"], "unknown strategy 'nobody'")):
+        r = CliRunner().invoke(app, ["play-design", folder, *args, *([] if "--out" in args else
+                                                                     ["--out", str(tmp_path / "p")])])
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and says in r.output, (args, r.output)
+        assert not (tmp_path / "p").exists()
