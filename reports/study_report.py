@@ -298,6 +298,9 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
     verdict to the search."""
     qs = [q for q in family.questions if q.section == "agreement" and q.players == p]
     if not qs:
+        if (p, "apprentice") in data.levels and (p, "search") not in data.levels:
+            return ("Strong play is the apprentice's, not checked against the search here (the search level was "
+                    "not played: add it to --levels).")
         return ""
     deals = count(data.levels[(p, "apprentice")].deals)
     searched = count(qs[0].deals)

@@ -98,6 +98,10 @@ def test_the_strong_level_rests_on_the_apprentice_unless_its_check_finds_a_disag
     assert plays_as_heuristic(data, 4)
     said = " ".join(verdicts(data, questions(data))[4])
     assert "Here the apprentice plays exactly as h (the same result on every one of the 3,000 deals" in said
+    # no search level: the apprentice's answer is said to be unchecked
+    unchecked = strong_study(0, None, None)
+    del unchecked.levels[(4, "search")]
+    assert "not checked against the search here" in " ".join(verdicts(unchecked, questions(unchecked))[4])
     # agreeing levels: the verdict judges the apprentice's seat questions and says it was checked
     data = strong_study(0, [0.2, 0, 0, 0], [0.2, 0, 0, 0])
     family = questions(data)
