@@ -27,15 +27,18 @@ from tourney_sim.simulate.jobdir import renders
 from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.games.spec import COMPONENTS_OPTION, component_address
 from tourney_sim.simulate.stats import findings
-from tourney_sim.simulate.stats.designs import (ALPHA, TOLERANCE, Confirmed, _level, _pp, _safe, _target_text,
-                                                confirm)
+from tourney_sim.simulate.stats.designs import (ALPHA, STRONG_MARGIN, TOLERANCE, Confirmed, _level, _pp, _safe,
+                                                _target_text, confirm, play_words)
 from tourney_sim.simulate.stats.measures import MEASURES
 
 from . import plots
-from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, write
+from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, num, pct, write
 
 #: a change of game length smaller than this share of today's is "unchanged" in the verdict
 LENGTH_SAME = 0.02
+#: each level of play, as it reads after "under"
+PLAY = {"heuristic": "heuristic play", "apprentice": "the apprentice's play", "search": "search play"}
+LEVELS = tuple(PLAY)
 
 
 # ----------------------------------------------------------------------------- words
@@ -181,23 +184,34 @@ def _length_words(d: Confirmed) -> str:
     return f"games {100 * abs(r - 1):.0f}% {'longer' if r > 1 else 'shorter'}"
 
 
-def _fair_words(m: dict) -> str:
-    """How fair the design is under search play: the largest gap's upper 95% bound."""
+def _fair_words(m: dict, where: str = "under search play") -> str:
+    """How fair the design is at a level (``where``: "under search play"): the largest gap's upper 95% bound."""
     gap = 1 - m["balance_low"] if m.get("balance_low") is not None else None
     if gap is None:
-        return "under search play"
+        return where
     if gap <= findings.FAIR_PP + TOLERANCE:
-        return f"fair within ±{100 * gap:.1f} pp under search play"
-    return f"largest gap at most {100 * gap:.1f} pp under search play, 95%"
+        return f"fair within ±{100 * gap:.1f} pp {where}"
+    return f"largest gap at most {100 * gap:.1f} pp {where}, 95%"
+
+
+def today_at(today: Confirmed, d: Confirmed) -> dict:
+    """Today's measures at the level ``d``'s verdict rests on."""
+    return today.strong_measures if d.rests_on == "apprentice" else today.search_measures
 
 
 def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confirmed) -> str:
     """The recommendation in one sentence, as a designer reads it."""
     what = disruption_words(manifest, d.entry.get("changes") or {})
     kind = "Team" if team else "Seat"
-    fault = at_fault_words(d, "search")
-    return (f"{title}: {what}. {kind} balance {today.search_measures['balance']:.2f} → "
-            f"{d.search_measures['balance']:.2f} ({_fair_words(d.search_measures)})"
+    fault = at_fault_words(d, d.rests_on)
+    g = d.gain_decisive
+    check = ""
+    if d.rests_on == "apprentice" and d.gain_search.get("low") is not None:
+        check = (f"; checked by the search on {count(d.gain_search['deals'])} of the deals: "
+                 f"{_gain_cell(d.gain_search)} pp, no disagreement")
+    return (f"{title}: {what}. {kind} balance {today_at(today, d)['balance']:.2f} → "
+            f"{d.decisive_measures['balance']:.2f} {play_words(d)} (gained {_gain_cell(g)} pp on "
+            f"{count(g['deals'])} deals; {_fair_words(d.decisive_measures, 'there')}{check})"
             + (f"; {fault}" if fault else "") + f"; {_skill_words(today, d)}; "
             f"{_length_words(d)}" + "".join(f"; {w}" for w in _side_words(today, d)) + ".")
 
@@ -209,7 +223,7 @@ def at_fault_words(d: Confirmed, level: str) -> str:
     c = (d.at_fault or {}).get(level) or {}
     if c.get("unit") is None or c.get("change") is None:
         return ""
-    return (f"{c['unit']}'s edge over the average {_pp(c['before'])} → {_pp(c['after'])} pp under {level} play "
+    return (f"{c['unit']}'s edge over the average {_pp(c['before'])} → {_pp(c['after'])} pp under {PLAY[level]} "
             f"(change {_pp(c['change'])} pp, {_level(c['level'])} [{_pp(c['low'])}, {_pp(c['high'])}])")
 
 
@@ -256,16 +270,32 @@ def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = N
         return (f"No fix found in this search space: of {len(manifest.get('history') or [])} trials "
                 f"({len(complete)} complete), no design on the Pareto front was worth confirming "
                 f"(none fairer than today's game at the heuristic level within the limits)." + _today_words(today))
-    level = _together(designs[0].gain_search.get("level", 1 - ALPHA))
-    why = "; ".join(f"{d.label}: balance gained under search play {_gain_cell(d.gain_search)} pp ({level})"
+    why = "; ".join(f"{d.label}: balance gained {play_words(d)} {_gain_cell(d.gain_decisive)} pp on "
+                    f"{count(d.gain_decisive.get('deals') or 0)} deals ({_together(d.gain_decisive.get('level', 1 - ALPHA))})"
                     + (" — " + "; ".join(t["why"] for t in d.targets if not t["met"]) if d.holds and not d.meets_targets
                        else "")
                     + ("" if d.replays else f" — its games do not replay through the reference engine "
                                             f"({d.recheck['failure']})")
                     for d in designs)
     replay = "" if all(d.replays for d in designs) else " and replaying through the reference engine"
-    return (f"No fix found in this search space: no confirmed design's balance gain holds under search play "
-            f"and at the heuristic level while meeting the targets{replay}. {why}." + _today_words(today))
+    where = "at the strong level" if any(d.rests_on == "apprentice" for d in designs) else "under search play"
+    return (f"No fix found in this search space: no confirmed design's balance gain holds {where} "
+            f"and at the heuristic level while meeting the targets{replay}.{_none_helps(designs)} {why}."
+            + _today_words(today))
+
+
+def _none_helps(designs: list[Confirmed]) -> str:
+    """" None of the 3 helps by more than 1.2 pp under the apprentice's play": when every design
+    rests on the strong level and was measured there within the margin."""
+    if not designs or any(d.rests_on != "apprentice" for d in designs):
+        return ""
+    gains = [d.gain_strong for d in designs]
+    if any(g.get("high") is None or (g["high"] - g["low"]) / 2 > STRONG_MARGIN + TOLERANCE for g in gains):
+        return ""
+    best = max(g["high"] for g in gains)
+    n = len(designs)
+    return (f" Measured within ±{100 * STRONG_MARGIN:g} pp under the apprentice's play (each table's own), "
+            f"{'the one design' if n == 1 else f'none of the {n} designs'} tried gains more than {_pp(best)} pp of balance.")
 
 
 def disagreements(designs: list[Confirmed]) -> list[str]:
@@ -274,10 +304,14 @@ def disagreements(designs: list[Confirmed]) -> list[str]:
     the intervals overlap; that is a level that has not settled it, said apart)."""
     out = []
     for d in designs:
-        h, s = d.gain_heuristic, d.gain_search
-        if h.get("low", math.nan) > s.get("high", math.nan) or s.get("low", math.nan) > h.get("high", math.nan):
-            out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, search level {_gain_cell(s)} pp "
+        h, s = d.gain_heuristic, d.gain_decisive
+        lo = lambda g, k: math.nan if g.get(k) is None else g[k]  # noqa: E731
+        if lo(h, "low") > lo(s, "high") or lo(s, "low") > lo(h, "high"):
+            out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, {d.rests_on} level {_gain_cell(s)} pp "
                        f"(balance gained, {_together(h.get('level', 1 - ALPHA))})")
+        if d.disagrees:
+            out.append(f"{d.label}: the apprentice {_gain_cell(d.gain_strong)} pp, the search {_gain_cell(d.gain_search)} "
+                       f"pp (the strong level and its check; the verdict rests on the search)")
     return out
 
 
@@ -355,9 +389,13 @@ def _design_readme(manifest: dict, spec, today: Confirmed, d: Confirmed, rel: st
         f"Confirmed on fresh deals (seed {manifest.get('confirm_seed')}), paired with today's game:", "",
         f"- balance, everyone {h}: {today.measures['balance']:.3f} → {_balance_cell(m)}; gained "
         f"{_gain_cell(d.gain_heuristic)} pp ({_together(d.gain_heuristic.get('level', 1 - ALPHA))})",
+        *([f"- balance, everyone its own apprentice (today's game: {_apprentice_name(today)}; this design: "
+           f"{_apprentice_name(d)}): {today.strong_measures['balance']:.3f} → {_balance_cell(d.strong_measures)}; "
+           f"gained {_gain_cell(d.gain_strong)} pp on {count(d.gain_strong.get('deals') or 0)} deals"]
+          if d.gain_strong.get("low") is not None else []),
         f"- balance, everyone {manifest.get('strategies', {}).get('search', 'the search player')}: "
         f"{today.search_measures['balance']:.3f} → {_balance_cell(s)}; gained {_gain_cell(d.gain_search)} pp",
-        *(f"- {w}" for w in (at_fault_words(d, "heuristic"), at_fault_words(d, "search")) if w),
+        *(f"- {w}" for w in (at_fault_words(d, lv) for lv in LEVELS) if w),
         f"- {_skill_words(today, d)}; {_length_words(d)}", ""])
 
 
@@ -403,7 +441,10 @@ def _before_after_figure(manifest: dict, today: Confirmed, designs: list[Confirm
     labels, before, after, lows, highs = [], [], [], [], []
     for d in designs:
         for level, mine, theirs in (("heuristic", d.measures, today.measures),
+                                    ("apprentice", d.strong_measures, today.strong_measures),
                                     ("search", d.search_measures, today.search_measures)):
+            if not mine or not theirs:
+                continue
             labels.append(f"{d.rank}. {d.label} ({level})")
             before.append(theirs["balance"])
             after.append(mine["balance"])
@@ -429,15 +470,18 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     others = [d for d in designs if d.eligible and not d.recommended]
     if others:
         said = "Also fixes it: " + "; ".join(
-            f"{d.label} (disruption {d.disruption:.2f}; balance under search play "
-            f"{d.search_measures['balance']:.3f})" for d in others) + "."
+            f"{d.label} (disruption {d.disruption:.2f}; balance {play_words(d)} "
+            f"{d.decisive_measures['balance']:.3f})" for d in others) + "."
         b.append(_p(said))
         r.terminal.append(said)
     history = m.get("history") or []
     b.append(_p(f"{m['players']} players; {_tried(history)}, on the same "
                 f"{count(m.get('deals') or 0)} deals each (seed {m.get('seed')}), everyone {strategies.get('heuristic')}; "
-                f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic and the search "
-                f"level ({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
+                f"{len(designs)} confirmed on fresh deals (seed {m.get('confirm_seed')}) at the heuristic level, "
+                + ("at the strong level (every table its own apprentice, each design's retrained on its table, until "
+                   f"its gain is measured within ±{100 * STRONG_MARGIN:g} pp) and under the search as its check "
+                   if m.get("strong") else "and at the search level ")
+                + f"({strategies.get('search')}). Changes are against {m['baseline'].get('label', 'the baseline')}. "
                 f"Command: {_command(m)}", "lead"))
     said = strong_words(m)
     if said:
@@ -489,6 +533,7 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
             b.append(_p(rechecked))
         return
     level = _level(designs[0].gain_search.get("level", 1 - ALPHA))
+    strong = any(d.gain_strong.get("low") is not None for d in designs)
     rechecked = recheck_words(today, designs)
     b.append(_p(f"Each design replayed on fresh deals and paired with today's game on them. Balance figure: 1 minus "
                 f"the largest gap between {'team' if get_game(m['game']).team_game else 'seat'} win rates (1 = even); "
@@ -496,52 +541,76 @@ def _layout_designs(r: Report, m: dict, today: Confirmed | None, designs: list[C
                 f"{len(designs)} designs confirmed hold together 95% of the time ({level} each). Skill: the strong heuristic's win minus the weaker's, per deal (0 = a coin flip). Length: "
                 f"the design's mean decisions per game over today's. Recommended (highlighted): the gain holds at both "
                 f"levels and every target is met{_REPLAYS if rechecked else ''}; among those, the smallest "
-                f"disruption."))
+                f"disruption."
+                + (f" Apprentice: every table played by its own apprentice (today's the shipped weights, each design's "
+                   f"retrained on its table), look by look until the gain is measured within ±{100 * STRONG_MARGIN:g} pp, "
+                   f"its interval at {_level(designs[0].gain_strong.get('level') or 1 - ALPHA)} (Bonferroni over the "
+                   f"designs and the looks); the verdict rests on it unless the search's interval does not overlap it "
+                   f"(a disagreement: then on the search)." if strong else "")))
     rows = []
     for d in designs:
         c = d.changes
         rows.append([str(d.rank), "; ".join(change_words(m, d.entry.get("changes") or {})), num(d.disruption, 2),
                      _moved(today.measures, d.measures, d.gain_heuristic),
+                     *([_moved(today.strong_measures, d.strong_measures, d.gain_strong, True)] if strong else []),
                      _moved(today.search_measures, d.search_measures, d.gain_search),
                      _skill_moved(today, d), "×" + num((c.get("length") or {}).get("ratio"), 2), d.verdict])
     b.append(Table(["rank", "what changes", "disruption", "balance, heuristic: today → design (gained, pp [95%, jointly])",
+                    *(["balance, apprentice: today → design (gained, pp [jointly], deals)"] if strong else []),
                     "balance, search: today → design (gained, pp [95%, jointly])", "skill, pp: today → design (change [95%])",
                     "length", "verdict"], rows, [d.recommended for d in designs]))
     if rechecked:
         b.append(_p(rechecked))
-    faults = [(d, at_fault_words(d, "heuristic"), at_fault_words(d, "search")) for d in designs]
-    if any(h or s for _, h, s in faults):
+    faults = [(d, *(at_fault_words(d, lv) for lv in LEVELS)) for d in designs]
+    if any(any(w) for _, *w in faults):
         b.append(_p("The seat (team) at fault in today's game, its own paired contrast on the same fresh deals: its "
                     "edge over the average seat (team) before and after, and the change with its interval (tighter "
                     "than the balance figure's, which spans every pair of seats):"))
-        b.append(_ul([f"{d.rank}. {d.label}: " + "; ".join(w for w in (h, s) if w) for d, h, s in faults if h or s]))
+        b.append(_ul([f"{d.rank}. {d.label}: " + "; ".join(x for x in w if x) for d, *w in faults if any(w)]))
     b.append(_h(3, "Every measure of the confirmed designs"))
     b.append(_p("On the fresh deals, with 95% intervals; changes against today's game on the same deals in brackets. "
-                "Targets: checked on the estimates (balance under search play, the others at the heuristic level)."))
-    detail = [["today", "today's game", _balance_cell(today.measures), _balance_cell(today.search_measures),
+                "Targets: checked on the estimates (balance at the level the verdict rests on, the others at the "
+                "heuristic level)."))
+    detail = [["today", "today's game", _balance_cell(today.measures),
+               *([_balance_cell(today.strong_measures)] if strong else []), _balance_cell(today.search_measures),
                _skill_cell(today.measures), num(today.measures.get("length"), 1), pct(today.measures.get("draws")),
                pct(today.measures.get("decisiveness")), "—"]]
     for d in designs:
         c = d.changes
-        detail.append([str(d.rank), d.label, _balance_cell(d.measures), _balance_cell(d.search_measures),
+        detail.append([str(d.rank), d.label, _balance_cell(d.measures),
+                       *([_balance_cell(d.strong_measures)] if strong else []), _balance_cell(d.search_measures),
                        _skill_cell(d.measures), num(d.measures.get("length"), 1),
                        pct(d.measures.get("draws")) + _change_cell(c.get("draws")),
                        pct(d.measures.get("decisiveness")) + _change_cell(c.get("decisiveness")),
                        "; ".join(("met: " if t["met"] else "missed: ") + t["target"] for t in d.targets) or "none set"])
-    b.append(Table(["rank", "design", "balance, heuristic [95%]", "balance, search [95%]", "skill, pp [95%]",
+    b.append(Table(["rank", "design", "balance, heuristic [95%]", *(["balance, apprentice [95%]"] if strong else []),
+                    "balance, search [95%]", "skill, pp [95%]",
                     "length (decisions)", "draws", "decisiveness", "targets"], detail))
     said = disagreements(designs)
     if said:
-        b.append(_p("The heuristic and the search level disagree on: " + "; ".join(said) + ". The search level "
-                    "decides (strong play that adapts to the rules); the heuristic "
+        b.append(_p("The levels of play disagree on: " + "; ".join(said) + ". The strong level decides (the "
+                    "apprentice retrained on each table, or the search where the two disagree); the heuristic "
                     f"{_made_for(m.get('strategies', {}).get('heuristic'))} the shipped rules."))
     if folders:
         b.append(_p("Ready to play (components.toml, rules.txt and a README with the command, per design): "
                     + ", ".join(f + "/" for f in folders) + "."))
 
 
-def _moved(before: dict, after: dict, gain: dict) -> str:
-    return f"{before['balance']:.3f} → {after['balance']:.3f} ({_gain_cell(gain)})"
+def _moved(before: dict, after: dict, gain: dict, deals: bool = False) -> str:
+    if not before or not after or gain.get("low") is None:
+        return "—"
+    return (f"{before['balance']:.3f} → {after['balance']:.3f} ({_gain_cell(gain)}"
+            + (f", {count(gain.get('deals') or 0)})" if deals else ")"))
+
+
+def _apprentice_name(c: Confirmed) -> str:
+    """Which apprentice played a table at the strong level, in words."""
+    a = c.entry.get("apprentice") or {}
+    if a.get("trained") is None:
+        return "the shipped weights"
+    kept = a.get("best_round")
+    return (f"retrained on its table ({a['trained']}/, " + ("the start kept" if kept is None else f"round {kept}")
+            + (f", {100 * a['win_rate']:.1f}% against {a.get('against')}" if a.get("win_rate") is not None else "") + ")")
 
 
 def _skill_moved(today: Confirmed, d: Confirmed) -> str:
@@ -620,9 +689,19 @@ def _layout_methods(r: Report, m: dict, k: int, rechecked: bool = False) -> None
         f"at the search level (a design whose games are longer than today's: fewer, in proportion, since a "
         f"search's cost grows with the length it plays out; each comparison on the deals both played); the balance gained at {_level(1 - ALPHA / max(1, k))} (Bonferroni over the {k} designs "
         "confirmed); skill, draws and decisiveness changes with 95% score intervals, length with a t interval.",
-        "Recommended: the gain's interval above 0 at both levels and every target met on the estimates (balance "
-        "under search play, the others at the heuristic level; a relative target against today's game on the same "
-        "fresh deals); among those, the smallest disruption, then the fairest under search play.",
+        *([f"Strong level: every table played by its own apprentice (docs/apprentice.md): today's game by the "
+           f"weights shipped for it, each design's by weights retrained on its table from those (tourney train "
+           f"--start shipped: {m['strong']['train']['rounds']} round(s) of {count(m['strong']['train']['positions'])} "
+           f"search labels), on fresh deals (seed {m.get('confirm_seed')}) in looks at "
+           f"{', '.join(count(n) for n in m['strong']['looks'])} deals; a design stops once its balance gain's "
+           f"interval is at most ±{100 * STRONG_MARGIN:g} pp, each interval at "
+           f"{_level(1 - ALPHA / (max(1, k) * len(m['strong']['looks'])))} (Bonferroni over the designs and the looks, "
+           "so the interval a design stopped at holds). The search level is its check: where the two intervals do "
+           "not overlap, the verdict rests on the search."] if m.get("strong") else []),
+        "Recommended: the gain's interval above 0 at the heuristic level and at the level the verdict rests on "
+        "(the apprentice's, or the search's where they disagree), every target met on the estimates (balance "
+        "there, the others at the heuristic level; a relative target against today's game on the same fresh "
+        "deals); among those, the smallest disruption, then the fairest.",
         "Disruption: the number of values changed plus the mean relative size of the changes (|new - old| / range "
         "for an integer, 1 for an option).",
     ] + (recheck if rechecked else [])))
@@ -635,6 +714,9 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                 "rules": d.entry.get("rules"), "disruption": d.disruption, "rank": d.rank,
                 "recommended": d.recommended, "verdict": d.verdict, "heuristic": d.measures,
                 "search": d.search_measures, "gain_heuristic": d.gain_heuristic, "gain_search": d.gain_search,
+                "apprentice": d.strong_measures, "gain_apprentice": d.gain_strong,
+                "apprentice_weights": d.entry.get("apprentice"), "strong_looks": d.entry.get("strong_looks"),
+                "rests_on": d.rests_on,
                 "changes_vs_today": d.changes, "at_fault": d.at_fault, "targets": d.targets, "holds": d.holds,
                 "recheck": d.recheck,
                 "replays": d.replays}
@@ -646,6 +728,7 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                   "recommended": None if best is None else {"trial": best.entry.get("trial"), "label": best.label,
                                                            "folder": folders[designs.index(best)]},
                   "today": None if today is None else {"heuristic": today.measures, "search": today.search_measures,
+                                                       "apprentice": today.strong_measures,
                                                        "recheck": today.recheck, "replays": today.replays},
                   "designs": [dict(one(d), folder=f) for d, f in zip(designs, folders)],
                   "disagreements": disagreements(designs), "recheck": recheck_words(today, designs)})
@@ -744,7 +827,7 @@ def write_report(out: Path, manifest: dict) -> str:
         lines.append(f"  ready to play: {out / best}/ (components.toml, rules.txt, README.md)")
     said = disagreements(designs)
     if said:
-        lines.append("  the heuristic and the search level disagree on: " + "; ".join(said))
+        lines.append("  the levels of play disagree on: " + "; ".join(said))
     parted = [d for d in ([today] if today is not None else []) + designs if not d.replays]
     if parted:
         lines.append("  games that do not replay through the reference engine (the kernel and the rules disagree; "

@@ -41,7 +41,10 @@ def report_text(manifest: dict, features) -> str:
     """The learning curve and the largest weights, in Markdown."""
     best = manifest.get("best") or {}
     lines = [f"# The apprentice of {manifest['game']} at {manifest['players']} players", ""]
-    if best:
+    if best and best["round"] is None:
+        lines.append(f"Best weights: the start ({manifest.get('start_from') or 'given weights'}): no round's weights "
+                     "played at least as well on this table.")
+    elif best:
         lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
                      f"{manifest['against']} in every seat (fresh deals; an even share is "
                      f"{1 / len(_seatings(manifest)):.1%}). Play them: `--strategy apprentice@DIR`. Each round's "

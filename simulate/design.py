@@ -34,8 +34,14 @@ changes nearly as fair, within 2 pp of its balance; then the next fairest) and t
 played again on **fresh deals** (``confirm_seed``) at the heuristic level (everyone the heuristic,
 and the skill tables) and at the search level (everyone the search player; a design whose games
 are longer than today's plays proportionally fewer deals there, :func:`search_deals_for`, since a
-search's cost grows with the length of what it plays out; the pairing uses the deals both played). The statistics and the recommendation (a design is
-recommended only when its gain holds under search play) are the caller's ``write_report``
+search's cost grows with the length of what it plays out; the pairing uses the deals both played).
+Then the *strong level* (issue 42; :func:`strong_plan`, :meth:`DesignJob.confirm_strong`): every
+table played by its own apprentice at volume, today's by the weights shipped for it, each design's
+by weights retrained on its table from those (a ``tourney train`` run in ``confirm/<k>/apprentice``,
+resumed like the rest), look by look on fresh deals until each design's balance gain is measured
+within ±3 pp (or the cap); the search level is then its check. The statistics and the
+recommendation (a design is recommended only when its gain holds at the heuristic level and at the
+strong level, or under search play where the two disagree) are the caller's ``write_report``
 (:mod:`tourney_sim.reports.design`), a function of the data alone.
 
 *Re-check*: then the first :data:`RECHECK_GAMES` games of each confirmed design's heuristic
@@ -54,7 +60,9 @@ The directory (paths in the manifest are relative to it)::
                       (each with its re-check)
     search.journal    the optuna study (resumable)
     trials/<k>/       trial k's datasets: mirror-0, mirror-1 (everyone the heuristic), skill-<j>
-    confirm/today/ confirm/<k>/   heuristic, skill-<j>, search: the confirmation's datasets
+    today/strong      today's game at the strong level, measured first (and its first strong deals)
+    confirm/today/ confirm/<k>/   heuristic, skill-<j>, search: the confirmation's datasets;
+                      apprentice/ (a design's training run), strong-<first game>/ (its strong looks)
     design.json report.md report.html report-figures/ designs/   written by write_report
 """
 from __future__ import annotations
@@ -79,10 +87,11 @@ from .jobdir import Job, JobKind, Outcome, as_stored, error_line, now, option, r
 from .matchup import make_matchup
 from .replay import EngineDisagreement, trace as replay_trace
 from .results import read_manifest
-from .stats.designs import design_measure, fair_today, hopeless
+from .stats.designs import STRONG_MARGIN, design_measure, fair_today, hopeless
 from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, names, ranges
 from .runner import run as run_games
 from .games.config import GameConfig
+from .train import MOST_POSITIONS
 from .study import APPRENTICE, SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
 
@@ -125,7 +134,7 @@ RECHECK_GAMES = 8
 RECHECK_REASON = 300
 #: what a resumed design must share with the one it continues
 RESUME_KEYS = ("game", "players", "baseline", "space", "objectives", "targets", "max_changes", "strategies",
-               "seed", "confirm_seed", "sampler", "deals", "skill_deals", "confirm", "sources", "strong_check")
+               "seed", "confirm_seed", "sampler", "deals", "skill_deals", "confirm", "sources", "strong_check", "strong")
 DESIGN = JobKind("design run", DESIGN_FILE, DESIGN_FORMAT, RESUME_KEYS)
 
 
@@ -143,13 +152,19 @@ class DesignBudget:
     confirm_deals: int  # the confirmation's heuristic level (and each skill seating: a quarter)
     search_deals: int  # the confirmation's search level, before the game's search_scale
     cost: str
+    strong_deals: int  # the strong level's cap: fresh deals per table, everyone its own apprentice
+    strong_train: tuple[int, int, int]  # each table's apprentice: rounds, positions, evaluation deals
 
 
 BUDGETS = {
-    "quick": DesignBudget("quick", 24, 2000, 1000, 2, 10000, 200, "a few minutes: a first look"),
-    "standard": DesignBudget("standard", 80, 10000, 4000, 3, 40000, 1000, "about 10 minutes per game on 2 cores"),
-    "thorough": DesignBudget("thorough", 300, 40000, 10000, 5, 100000, 4000, "about an hour per game"),
+    "quick": DesignBudget("quick", 24, 2000, 1000, 2, 10000, 200, "a few minutes: a first look", 20000, (1, 3000, 200)),
+    "standard": DesignBudget("standard", 80, 10000, 4000, 3, 40000, 1000, "about 10 minutes per game on 2 cores",
+                             80000, (2, 10000, 500)),
+    "thorough": DesignBudget("thorough", 300, 40000, 10000, 5, 100000, 4000, "about an hour per game", 320000,
+                             (4, 30000, 2000)),
 }
+#: the strong level's confirmation looks at these shares of the cap (Bonferroni over the looks and the designs)
+STRONG_LOOKS = (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1)
 
 
 # ----------------------------------------------------------------------------- the space
@@ -643,6 +658,25 @@ def strong_check(game: str, players: int, rules: list[str], deals: int) -> dict 
     return {"strategy": APPRENTICE, "deals": deals, "dir": "today/strong"}
 
 
+def strong_plan(game: str, players: int, cap: int, train: tuple[int, int, int]) -> dict | None:
+    """The confirmation's strong level (issue 42): every table (today's and each design's) played
+    by its own apprentice, each design's retrained on its table from the weights shipped for the
+    player count (``tourney train --start shipped`` at ``train``'s rounds, positions, evaluation
+    deals), today's the shipped weights (trained too when the starting table has none); played in
+    looks at :data:`STRONG_LOOKS` of ``cap`` fresh deals, a design's stopping once its balance
+    gain is measured within :data:`STRONG_MARGIN`. None when the game has no apprentice."""
+    if APPRENTICE not in available(game):
+        return None
+    from .train import features_of
+    from tourney_sim.strategies.common import shipped_path
+    looks = sorted({max(8, int(round(cap * share))) for share in STRONG_LOOKS})
+    rounds, positions, eval_deals = train
+    shipped = shipped_path(Path(features_of(game).__file__).parent, players).exists()
+    return {"strategy": APPRENTICE, "looks": looks, "margin": STRONG_MARGIN,
+            "train": {"rounds": rounds, "positions": positions, "eval_deals": eval_deals,
+                      "start": "shipped" if shipped else None}}
+
+
 def _strategies(game: str, heuristic: str | None, weaker: str | None, search: str | None) -> dict:
     """The strong heuristic (the study's heuristic level), the weaker one it plays for skill (the
     game's first built-in heuristic that is not random), the search player."""
@@ -709,6 +743,12 @@ class DesignRequest:
     wide: bool = option(False, "Let every component value move anywhere the game allows (by default each moves "
                         "within its designer-sized range: a card's value within its kind's shipped range, a count by "
                         "a few steps, a card keeps its kind of effect; docs/components.md lists each key's).")
+    strong_deals: Optional[int] = option(None, "The strong level's most fresh deals per table, everyone its own "
+                                         "apprentice (each design's retrained on its table); it stops earlier for a "
+                                         "design once its balance gain is measured within ±3 pp (default: the "
+                                         "budget's).")
+    strong_labels: Optional[int] = option(None, "Search labels per training round when a design's apprentice is "
+                                          "retrained on its table (default: the budget's; docs/design.md).")
     always_search: bool = option(False, "Search even when today's game is already fair at the strong level (by "
                                  "default the run measures today's game first, everyone the apprentice, and stops "
                                  "there when every seat is shown within ±2 pp: nothing to fix).")
@@ -728,7 +768,7 @@ class DesignJob(Job):
                 print(text, file=sys.stderr, flush=True)
         (players, vary, fix, objectives, targets, max_changes, budget, trials, deals, skill_deals, designs,
          confirm_deals, search_deals, sampler, seed, confirm_seed, rules, components, heuristic, weaker,
-         search, wide, always_search) = (getattr(request, f.name) for f in fields(DesignRequest))  # in the order declared
+         search, wide, strong_deals, strong_labels, always_search) = (getattr(request, f.name) for f in fields(DesignRequest))  # in the order declared
         rules = list(rules) + component_rules(components)
         spec = get_game(game)
         players = spec.player_count(players)
@@ -742,10 +782,15 @@ class DesignJob(Job):
         confirm_deals = b.confirm_deals if confirm_deals is None else confirm_deals
         search_deals = (max(20, int(round(b.search_deals * spec.search_scale))) if search_deals is None
                         else search_deals)
+        strong_deals = b.strong_deals if strong_deals is None else strong_deals
+        rounds, labels, eval_deals = b.strong_train
+        labels = labels if strong_labels is None else strong_labels
         for name, v, least, most in (("--trials", trials, 1, MAX_TRIALS), ("--deals", deals, 8, MAX_DEALS),
                                      ("--skill-deals", skill_deals, 2, MAX_DEALS), ("--designs", designs, 1, MAX_DESIGNS),
                                      ("--confirm-deals", confirm_deals, 8, MAX_DEALS),
                                      ("--search-deals", search_deals, 2, MAX_DEALS),
+                                     ("--strong-deals", strong_deals, 16, MAX_DEALS),
+                                     ("--strong-labels", labels, 10, MOST_POSITIONS // max(1, rounds)),
                                      ("--max-changes", max_changes, 1, MAX_CHANGES)):
             if not (least <= v <= most):
                 raise DesignError(f"{name} must be from {least:,} to {most:,}, got {v:,}")
@@ -782,6 +827,7 @@ class DesignJob(Job):
                         "skill_deals": max(2, confirm_deals // 4), "search_deals": search_deals},
             "sources": SOURCES,
             "strong_check": None if always_search else strong_check(game, players, baseline_rules, confirm_deals),
+            "strong": strong_plan(game, players, strong_deals, (rounds, labels, eval_deals)),
         }
         self.__dict__.update({k: v for k, v in locals().items() if k != "self"})
         self.backend = None
@@ -951,6 +997,8 @@ class DesignJob(Job):
                 plays.skill(c["rules"], confirm_seed, conf["skill_deals"], out / f"confirm/{c['trial']}")
                 plays.mirror(c["rules"], strategies["search"], confirm_seed, c["search_deals"], out / c["dirs"]["search"],
                              chunk_size=search_chunk(c["search_deals"]))
+            if request.get("strong") is not None:
+                self.confirm_strong(manifest, confirmed, plays)
             todo = [c for c in confirmed if c["recheck"] is None]
             for i, c in enumerate(todo):
                 if progress:
@@ -965,6 +1013,92 @@ class DesignJob(Job):
                 bar.close()
             self.close()  # the workers are not needed for the report
         return "complete"
+
+    def table_apprentice(self, c: dict) -> dict:
+        """The apprentice table ``c`` is played by at the strong level: the weights shipped for the
+        table when it is the shipped one, else its own training run (``confirm/<k>/apprentice``,
+        from the shipped weights of the player count; resumed when a run was cut short)."""
+        from tourney_sim.strategies import StrategyError
+        from .train import TrainRequest, train
+        plan, game, players = self.request["strong"], self.game, self.players
+        config = GameConfig.build(game, players, c["rules"])
+        if c["trial"] == TODAY:
+            try:
+                (shipped,) = resolve(game, [plan["strategy"]], config=config)
+                return {"strategy": shipped.setting, "trained": None}
+            except StrategyError:
+                pass  # a starting table without shipped weights: trained like a design's
+        where = self.dir.path / "confirm" / str(c["trial"]) / "apprentice"
+        t = plan["train"]
+        if self.progress:
+            self.echo(f"strong level: training the apprentice of {c['label']} ({t['rounds']} round(s) of "
+                      f"{t['positions']:,} search labels, from {'the shipped weights' if t['start'] else 'its heuristic'})")
+        done = train(config, where, TrainRequest(players=players, rounds=t["rounds"], positions=t["positions"],
+                                                 eval_deals=t["eval_deals"], start=t["start"],
+                                                 seed=self.confirm_seed),
+                     workers=self.workers, scheduler=self.scheduler, progress=False,
+                     resume=(where / "_train.json").exists())
+        if done.interrupted:
+            raise KeyboardInterrupt
+        best = done.manifest.get("best") or {}
+        (mine,) = resolve(game, [f"{plan['strategy']}@{where}"], config=config)
+        return {"strategy": mine.setting, "trained": str(where.relative_to(self.dir.path)),
+                "best_round": best.get("round"), "win_rate": best.get("win_rate"),
+                "against": done.manifest.get("against")}
+
+    def confirm_strong(self, manifest: dict, confirmed: list[dict], plays: Plays) -> None:
+        """The strong level of the confirmation (:func:`strong_plan`): each table's apprentice,
+        then everyone it on fresh deals, look by look, until each design's balance gain against
+        today's game (paired) is measured within the margin, or the cap."""
+        from .stats.designs import gain_between, strong_level as joint_level
+        plan, out, check = self.request["strong"], self.dir.path, self.request.get("strong_check")
+        self.close()  # a training run opens its own workers
+        for c in confirmed:
+            c["apprentice"] = self.table_apprentice(c)
+        self.backend = plays.backend = open_backend(self.workers, self.scheduler)
+        have = {}
+        for c in confirmed:
+            c["dirs"]["strong"] = []
+            have[c["trial"]] = 0
+            if c["trial"] == TODAY and check is not None and c["apprentice"]["trained"] is None:
+                c["dirs"]["strong"].append(check["dir"])  # the check's deals are today's first
+                have[TODAY] = check["deals"]
+            c["strong_looks"] = []
+        today, designs = confirmed[0], confirmed[1:]
+        level = joint_level(len(designs), len(plan["looks"]))
+        open_ = list(designs)
+
+        def reach(c: dict, n: int) -> None:
+            first = have[c["trial"]]
+            if first < n:
+                rel = f"confirm/{c['trial']}/strong-{first}"
+                plays.mirror(c["rules"], c["apprentice"]["strategy"], self.confirm_seed, n - first, out / rel,
+                             first_game=first)
+                c["dirs"]["strong"].append(rel)
+                have[c["trial"]] = n
+
+        for j, n in enumerate(plan["looks"]):
+            if not open_:
+                break
+            if self.progress:
+                self.echo(f"strong level, look {j + 1}/{len(plan['looks'])}: {n:,} fresh deals, everyone each "
+                          f"table's apprentice ({len(open_)} design(s) still open)")
+            reach(today, n)
+            still = []
+            for c in open_:
+                reach(c, n)
+                g = gain_between(self.game, self.players, [out / d for d in today["dirs"]["strong"]],
+                                 [out / d for d in c["dirs"]["strong"]], level)
+                c["strong_looks"].append(g)
+                settled = g["high"] is not None and g["low"] is not None and (g["high"] - g["low"]) / 2 <= plan["margin"]
+                if self.progress:
+                    self.echo(f"  {c['label']}: balance gained {_pp_or(g['gain'])} pp [{_pp_or(g['low'])}, "
+                              f"{_pp_or(g['high'])}] on {g['deals']:,} deals"
+                              + (f": within ±{100 * plan['margin']:g} pp, stops" if settled else ""))
+                if not settled:
+                    still.append(c)
+            open_ = still
+            self.dir.write(manifest)  # a run killed here keeps its looks (and replays them the same)
 
     def report(self, manifest: dict) -> str:
         if self.progress:
@@ -989,6 +1123,10 @@ def run_design(game: str, out: Path, request: DesignRequest | None = None, *, wo
     job = DesignJob(game, request or DesignRequest(),
                     workers=workers, scheduler=scheduler, progress=progress, echo=echo)
     return run_job(job, out, resume=resume, overwrite=overwrite, command=command)
+
+
+def _pp_or(x) -> str:
+    return "n/a" if x is None else f"{100 * x:+.1f}"
 
 
 def _history(study, optuna) -> list[dict]:

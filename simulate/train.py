@@ -59,7 +59,7 @@ TRAIN_FILE = "_train.json"
 TRAIN_FORMAT = "tourney-train/2"  # /2: the search's values of each move, the value fit
 TRAIN = JobKind("training run", TRAIN_FILE, TRAIN_FORMAT,
                 ("format", "game", "players", "options", "seed", "rounds", "positions", "label_iterations",
-                 "sample", "explore", "target", "l2", "value_l2", "against", "eval_deals", "sources"))
+                 "sample", "explore", "target", "l2", "value_l2", "against", "eval_deals", "start", "sources"))
 #: game indices of round r start at r * GAMES_PER_ROUND (each round's games are new deals)
 GAMES_PER_ROUND = 1_000_000
 #: the label stream of a decision: FIRST_SEAT_STREAM + this + its place in the game
@@ -100,6 +100,11 @@ class TrainRequest:
     against: Optional[str] = option(None, "The strategy it is measured against (default: the study's heuristic "
                                     "level, the game's strongest).")
     eval_deals: int = option(2000, "Fresh deals of each round's evaluation, per seating.")
+    start: Optional[str] = option(None, "Weights to start from: a weights file or training run (its best.toml), or "
+                                  "\"shipped\" (the weights shipped for this player count, whatever the table). "
+                                  "Round 0 then plays them (exploring) instead of the heuristic, and they stay the "
+                                  "best until a round's weights play at least as well on this table: retraining "
+                                  "for a changed table (default: start from the heuristic).")
     seed: int = option(0, "Seed of the games, the labels and the evaluation.", "--seed", "-s")
 
 
@@ -346,7 +351,28 @@ class TrainJob(Job):
         (self.opponent,) = resolve(config.game, [self.against])
         (self.student,) = resolve(config.game, ["apprentice:explore=0"])  # its weights set per round
         self.limit = min(p.high for p in self.student.params if p.name != "explore")
+        self.start = None if r.start is None else self.start_weights(r.start)
         self.backend = None
+
+    def start_weights(self, start: str) -> list[float]:
+        """The weights ``--start`` names, in the features' order: a weights file (or a training
+        run's folder: its best.toml) made for this game, or ``shipped``: those shipped for this
+        player count (made for the shipped table; a start need not be this table's)."""
+        from tourney_sim.strategies import StrategyError
+        from tourney_sim.strategies.common import shipped_path
+        from tourney_sim.strategies.params import ParamError, read_toml
+        c = self.config
+        path = str(shipped_path(Path(features_of(c.game).__file__).parent, c.players)) if start == "shipped" else start
+        if start == "shipped" and not Path(path).exists():
+            raise TrainError(f"--start shipped: no weights are shipped for {c.game} at {c.players} players")
+        try:
+            values, _, made_for = read_toml(path, self.student.name, "--start")
+            if made_for is not None and made_for.get("game") != c.game:
+                raise TrainError(f"--start: {path} holds weights for {made_for.get('game')}, not {c.game}")
+            settings = self.student.with_settings(values, "--start").settings()
+        except (ParamError, StrategyError) as exc:
+            raise TrainError(str(exc)) from None
+        return [float(settings[name]) for name in self.features_names()]
 
     def prepare(self, old: dict | None) -> dict:
         r, c = self.r, self.config
@@ -354,13 +380,23 @@ class TrainJob(Job):
                 "players": c.players, "options": c.options, "rules": c.rules, "seed": r.seed, "rounds": r.rounds,
                 "positions": r.positions, "label_iterations": self.iterations, "sample": r.sample,
                 "explore": r.explore, "target": r.target, "l2": r.l2, "value_l2": r.value_l2,
-                "against": self.opponent.setting, "eval_deals": r.eval_deals,
+                "against": self.opponent.setting, "eval_deals": r.eval_deals, "start": self.start,
+                "start_from": r.start,
                 "features": self.features_names(), "guide": guide_of(c.game).label, "sources": SOURCES,
                 "command": self.command, "status": "running", "created": now(), "history": [], "best": None}
 
     def adopt(self, old: dict, manifest: dict) -> list[str]:
         manifest["history"], manifest["best"] = old.get("history") or [], old.get("best")
         return [f"resuming: {len(manifest['history'])} of {self.r.rounds} rounds done"]
+
+    def begin(self, manifest: dict) -> None:
+        super().begin(manifest)
+        if self.start is not None and manifest["best"] is None:
+            # the start is the best until a round plays at least as well on this table
+            manifest["best"] = {"round": None, "weights": list(self.start), "win_rate": None}
+            (self.dir.path / BEST_FILE).write_text(weights_toml(self, self.start, f"the start ({self.r.start}), "
+                                                               "no round's weights kept yet"))
+            self.dir.write(manifest)
 
     # ------------------------------------------------------------------ one round
     def collect(self, k: int, weights: np.ndarray | None) -> dict:

@@ -101,7 +101,8 @@ def test_an_unknown_address_is_blamed_on_the_option_that_gave_it(tmp_path, game,
 #: long match confirmed under ismcts costs quadratically: its play-outs run to the match's end.)
 RESUMABLE = ["design", "cardavia", "--vary", "prizes", "--vary", "bonuses", "--max-changes", 2, "--trials", 12,
              "--deals", 4000, "--skill-deals", 400, "--designs", 2, "--confirm-deals", 1000, "--search-deals", 40,
-             "--search", "ismcts:iterations=20", "--seed", 5, "--workers", 1, "--quiet"]
+             "--search", "ismcts:iterations=20", "--strong-labels", 20, "--strong-deals", 400, "--seed", 5, "--workers", 1,
+             "--quiet"]
 
 
 def design(out, *extra):

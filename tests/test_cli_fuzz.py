@@ -49,7 +49,7 @@ def kinds(tmp_path_factory):
                  **quick)
     tourney.study("companeros", budget="quick", levels=["random"], out=base / "study", players=[3], workers=1)
     tourney.design("companeros", players=3, vary=["rule"], trials=3, deals=40, skill_deals=10, designs=1,
-                   confirm_deals=40, search_deals=4, out=base / "design", workers=1)
+                   confirm_deals=40, search_deals=4, strong_labels=10, strong_deals=40, out=base / "design", workers=1)
     return {kind: base / kind for kind in KINDS}
 
 

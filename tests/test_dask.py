@@ -78,7 +78,7 @@ def test_a_design_run_on_the_cluster_is_the_local_one(tmp_path, cluster):
     report as on the local runner."""
     from tourney_sim import api
     small = dict(players=3, vary=["rule", "deal.hand"], trials=4, deals=200, skill_deals=50, designs=1,
-                 confirm_deals=200, search_deals=4, seed=5)
+                 confirm_deals=200, search_deals=4, strong_labels=20, strong_deals=200, seed=5)
     local = api.design("companeros", out=tmp_path / "local", workers=1, **small)
     dask = api.design("companeros", out=tmp_path / "dask", scheduler=cluster.scheduler_address, **small)
     assert [h["objectives"] for h in dask.manifest["history"]] == [h["objectives"] for h in local.manifest["history"]]

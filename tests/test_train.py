@@ -4,6 +4,7 @@ bare apprentice (no weights) is refused in one line."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -157,9 +158,39 @@ def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_
     assert resolve("colleagues", ["apprentice"], config=GameConfig.build("colleagues", 4))[0].table
 
 
+def test_a_run_started_from_weights_plays_them_first_and_keeps_them_until_a_round_plays_as_well(tmp_path):
+    """Retraining for a changed table (issue 42): --start shipped begins from the weights shipped
+    for the player count (made for another table), which round 0 plays and which stay the best
+    unless a round's weights play at least as well on the new table; the same run again gives
+    the same weights, and the weights it keeps are this table's (another refuses them)."""
+    from tourney_sim.strategies import StrategyError, resolve
+    config = GameConfig.build("cardavia", 4, ["match_deals=2"])
+    shipped = resolve("cardavia", ["apprentice"], config=GameConfig.build("cardavia", 4))[0].settings()
+    request = tr.TrainRequest(**dict(SMALL, rounds=1), start="shipped")
+    one = tr.train(config, tmp_path / "one", request, workers=1, progress=False)
+    m = one.manifest
+    names = m["features"]
+    assert m["start"] == [shipped[n] for n in names] and m["start_from"] == "shipped"
+    (round0,) = m["history"]
+    assert "against_best" in round0["evaluation"]  # round 0 is measured against the start
+    kept = m["best"]["round"] == 0
+    assert kept == round0["kept"] and m["best"]["weights"] == (round0["weights"] if kept else m["start"])
+    mine = resolve("cardavia", [f"apprentice@{tmp_path / 'one'}"], config=config)[0]
+    assert [mine.settings()[n] for n in names] == m["best"]["weights"]
+    with pytest.raises(StrategyError, match="match_deals=2"):
+        resolve("cardavia", [f"apprentice@{tmp_path / 'one'}"], config=GameConfig.build("cardavia", 4))
+    two = tr.train(config, tmp_path / "two", request, workers=1, progress=False)
+    assert two.manifest["history"] == m["history"] and two.manifest["best"] == m["best"]
+    report = (tmp_path / "one" / "report.md").read_text()
+    assert "Best weights:" in report
+
+
 def test_bad_training_requests_are_one_line_errors(tmp_path):
+    companeros = Path(__file__).resolve().parents[1] / "simulate" / "games" / "companeros" / "apprentice-4p.toml"
     for args, words in ((["--rounds", 0], "--rounds must be from 1"), (["--sample", 0], "--sample must be"),
-                        (["--explore", 2], "--explore must be")):
+                        (["--explore", 2], "--explore must be"),
+                        (["--start", tmp_path / "none.toml"], "--start: no such file"),
+                        (["--start", companeros], "holds weights for companeros, not cardavia")):
         r = invoke("train", "cardavia", *args, "--out", tmp_path / "t")
         assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
         assert not (tmp_path / "t").exists()

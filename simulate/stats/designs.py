@@ -22,11 +22,19 @@ measures are the registry's (:mod:`tourney_sim.simulate.stats.measures`):
 - *length* (decisions per game), *draws* (a shared first place), *decisiveness* (the leader at two
   thirds won; where the game records it).
 
+The strong level (issue 42): every table played by its own apprentice (each design's retrained on
+its table) at volume, look by look, a design stopping once its balance gain's interval is at most
+±:data:`STRONG_MARGIN` (each interval at 1 - 0.05/(K L), L the looks planned: Bonferroni over the
+designs and the looks, so the interval a design stopped at holds whatever look that was). The
+search level, on fewer deals, is its check: a design whose two intervals do not overlap
+*disagrees*, and its verdict then rests on the search (:attr:`Confirmed.rests_on`).
+
 The recommendation (:func:`recommend`): a confirmed design is recommended only when its balance gain
-holds at the heuristic and at the search level on the fresh deals (each interval at 1 - 0.05/K, K
-the designs confirmed: Bonferroni over that primary family, above 0) and it meets the targets;
-among those the smallest disruption wins, then the fairest under search play. None holds: "no fix
-found in this search space", with each design's search-level interval.
+holds at the heuristic level and at the level it rests on, on the fresh deals (each interval above
+0; the heuristic's and the search's at 1 - 0.05/K, K the designs confirmed: Bonferroni over that
+primary family) and it meets the targets; among those the smallest disruption wins, then the
+fairest at that level. None holds: "no fix found in this search space", with each design's
+interval there (at the strong level: a gain shown within ±3 pp not to be there).
 
 A design whose games do not replay is never recommended: simulate re-checks the first games of
 each confirmed design's heuristic confirmation (and today's game's) through the game's readable
@@ -50,6 +58,9 @@ from .load import Config, discover, load_sources
 from .measures import DESIGN_COLUMNS, MEASURES, names, skill_per_deal
 
 ALPHA = 0.05
+#: the strong level's confirmation measures each design's balance gain within this either side
+#: (issue 42: a fix shown, or shown within ±3 pp not to help), then stops
+STRONG_MARGIN = 0.03
 #: :func:`hopeless`: a candidate is pruned when it is less fair than today's game at this level
 HOPELESS_LEVEL = 0.99
 #: the only game columns a candidate's measures read besides the base columns
@@ -218,6 +229,19 @@ def beside(game: str, players: int, today_mirror: list[Path], design_mirror: lis
                   "at_fault": at_fault_change(today, design, level)})
 
 
+def strong_level(designs: int, looks: int) -> float:
+    """The level of every balance-gain interval of the strong confirmation: Bonferroni over the
+    designs confirmed and the looks at their deals (so the interval a design stopped at, and the
+    last one, hold together whatever look it stopped at)."""
+    return 1 - ALPHA / (max(1, designs) * max(1, looks))
+
+
+def gain_between(game: str, players: int, today_mirror: list[Path], design_mirror: list[Path], level: float) -> dict:
+    """The balance gained from today's game to a design on the deals both played, paired, at
+    ``level`` (:func:`paired_gain`), JSON-safe."""
+    return _safe(paired_gain(read_deals(game, players, today_mirror), read_deals(game, players, design_mirror), level))
+
+
 def hopeless(game: str, players: int, candidate_mirror: list[Path], today_mirror: list[Path]) -> str | None:
     """A one-line reason when the candidate is already significantly less fair than today's game
     on the same deals (the paired balance gain's 99% interval entirely below 0), else None. The
@@ -243,6 +267,10 @@ class Confirmed:
     search_measures: dict = field(default_factory=dict)
     gain_heuristic: dict = field(default_factory=dict)  # against today's game, at the family's level
     gain_search: dict = field(default_factory=dict)
+    #: the strong level (issue 42): everyone the table's own apprentice, at volume (None: not played)
+    strong: Deals | None = None
+    strong_measures: dict = field(default_factory=dict)
+    gain_strong: dict = field(default_factory=dict)
     #: the seat (team) at fault in today's game, its edge before and after, paired: by level
     at_fault: dict = field(default_factory=dict)
     changes: dict = field(default_factory=dict)  # skill, length, draws, decisiveness against today
@@ -260,9 +288,34 @@ class Confirmed:
         return float(self.entry.get("disruption") or 0.0)
 
     @property
+    def disagrees(self) -> bool:
+        """The strong level and its check disagree on the balance gained: the apprentice's
+        interval and the search's (same fresh deals) do not overlap."""
+        a, b = self.gain_strong, self.gain_search
+        if a.get("low") is None or b.get("low") is None:
+            return False
+        return a["high"] < b["low"] or b["high"] < a["low"]
+
+    @property
+    def rests_on(self) -> str:
+        """The level the verdict rests on: the apprentice at volume (the strong level), unless it
+        was not played or the search's check disagrees with it; then the search."""
+        return "apprentice" if self.gain_strong.get("low") is not None and not self.disagrees else "search"
+
+    @property
+    def gain_decisive(self) -> dict:
+        """The balance gained at the level the verdict rests on."""
+        return self.gain_strong if self.rests_on == "apprentice" else self.gain_search
+
+    @property
+    def decisive_measures(self) -> dict:
+        return self.strong_measures if self.rests_on == "apprentice" else self.search_measures
+
+    @property
     def holds(self) -> bool:
-        """The gain holds at both levels (both intervals above 0)."""
-        return self.gain_heuristic.get("low", math.nan) > 0 and self.gain_search.get("low", math.nan) > 0
+        """The gain holds at the heuristic level and at the level the verdict rests on (both
+        intervals above 0)."""
+        return self.gain_heuristic.get("low", math.nan) > 0 and (self.gain_decisive.get("low") or math.nan) > 0
 
     @property
     def meets_targets(self) -> bool:
@@ -289,7 +342,9 @@ def _read_confirmed(out: Path, game: str, players: int, entry: dict) -> Confirme
     heuristic = read_deals(game, players, [out / dirs["heuristic"]],
                            [(out / p, tuple(seats)) for p, seats in dirs.get("skill", [])])
     search = read_deals(game, players, [out / dirs["search"]])
-    return Confirmed(entry, heuristic, search, summary(heuristic), summary(search))
+    strong = read_deals(game, players, [out / d for d in dirs["strong"]]) if dirs.get("strong") else None
+    return Confirmed(entry, heuristic, search, summary(heuristic), summary(search), strong=strong,
+                     strong_measures=summary(strong) if strong is not None else {})
 
 
 def _paired_change(a: np.ndarray, b: np.ndarray, bounds) -> dict:
@@ -364,11 +419,16 @@ def _fmt(name: str, x) -> str:
 
 
 def _targets(manifest: dict, today: Confirmed, d: Confirmed) -> list[dict]:
-    """The manifest's targets on ``d``'s estimates: balance under search play (the recommendation's
-    level), the rest at the heuristic level (where skill is measured)."""
+    """The manifest's targets on ``d``'s estimates: balance at the level the verdict rests on,
+    the rest at the heuristic level (where skill is measured)."""
     out = []
     for name, target in (manifest.get("targets") or {}).items():
-        mine, theirs = (d.search_measures, today.search_measures) if name == "balance" else (d.measures, today.measures)
+        if name == "balance":
+            strong = d.rests_on == "apprentice" and today.strong_measures
+            mine, theirs = ((d.strong_measures, today.strong_measures) if strong
+                            else (d.search_measures, today.search_measures))
+        else:
+            mine, theirs = d.measures, today.measures
         out.append(check_target(name, target, mine.get(name), theirs.get(name)))
     return out
 
@@ -376,13 +436,13 @@ def _targets(manifest: dict, today: Confirmed, d: Confirmed) -> list[dict]:
 def recommend(designs: list[Confirmed]) -> list[Confirmed]:
     """The designs in the order the report ranks them, each with its rank and verdict: those
     recommendable first (the gain holds at both levels, the targets met), smallest disruption,
-    then fairest under search play; the first of them is the recommendation."""
+    then fairest at the level it rests on; the first of them is the recommendation."""
     def fairness(d):
-        return -(d.search_measures.get("balance") or 0.0)
+        return -(d.decisive_measures.get("balance") or 0.0)
 
     eligible = sorted([d for d in designs if d.eligible], key=lambda d: (d.disruption, fairness(d)))
     rest = sorted([d for d in designs if not d.eligible],
-                  key=lambda d: (not d.replays, not d.holds, -_finite(d.gain_search.get("low")), d.disruption))
+                  key=lambda d: (not d.replays, not d.holds, -_finite(d.gain_decisive.get("low")), d.disruption))
     for i, d in enumerate(eligible + rest, 1):
         d.rank = i
         d.recommended = i == 1 and d.eligible
@@ -390,24 +450,32 @@ def recommend(designs: list[Confirmed]) -> list[Confirmed]:
     return eligible + rest
 
 
+def play_words(d: Confirmed) -> str:
+    """The level a design's verdict rests on, as a sentence ends: "under the apprentice's play"
+    (the strong level at volume) or "under search play"."""
+    return "under the apprentice's play" if d.rests_on == "apprentice" else "under search play"
+
+
 def _verdict(d: Confirmed, best: Confirmed | None) -> str:
-    gs, gh = d.gain_search, d.gain_heuristic
+    gs, gh, where = d.gain_decisive, d.gain_heuristic, play_words(d)
     if d.recommended:
         return "recommended"
     if d.eligible:
         if d.disruption > best.disruption:
             return f"also fixes it, more disruptive ({d.disruption:.2f} v {best.disruption:.2f})"
-        return "also fixes it, as disruptive but less fair under search play"
+        return f"also fixes it, as disruptive but less fair {where}"
     if not d.replays:
         return _replay_words(d)
     if d.holds:
         return "fairer at both levels, but " + "; ".join(t["why"] for t in d.targets if not t["met"])
-    if gs.get("high", math.nan) < 0:
-        return "less fair under search play"
-    if not gs.get("low", math.nan) > 0:
-        return "gain not shown under search play" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0
-                                                     else "")
-    return "gain not shown at heuristic level (only under search play)"
+    if (gs.get("high") or math.nan) < 0:
+        return f"less fair {where}"
+    if not (gs.get("low") or math.nan) > 0:
+        if d.rests_on == "apprentice" and gs.get("high") is not None and gs["high"] - gs["low"] <= 2 * STRONG_MARGIN + TOLERANCE:
+            return (f"no gain {where}: at most {_pp(gs['high'])} pp" + (" (a gain at heuristic level only)"
+                                                                          if gh.get("low", math.nan) > 0 else ""))
+        return f"gain not shown {where}" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0 else "")
+    return f"gain not shown at heuristic level (only {where})"
 
 
 def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed]]:
@@ -419,11 +487,15 @@ def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed
     today = _read_confirmed(out, game, players, entries[0])
     designs = [_read_confirmed(out, game, players, e) for e in entries[1:]]
     level = 1 - ALPHA / max(1, len(designs))
+    joint = strong_level(len(designs), len((manifest.get("strong") or {}).get("looks") or ()))
     for d in designs:
         d.gain_heuristic = _safe(paired_gain(today.heuristic, d.heuristic, level))
         d.gain_search = _safe(paired_gain(today.search, d.search, level))
         d.at_fault = {"heuristic": _safe(at_fault_change(today.heuristic, d.heuristic, level)),
                       "search": _safe(at_fault_change(today.search, d.search, level))}
+        if d.strong is not None and today.strong is not None:
+            d.gain_strong = _safe(paired_gain(today.strong, d.strong, joint))
+            d.at_fault["apprentice"] = _safe(at_fault_change(today.strong, d.strong, joint))
         d.changes = _changes(today, d)
         d.targets = _targets(manifest, today, d)
     return today, recommend(designs)
