@@ -84,12 +84,14 @@ def _names(tables: list[Confirmed]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def _together(level: float) -> str:
+def _together(level: float, looks: int = 1) -> str:
     """A level in words: a Bonferroni level over k designs (1 - 0.05 / k) is "95% for the k
-    designs together", what it buys a reader; the per-design level is for Methods."""
-    k = ALPHA / (1 - level) if level < 1 else math.nan
-    if math.isfinite(k) and round(k) >= 2 and abs(k - round(k)) < 1e-6:
-        return f"95% for the {round(k)} designs together"
+    designs together", what it buys a reader (over k designs and L looks, 1 - 0.05 / (k L): "...
+    together, at every look"); the per-design level is for Methods."""
+    k = ALPHA / (1 - level) / max(1, looks) if level < 1 else math.nan
+    if math.isfinite(k) and round(k) >= 1 and abs(k - round(k)) < 1e-6 and (round(k) >= 2 or looks > 1):
+        return (f"95% for the {round(k)} designs together" if round(k) >= 2 else "95%") + (
+            ", at every look" if looks > 1 else "")
     return _level(level)
 
 
@@ -209,11 +211,28 @@ def headline(title: str, team: bool, manifest: dict, today: Confirmed, d: Confir
     if d.rests_on == "apprentice" and d.gain_search.get("low") is not None:
         check = (f"; checked by the search on {count(d.gain_search['deals'])} of the deals: "
                  f"{_gain_cell(d.gain_search)} pp, no disagreement")
+    gained = f"gained {_gain_cell(g)} pp on {count(g['deals'])} deals; " if g.get("deals") else ""
     return (f"{title}: {what}. {kind} balance {today_at(today, d)['balance']:.2f} → "
-            f"{d.decisive_measures['balance']:.2f} {play_words(d)} (gained {_gain_cell(g)} pp on "
-            f"{count(g['deals'])} deals; {_fair_words(d.decisive_measures, 'there')}{check})"
+            f"{d.decisive_measures['balance']:.2f} {play_words(d)} ({gained}"
+            f"{_fair_words(d.decisive_measures, 'there')}{check})"
             + (f"; {fault}" if fault else "") + f"; {_skill_words(today, d)}; "
             f"{_length_words(d)}" + "".join(f"; {w}" for w in _side_words(today, d)) + ".")
+
+
+def compensation_words(manifest: dict, today: Confirmed, d: Confirmed) -> str:
+    """The seat compensation that evens the seats best (issue 42), beside the recommendation:
+    what it gives whom, the balance and the seat at fault's edge at the level it rests on."""
+    what = "; ".join(change_words(manifest, d.entry.get("changes") or {}))
+    g = d.gain_decisive
+    fault = at_fault_words(d, d.rests_on)
+    return (f"Seat compensation: {what} ({_verdict_short(d)}): balance {today_at(today, d)['balance']:.2f} → "
+            f"{d.decisive_measures['balance']:.2f} {play_words(d)} (gained {_gain_cell(g)} pp)"
+            + (f"; {fault}" if fault else "") + ". A compensation changes what a seat starts with, not how the game "
+            "is played; the search tried each value of each compensation lever on its own.")
+
+
+def _verdict_short(d: Confirmed) -> str:
+    return "its gain shown at both levels" if d.eligible else d.verdict.removeprefix("seat compensation: ")
 
 
 def at_fault_words(d: Confirmed, level: str) -> str:
@@ -264,14 +283,17 @@ def _today_words(today: Confirmed | None) -> str:
 
 
 def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = None) -> str:
-    """Why nothing is recommended."""
+    """Why nothing is recommended (a seat compensation is said apart: :func:`compensation_words`)."""
+    designs = [d for d in designs if not d.compensation]
     complete = [h for h in manifest.get("history") or [] if h.get("state") == "complete"]
     if not designs:
         return (f"No fix found in this search space: of {len(manifest.get('history') or [])} trials "
                 f"({len(complete)} complete), no design on the Pareto front was worth confirming "
                 f"(none fairer than today's game at the heuristic level within the limits)." + _today_words(today))
-    why = "; ".join(f"{d.label}: balance gained {play_words(d)} {_gain_cell(d.gain_decisive)} pp on "
-                    f"{count(d.gain_decisive.get('deals') or 0)} deals ({_together(d.gain_decisive.get('level', 1 - ALPHA))})"
+    looks = len((manifest.get("strong") or {}).get("looks") or ())
+    why = "; ".join(f"{d.label}: balance gained {play_words(d)} {_gain_cell(d.gain_decisive)} pp "
+                    f"({_together(d.gain_decisive.get('level', 1 - ALPHA), looks if d.rests_on == 'apprentice' else 1)})"
+                    f" on {count(d.gain_decisive.get('deals') or 0)} deals"
                     + (" — " + "; ".join(t["why"] for t in d.targets if not t["met"]) if d.holds and not d.meets_targets
                        else "")
                     + ("" if d.replays else f" — its games do not replay through the reference engine "
@@ -299,14 +321,18 @@ def _none_helps(designs: list[Confirmed]) -> str:
 
 
 def disagreements(designs: list[Confirmed]) -> list[str]:
-    """Designs the two levels of play judge differently: their intervals of the balance gained do
-    not overlap (issue 39: shown at one level and not at the other is not a disagreement while
-    the intervals overlap; that is a level that has not settled it, said apart)."""
+    """Designs two levels of play judge differently: the heuristic's and the decisive level's
+    intervals of the balance gained do not overlap, and they are not both above 0 or both below
+    (issue 39: shown at one level and not at the other is not a disagreement while the intervals
+    overlap; that is a level that has not settled it, said apart; and two levels that both show
+    a large gain, of different sizes, agree on the verdict); or the apprentice and its check, the
+    search, do not overlap (the verdict then rests on the search)."""
     out = []
     for d in designs:
         h, s = d.gain_heuristic, d.gain_decisive
         lo = lambda g, k: math.nan if g.get(k) is None else g[k]  # noqa: E731
-        if lo(h, "low") > lo(s, "high") or lo(s, "low") > lo(h, "high"):
+        same_side = (lo(h, "low") > 0 and lo(s, "low") > 0) or (lo(h, "high") < 0 and lo(s, "high") < 0)
+        if (lo(h, "low") > lo(s, "high") or lo(s, "low") > lo(h, "high")) and not same_side:
             out.append(f"{d.label}: heuristic level {_gain_cell(h)} pp, {d.rests_on} level {_gain_cell(s)} pp "
                        f"(balance gained, {_together(h.get('level', 1 - ALPHA))})")
         if d.disagrees:
@@ -467,7 +493,12 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     verdict = headline(spec.title, spec.team_game, m, today, best) if best else no_fix(m, designs, today)
     b.append(_p(verdict, "key" if best else "open"))  # green only for a recommended fix
     r.terminal.append(verdict)
-    others = [d for d in designs if d.eligible and not d.recommended]
+    others = [d for d in designs if d.eligible and not d.recommended and not d.compensation]
+    for d in designs:
+        if d.compensation:
+            said = compensation_words(m, today, d)
+            b.append(_p(said))
+            r.terminal.append(said)
     if others:
         said = "Also fixes it: " + "; ".join(
             f"{d.label} (disruption {d.disruption:.2f}; balance {play_words(d)} "

@@ -183,6 +183,8 @@ class Dimension:
     low: int = 0
     high: int = 0
     step: int = 1
+    #: a seat compensation lever (the game's declaration: ``Value(..., compensation=True)``)
+    lever: bool = False
 
     @property
     def rule_name(self) -> str | None:
@@ -207,6 +209,8 @@ class Dimension:
             out.update(low=self.low, high=self.high, step=self.step)
         else:
             out["values"] = list(self.values)
+        if self.lever:
+            out["lever"] = True
         return out
 
 
@@ -244,7 +248,8 @@ def dimensions(game: str, options: dict, players: int | None = None, wide: bool 
                     low, high = _playable_run(spec, players, options, address, low, high, value.step)
                 if low < high:
                     dims.append(Dimension(address, "int", int(spec.components.get(table, address)),
-                                          value.key.split(".")[0], value.help, low=low, high=high, step=value.step))
+                                          value.key.split(".")[0], value.help, low=low, high=high, step=value.step,
+                                          lever=value.compensation))
     return dims
 
 
@@ -429,13 +434,33 @@ def pareto_front(points: list[tuple[Any, list[float]]], maximise: list[bool]) ->
     return front
 
 
-def choose_confirmed(history: list[dict], front: list[int], k: int) -> list[int]:
-    """Up to ``k`` designs of the front to confirm: the fairest; the smallest change whose balance
-    is within :data:`NEARLY_AS_FAIR` of it; then the next fairest. Only designs fairer than today's
-    game (trial 0) are worth confirming."""
+def compensation_only(changes: dict, levers: set[str]) -> bool:
+    """Whether a design changes nothing but seat compensation levers."""
+    return bool(changes) and set(changes) <= levers
+
+
+def best_compensation(history: list[dict], levers: set[str]) -> int | None:
+    """The trial of the seat compensation that evens the seats best (issue 42): of the trials
+    that change nothing but compensation levers (each single lever value is tried first), the
+    fairest, when it is fairer than today's game; else None. Confirmed beside the designs."""
     by_trial = {h["trial"]: h for h in history}
     today = by_trial[0]["measures"]["balance"]
-    pool = [t for t in front if t != 0 and by_trial[t]["measures"]["balance"] > today]
+    pool = [h for h in history if h["state"] == "complete" and h.get("repeat_of") is None
+            and compensation_only(h["changes"], levers) and h["measures"]["balance"] > today]
+    if not pool:
+        return None
+    return min(pool, key=lambda h: (-h["measures"]["balance"], h["disruption"], h["trial"]))["trial"]
+
+
+def choose_confirmed(history: list[dict], front: list[int], k: int, levers: set[str] = frozenset()) -> list[int]:
+    """Up to ``k`` designs of the front to confirm: the fairest; the smallest change whose balance
+    is within :data:`NEARLY_AS_FAIR` of it; then the next fairest. Only designs fairer than today's
+    game (trial 0) are worth confirming; a design that changes nothing but seat compensation
+    ``levers`` is not one of them (:func:`best_compensation` is confirmed apart)."""
+    by_trial = {h["trial"]: h for h in history}
+    today = by_trial[0]["measures"]["balance"]
+    pool = [t for t in front if t != 0 and by_trial[t]["measures"]["balance"] > today
+            and not compensation_only(by_trial[t]["changes"], levers)]
     if not pool:
         return []
     fair = sorted(pool, key=lambda t: (-by_trial[t]["measures"]["balance"], by_trial[t]["disruption"], t))
@@ -534,7 +559,8 @@ UNPLAYABLE_SHARE = 5
 
 def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
     """Trial 0 (today's game), then each single change of a rule option: true/false flipped,
-    every other choice, a number at the default + 1 and at the values the study tries."""
+    every other choice, a number at the default + 1 and at the values the study tries; then each
+    single value of a seat compensation lever within its range (what evens the seats)."""
     by_address = {d.address: d for d in dims}
     out = [_params({}, max_changes, by_address)]
     for d in dims:
@@ -546,6 +572,10 @@ def _enqueued(dims: list[Dimension], max_changes: int, spec) -> list[dict]:
         else:
             values = [v for v in d.values if v != d.default]
         out += [_params({d.address: v}, max_changes, by_address) for v in values]
+    for d in dims:
+        if d.lever:
+            out += [_params({d.address: v}, max_changes, by_address)
+                    for v in range(d.low, d.high + 1, d.step) if v != d.default]
     return out
 
 
@@ -968,11 +998,16 @@ class DesignJob(Job):
             history = _history(study, optuna)
             manifest["history"] = history
             manifest["front"] = front_of(history, objectives)
-            chosen = choose_confirmed(history, manifest["front"], designs)
+            levers = {d.address for d in space if d.lever}
+            chosen = choose_confirmed(history, manifest["front"], designs, levers)
+            lever = best_compensation(history, levers) if levers else None
             by_trial = {h["trial"]: h for h in history}
             confirmed = [{"trial": TODAY, "label": "today's game", "changes": {}, "rules": baseline_rules, "disruption": 0.0}]
             confirmed += [{"trial": t, **{key: by_trial[t][key] for key in ("label", "changes", "rules", "disruption")}}
                           for t in chosen]
+            if lever is not None:  # the seat compensation that evens the seats best, confirmed beside them
+                confirmed.append({"trial": lever, "compensation": True,
+                                  **{key: by_trial[lever][key] for key in ("label", "changes", "rules", "disruption")}})
             conf = request["confirm"]
             today_length = by_trial[0]["measures"]["length"]
             for c in confirmed:

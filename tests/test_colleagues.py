@@ -553,6 +553,34 @@ def test_issue_38_negative_reprimands_replay_and_check(tmp_path):
     assert dismissed > 0  # the highest negative total is dismissed in these games
 
 
+def test_seat_compensation_is_points_off_a_seats_final_score_in_both_engines():
+    """Issue 42: compensation.points takes points off a seat's final score (lowest wins: a head
+    start). The same deals and moves end with that seat's score lower by exactly them (the
+    others' unchanged), the ranks follow, dismissal is untouched (it reads Reprimands), and the
+    reference engine plays the table alike; a seat nobody sits in is refused."""
+    table = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["compensation.points[seat1]=5"])
+    plain, given = cl.make_params(4, {"components": cl.COMPONENTS.defaults}), cl.make_params(4, {"components": table})
+    changed = 0
+    for game in range(30):
+        a, b = KernelGame(SPEC, plain, 5, game), KernelGame(SPEC, given, 5, game)
+        pick = PyStream(5, game, 1000)
+        while a.to_move() >= 0:
+            moves = a.legal_moves()
+            assert moves == b.legal_moves()
+            move = moves[pick.below(len(moves))]
+            a.apply(move)
+            b.apply(move)
+        (sa, ra, xa), (sb, rb, xb) = a.result(), b.result()
+        assert [sb[s] - sa[s] for s in range(4)] == [0, -5, 0, 0]
+        assert [x[4] for x in xa] == [x[4] for x in xb]  # the same seats dismissed
+        changed += ra != rb
+    assert changed > 0
+    assert harness.differential(SPEC, ref, given, seed=12, games=6) > 0
+    two = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["compensation.points[seat2]=1"])
+    with pytest.raises(RuleError, match="there is no player in seat 2 at 2 players"):
+        cl.make_params(2, {"components": two})
+
+
 def test_cl5_victory_ties_fewer_cards_then_shared():
     # seat 3 dismissed; seats 0, 1, 2 all score 5; seat 1 has fewest Work+Overtime cards (2)
     state = end_state(4, [(5, 0, 1, 0, 3, 1, 0), (3, 2, 1, 0, 1, 1, 1), (6, 0, 2, 1, 3, 1, 0),

@@ -32,9 +32,9 @@ GAMES = ("companeros", "cardavia", "partners")
 #: a non-default table of each game, every group changed (with the players it is played by)
 VARIANTS = {
     "companeros": (4, ["deck.extra_colours=1", "deck.values=1,2,3,4,5,6,7,8,12,15", "deal.hand=7",
-                       "deal.extra_display=2"]),
+                       "deal.extra_display=2", "compensation.points[seat2]=4"]),
     "cardavia": (4, ["prizes.most_cards=3", "bonuses.scua=2", "prizes.mata=0", "napula.run=2",
-                     "napula.per_card=2"]),
+                     "napula.per_card=2", "compensation.points[team0]=2"]),
     "partners": (4, ["deck.counts[Swap]=8", "board.section=12", "board.house=5", "effects.forward[5]=4"]),
 }
 
@@ -174,6 +174,48 @@ def test_cardavia_prizes_and_bonuses_score_the_points_of_the_table():
             assert b.result()[2][seat][napula] % 2 == 0 and default == (run if run >= 3 else 0)
             seen.add(run)
     assert 2 in seen  # a run of exactly two scored
+
+
+def test_cardavia_seat_compensation_is_the_points_a_team_starts_with():
+    """Issue 42: compensation.points gives a team points before the first card (komi): the same
+    deals and moves end with that team's total higher by exactly them and the other's unchanged,
+    the result ranks on the totals with them, the match score shows them from the start (the
+    leader at two thirds reads it), and the reference engine plays the table alike."""
+    spec = get_game("cardavia")
+    table = components("cardavia").set(components("cardavia").defaults, ["compensation.points[team0]=3"])
+    changed = 0
+    for a, b in paired_games("cardavia", 4, table, range(40)):
+        (sa, ra, _), (sb, rb, _) = a.result(), b.result()
+        assert [sb[p] - sa[p] for p in range(4)] == [3, 0, 3, 0]
+        assert rb == [1 if sb[p] >= sb[1 - p % 2] else 2 for p in range(4)]
+        changed += ra != rb
+    assert changed > 0  # 3 points decide some of 40 single deals
+    start = KernelGame(spec, params_of("cardavia", 4, table), 5, 0)
+    assert start.state[spec.module.MATCH_SCORE:spec.module.MATCH_SCORE + 2].tolist() == [3, 0]
+    assert harness.differential(spec, spec.reference, params_of("cardavia", 4, table, match_deals=2), seed=42,
+                                games=10, spell=True) > 0
+
+
+def test_companeros_seat_compensation_is_the_victory_points_a_seat_starts_with():
+    """Issue 42: compensation.points gives a seat victory points before the first card: the same
+    deals and moves end with that seat's points higher by exactly them (the others' unchanged)
+    and the ranks follow the points with them; a seat beyond the player count is refused."""
+    spec = get_game("companeros")
+    table = components("companeros").set(components("companeros").defaults, ["compensation.points[seat0]=6"])
+    changed = 0
+    for a, b in paired_games("companeros", 4, table, range(40)):
+        (sa, ra, _), (sb, rb, _) = a.result(), b.result()
+        assert [sb[p] - sa[p] for p in range(4)] == [6, 0, 0, 0]
+        assert rb == [1 + sum(sb[q] > sb[p] for q in range(4)) for p in range(4)]
+        changed += ra != rb
+    assert changed > 0
+    start = KernelGame(spec, params_of("companeros", 4, table), 5, 0)
+    assert start.state[spec.module.SCORE:spec.module.SCORE + 4].tolist() == [6, 0, 0, 0]
+    assert harness.differential(spec, spec.reference, params_of("companeros", 4, table, match_games=2), seed=43,
+                                games=20, spell=True) > 0
+    beyond = components("companeros").set(components("companeros").defaults, ["compensation.points[seat5]=1"])
+    with pytest.raises(RuleError, match=r"compensation.points\[seat5\]: there is no seat 5 at 4 players"):
+        params_of("companeros", 4, beyond)
 
 
 def test_partners_extra_swap_cards_are_in_the_deck_and_dealt():

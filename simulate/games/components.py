@@ -63,6 +63,9 @@ class Value:
     shipped: bool = False
     keep_zero: bool = False
     rising: bool = False
+    #: a seat compensation lever (issue 42): what a seat or team gets to even the seats (points it
+    #: starts with, ...), one entry per seat or team; the design run reports the best apart
+    compensation: bool = False
 
     def designer_words(self) -> str:
         """The designer-sized range in words (docs/components.md)."""

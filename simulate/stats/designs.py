@@ -288,6 +288,12 @@ class Confirmed:
         return float(self.entry.get("disruption") or 0.0)
 
     @property
+    def compensation(self) -> bool:
+        """A seat compensation (the game's levers only), confirmed beside the designs: reported
+        apart, never the recommendation (it evens the seats without changing the game)."""
+        return bool(self.entry.get("compensation"))
+
+    @property
     def disagrees(self) -> bool:
         """The strong level and its check disagree on the balance gained: the apprentice's
         interval and the search's (same fresh deals) do not overlap."""
@@ -436,10 +442,13 @@ def _targets(manifest: dict, today: Confirmed, d: Confirmed) -> list[dict]:
 def recommend(designs: list[Confirmed]) -> list[Confirmed]:
     """The designs in the order the report ranks them, each with its rank and verdict: those
     recommendable first (the gain holds at both levels, the targets met), smallest disruption,
-    then fairest at the level it rests on; the first of them is the recommendation."""
+    then fairest at the level it rests on; the first of them is the recommendation. A seat
+    compensation comes last, with a verdict of its own (never the recommendation)."""
     def fairness(d):
         return -(d.decisive_measures.get("balance") or 0.0)
 
+    levers = [d for d in designs if d.compensation]
+    designs = [d for d in designs if not d.compensation]
     eligible = sorted([d for d in designs if d.eligible], key=lambda d: (d.disruption, fairness(d)))
     rest = sorted([d for d in designs if not d.eligible],
                   key=lambda d: (not d.replays, not d.holds, -_finite(d.gain_decisive.get("low")), d.disruption))
@@ -447,7 +456,10 @@ def recommend(designs: list[Confirmed]) -> list[Confirmed]:
         d.rank = i
         d.recommended = i == 1 and d.eligible
         d.verdict = _verdict(d, eligible[0] if eligible else None)
-    return eligible + rest
+    for i, d in enumerate(levers, len(eligible + rest) + 1):
+        d.rank, d.recommended = i, False
+        d.verdict = "seat compensation: " + ("evens the seats at both levels" if d.eligible else _verdict(d, None))
+    return eligible + rest + levers
 
 
 def play_words(d: Confirmed) -> str:

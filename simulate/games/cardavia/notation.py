@@ -81,8 +81,9 @@ left out of a position given to ``load_state`` (when given they must agree):
   end).
 - ``match_columns``: per team, the result columns summed over the match's finished deals
   (``cards_taken``, ``swords``, the four bonuses, the six prizes; at the end including the last
-  deal). ``match_score`` (derived): per team, the finished deals' totals (the sum of the bonus
-  and prize columns).
+  deal). ``match_score`` (derived): per team, the points it started with (the seat compensation,
+  components ``compensation.points``; 0 in the shipped game) plus the finished deals' totals (the
+  sum of the bonus and prize columns).
 - ``leader_at_two_thirds``: the team ahead on match points after two thirds of the match's turns
   (32 K of 48 K; the ``leader_at_two_thirds`` result column): null before that turn, then 0 or 1,
   or -1 if the teams were level.
@@ -133,7 +134,7 @@ from ...seeding import new_stream
 from ..spec import PositionError, RuleError, team_of
 
 from .rules import (
-    apply_move, card_of, CARD_PUB, COMPONENTS, FANTE_OF_CUPS, H_DEAL_NO, H_DEAL_STARTER, H_LAST_CAPTURER,
+    apply_move, card_of, CARD_PUB, COMPENSATION, COMPONENTS, FANTE_OF_CUPS, H_DEAL_NO, H_DEAL_STARTER, H_LAST_CAPTURER,
     H_LAST_PLACED, H_LAST_SWEEP, H_MATCH_DEALS, H_NAPULA10, H_PLAYERS, H_SINGLE_FORCED, H_TABLE_HI,
     H_TABLE_LO, H_TABLE_N, H_TABLE_NUMERALS, H_TO_MOVE, H_TURN, HAND_SIZE, LEADER_TURN, MASK52,
     MATA, MATCH_SCORE, MATCH_STATS, MAX_MATCH_DEALS, MOVE_SHIFT, N_CARDS, N_NUMERALS, N_STATS,
@@ -488,6 +489,7 @@ def components_of(state: list) -> dict:
     for key, value in zip(POINT_KEYS, state[POINTS:POINTS + N_POINTS]):
         group, name = key.split(".")
         table.setdefault(group, {})[name] = value
+    table["compensation"] = {"points": list(state[COMPENSATION:COMPENSATION + 2])}
     return table
 
 
@@ -646,8 +648,10 @@ def _read_match_scores(position: dict, deal_columns: list[dict], finished: int, 
                         (one_deal and columns[t][name] != deal_columns[t][name]) for name in COLUMN_NAMES):
             raise PositionError(f"match_columns[{t}] leave out the last deal's columns {deal_columns[t]}; at "
                                 f"the end of the game the match columns include it")
-    score = [_points(team, table) for team in columns]
-    _check_derived(position, "match_score", score, "the sums of the bonus and prize columns")
+    start = table["compensation"]["points"]  # the points each team started with (seat compensation)
+    score = [start[t] + _points(team, table) for t, team in enumerate(columns)]
+    _check_derived(position, "match_score", score, "the points each team started with (compensation) plus the "
+                                                   "sums of the bonus and prize columns")
     return columns, score
 
 
@@ -686,6 +690,7 @@ def _state_of(options, deal, turn, to_move, hands, table, piles, last_placed, la
     state[H_DEAL_NO] = deal
     state[H_DEAL_STARTER] = deal % PLAYERS
     state[POINTS:POINTS + N_POINTS] = point_values(options["components"])
+    state[COMPENSATION:COMPENSATION + 2] = options["components"]["compensation"]["points"]
     for seat, hand in enumerate(hands):
         base = PRIVATE + seat * PRIVATE_SIZE
         state[base:base + PRIVATE_SIZE] = [len(hand)] + hand + [-1] * (HAND_SIZE - len(hand))

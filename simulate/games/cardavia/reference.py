@@ -23,7 +23,7 @@ from tourney_sim.simulate.games.spec import team_of
 from tourney_sim.simulate.seeding import PyStream
 
 from .rules import (  # the params' offsets, as the rules declare them (rules.PARAMS)
-    P_LAST_SWEEP, P_MATCH_DEALS, P_NAPULA10, P_PLAYERS, P_POINTS, P_SINGLE_FORCED,
+    P_COMPENSATION, P_LAST_SWEEP, P_MATCH_DEALS, P_NAPULA10, P_PLAYERS, P_POINTS, P_SINGLE_FORCED,
 )
 
 SUITS = ("swords", "cups", "coins", "clubs")
@@ -159,7 +159,8 @@ class Game:
                              "ten_of_coins": ten_of_coins, "fante_of_cups": fante_of_cups}
         self.chance = chance
         self.deal_no = 0  # deal k of the match, from 0
-        self.match_points = [0, 0]  # per team, over the finished deals
+        # per team, over the finished deals, from the points it starts with (the seat compensation)
+        self.match_points = [int(v) for v in params[P_COMPENSATION:P_COMPENSATION + 2]]
         self.match_columns = [dict.fromkeys(COLUMNS, 0) for _ in range(2)]  # summed over them
         self.match_turn = 0  # turns played in the match
         self.leader = -1  # the team ahead on match points at two thirds of the match

@@ -200,6 +200,8 @@ LAYOUT = Layout(
                              "STAT_SCUA for TEAM_STATS entry k); per card of a Napula run "
                              "(PT_NAPULA_PER_CARD); the cards from the Asso a run needs "
                              "(PT_NAPULA_RUN)"),
+        "Seat compensation (components.toml [compensation], issue 42), appended:",
+        ("COMPENSATION", 2, "points each team starts the match with (MATCH_SCORE starts there; 0: none)"),
     ],
     private=[
         ("PV_SIZE", 1, "hand size"),
@@ -219,7 +221,7 @@ LAYOUT = Layout(
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
-VIEWS_VERSION = 2  # 2: the POINTS block (the component table in force)
+VIEWS_VERSION = 3  # 2: the POINTS block (the component table in force); 3: COMPENSATION
 STRATEGY_CONSTANTS = {
     "PLAYERS": "seats; teams are seat & 1",
     "N_CARDS": "cards: card id = (rank - 1) * 4 + suit, rank 1..13, suit 0 swords, 1 cups, 2 coins, "
@@ -329,6 +331,7 @@ def init(state, params, chance):
     for team in range(2):  # nobody leads before the two-thirds turn is reached
         state[TEAM_STATS + team * N_STATS + STAT_LEADER] = -1
         state[MATCH_STATS + team * N_STATS + STAT_LEADER] = -1
+        state[MATCH_SCORE + team] = state[COMPENSATION + team]  # the points a team starts with
     _deal(state, chance)
 
 
@@ -746,6 +749,8 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
     Value("prizes.fante_of_cups", 0, 9, "points for taking the Fante of cups", reach=2),
     Value("napula.per_card", 0, 9, "points per card of a Napula run", reach=2),
     Value("napula.run", 1, 10, "cards from the Asso of swords a run needs to score", reach=2),
+    Value("compensation.points", 0, 9, "points each team starts the match with (seat compensation)", length=2,
+          names=("team0", "team1"), reach=5, compensation=True),
 ], nearest={  # the cards that carry a prize of their own: that prize one point lower
     "2 of swords": ("prizes.mata", -1), "10 of coins": ("prizes.ten_of_coins", -1),
     "Fante of cups": ("prizes.fante_of_cups", -1)})
@@ -770,5 +775,7 @@ PARAMS = Params(LAYOUT, [
     ("P_MATCH_DEALS", 1, "H_MATCH_DEALS", lambda c: int(c.options.get("match_deals", 1)),
      "rule option match_deals (CA-6); play_chunk's cap on decisions"),
     ("P_POINTS", N_POINTS, "POINTS", lambda c: point_values(c.table), "the component table (POINT_KEYS order)"),
+    ("P_COMPENSATION", 2, "COMPENSATION", lambda c: list(c.table["compensation"]["points"]),
+     "the seat compensation: points each team starts with"),
 ], components=COMPONENTS)
 PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params

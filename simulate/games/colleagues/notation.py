@@ -80,8 +80,8 @@ A complete position: everything the rules need to go on, hidden information incl
 - ``overtime_pile`` (derived): the Overtime cards still on the pile, top first.
 - ``deck``: the undealt Commitment cards in the kernel's order (a draw takes the card at a
   random index of this list, the last card filling the gap), so play goes on identically.
-- ``tallies`` (derived): lists by result seat: ``score`` (Work + Overtime - tokens held, lower
-  is better), ``work_total``, ``overtime_total``, ``reprimand_total``, ``tokens_left``.
+- ``tallies`` (derived): lists by result seat: ``score`` (Work + Overtime - tokens held - the
+  seat compensation, components ``compensation.points``, 0 in the shipped game; lower is better), ``work_total``, ``overtime_total``, ``reprimand_total``, ``tokens_left``.
 - ``leader_at_two_thirds``: once week 2 is over, the seat that was alone in first place then
   (-1: shared); null before.
 
@@ -130,7 +130,7 @@ import numpy as np
 
 from ..spec import PositionError
 from .rules import (
-    C_ICONS, C_VALUE, COLS, COMPONENTS, DAY_NAMES, DAYS, DEC_GREY, DEC_NONE, DEC_TOKEN,
+    C_ICONS, C_VALUE, COLS, COMPENSATION, COMPONENTS, DAY_NAMES, DAYS, DEC_GREY, DEC_NONE, DEC_TOKEN,
     DISC_N, DISCARDED, EMPTY, FACE_DOWN, H_DECISION, H_DECK_LEFT, H_FIRST, H_GREY, H_GREY_HIDDEN,
     H_LEADER, H_OT_NEXT, H_PLAYERS, H_POS, H_ROOM, H_SEATS, H_SHIELD, H_STAGE, H_TO_MOVE, H_TURN,
     H_WEEK, HAND, ILLNESS, KIND_KEYS, KIND_NAMES, LEADER_WEEKS, MAX_PLAYERS, MEETING, MINUS,
@@ -216,6 +216,7 @@ def unpack_components(ints) -> dict:
             out[group][key] = ints[at:at + size]
             at += size
     out["tokens"] = dict(zip(KIND_KEYS, ints[at:at + N_KINDS]))
+    out["compensation"] = {"points": ints[at + N_KINDS:at + N_KINDS + SEATS]}
     return out
 
 
@@ -325,7 +326,8 @@ def _tallies(s: list) -> dict:
     seats = s[H_SEATS]
     work, overtime, held = s[WORK_TOTAL:WORK_TOTAL + seats], s[OT_TOTAL:OT_TOTAL + seats], \
         s[TOKENS_HELD:TOKENS_HELD + seats]
-    return {"score": [w + o - h for w, o, h in zip(work, overtime, held)], "work_total": work,
+    start = s[COMPENSATION:COMPENSATION + seats]  # the seat compensation: points off the score
+    return {"score": [w + o - h - c for w, o, h, c in zip(work, overtime, held, start)], "work_total": work,
             "overtime_total": overtime, "reprimand_total": s[REPR_TOTAL:REPR_TOTAL + seats],
             "tokens_left": held}
 

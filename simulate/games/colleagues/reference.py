@@ -52,11 +52,12 @@ class Table:
     reprimand_icons: list[int]
     overtime_value: list[int]
     token_mix: list[int]
+    compensation: list[int]  # points taken off each seat's final score (the seat compensation)
 
     @staticmethod
     def from_params(params) -> "Table":
         p = [int(x) for x in params[P_TABLE:]]
-        cuts = [60, 60, 15, 15, 15, 15, 3, 4]
+        cuts = [60, 60, 15, 15, 15, 15, 3, 4, 5]
         parts = []
         for size in cuts:
             parts.append(p[:size])
@@ -513,7 +514,7 @@ class Game:
         work = [sum(self.table.work_value[w] for w in d.work) for d in self.desks]
         overtime = [sum(d.overtime) for d in self.desks]
         held = [sum(d.tokens) for d in self.desks]
-        scores = [work[s] + overtime[s] - held[s] for s in range(seats)]
+        scores = [work[s] + overtime[s] - held[s] - self.table.compensation[s] for s in range(seats)]
         out = self.dismissed()
 
         def key(s):  # lower is better: score, the Grey Entity wins ties (CL-9), fewer cards

@@ -199,6 +199,8 @@ LAYOUT = Layout(
         ("R_ICONS", N_REPR, "Reprimand card icons"),
         ("OT_VALUE", N_OT, "Overtime card values"),
         ("TOKEN_MIX", N_KINDS, "tokens of each kind in the game"),
+        ("COMPENSATION", SEATS, "points taken off each seat's final score (the seat compensation, issue 42: "
+                                "a head start, lowest wins; 0: none)"),
         "per seat:",
         ("TOKENS_HELD", SEATS, "tokens held"),
         ("WORK_TOTAL", SEATS, "Work values taken"),
@@ -266,7 +268,7 @@ LAYOUT = Layout(
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
-VIEWS_VERSION = 1
+VIEWS_VERSION = 2  # 2: COMPENSATION (the seat compensation, in the component table)
 STRATEGY_CONSTANTS = {
     "MAX_PLAYERS": "players at most (private blocks)",
     "SEATS": "result seats the per-seat pieces have room for (players and the Grey Entity)",
@@ -302,7 +304,7 @@ STRATEGY_CONSTANTS = {
     "MOVE_TOKEN": "move MOVE_TOKEN + 4 * column + kind: place a token of kind (0..2) on the own "
                   "row's card in column",
 }
-TABLE_SIZE = TOKEN_MIX + N_KINDS - C_VALUE  # the component table's length
+TABLE_SIZE = COMPENSATION + SEATS - C_VALUE  # the component table's length
 ROW_KIND_STRIDE = SEATS * COLS  # ROW_PLUS + kind * stride is the row of that kind
 #: ROW_SHOWN of a face-down or empty cell, and of a face-up card out of the comparison (ILLNESS);
 #: every value a card can show is above both (the component limits keep values far from them)
@@ -894,8 +896,8 @@ def dismissed_mask(state):
 
 @njit(cache=True, inline="always")
 def seat_score(state, s):
-    """Work + Overtime values - tokens held (lower is better)."""
-    return state[WORK_TOTAL + s] + state[OT_TOTAL + s] - state[TOKENS_HELD + s]
+    """Work + Overtime values - tokens held - the seat compensation (lower is better)."""
+    return state[WORK_TOTAL + s] + state[OT_TOTAL + s] - state[TOKENS_HELD + s] - state[COMPENSATION + s]
 
 
 @njit(cache=True, inline="always")
@@ -1254,6 +1256,10 @@ def _playable(table: dict, n_players: int) -> str | None:
     total = sum(table["tokens"].values())
     if total > MAX_TOKENS:
         return f"tokens: at most {MAX_TOKENS} tokens in all, got {total}"
+    extra = [s for s in range(n_players, SEATS) if table["compensation"]["points"][s]]
+    if extra:
+        return (f"compensation.points[seat{extra[0]}]: there is no player in seat {extra[0]} at {n_players} players "
+                f"(at 2, seat 2 is the Grey Entity), so it must be 0")
     return None
 
 
@@ -1273,6 +1279,8 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
           shipped=True),
     *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room", reach=2)
       for key, name in zip(KIND_KEYS, KIND_NAMES)),
+    Value("compensation.points", 0, 20, "points taken off each seat's final score (seat compensation: lowest wins)",
+          length=SEATS, names=tuple(f"seat{s}" for s in range(SEATS)), reach=5, compensation=True),
 ], playable=_playable, nearest={  # a Commitment card's value minus one, one token fewer
     **{f"Commitment {c + 1}": (f"commitment.values[{c + 1}]", -1) for c in range(N_COMMIT)},
     **{f"token {key}": (f"tokens.{key}", -1) for key in KIND_KEYS}})
@@ -1283,7 +1291,8 @@ def pack_components(table: dict) -> list[int]:
     out = (list(table["commitment"]["values"]) + list(table["commitment"]["icons"])
            + list(table["work"]["values"]) + list(table["work"]["icons"])
            + list(table["reprimand"]["values"]) + list(table["reprimand"]["icons"])
-           + list(table["overtime"]["values"]) + [table["tokens"][k] for k in KIND_KEYS])
+           + list(table["overtime"]["values"]) + [table["tokens"][k] for k in KIND_KEYS]
+           + list(table["compensation"]["points"]))
     assert len(out) == TABLE_SIZE
     return out
 
@@ -1296,7 +1305,7 @@ PARAMS = Params(LAYOUT, [
     ("P_SHIELD", 1, "H_SHIELD", lambda c: 1 if c.options.get("grey_dismissal", "exclude") == "shield" else 0,
      "rule option grey_dismissal: 1 shield, 0 exclude"),
     ("P_TABLE", TABLE_SIZE, "C_VALUE", lambda c: pack_components(c.table),
-     "the component table, in the public order (C_VALUE .. TOKEN_MIX)"),
+     "the component table, in the public order (C_VALUE .. COMPENSATION)"),
 ], components=COMPONENTS, complete=True)
 PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params
 

@@ -52,7 +52,8 @@ A position is a JSON object with exactly these keys (per-seat lists have one ent
 - ``first_taker``: in the take phase, the first seat that took cards this round (it starts the
   next round, CO-2), null if nobody has taken yet; null in the other phases.
 - ``taken``: the display cards each seat took in this game of the match.
-- ``points``: each seat's victory points over the match so far.
+- ``points``: each seat's victory points over the match so far (from what it started with: the seat
+  compensation, components ``compensation.points``; 0 in the shipped game).
 - ``cards_taken``: how many display cards each seat took over the match (a result column).
 - ``rounds_first_taker``: how many rounds of the match each seat took first in, so started the
   next round (a result column).
@@ -96,7 +97,7 @@ import numpy as np
 from ...errors import span
 from ..spec import PositionError, RuleError
 from .rules import (
-    CARD_VALUE, CARDS_TAKEN, colour_of, COMPONENTS, DISPLAY_MASK, DISPLAY_SUM, FIRST_TAKES, H_COLOURS,
+    CARD_VALUE, CARDS_TAKEN, colour_of, COMPENSATION, COMPONENTS, DISPLAY_MASK, DISPLAY_SUM, FIRST_TAKES, H_COLOURS,
     H_DISPLAY_CARDS, H_DISPLAY_START, H_FIRST_TAKER, H_GAME_NO, H_GAME_STARTER, H_HAND_SIZE, H_LEADER_2_3,
     H_MATCH_GAMES, H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS, H_ROUND, H_STARTER, H_TAKE_POS, H_TO_MOVE,
     HAND_SIZE, MAX_MATCH_GAMES, MAX_PLAYERS, MIN_PLAYERS, MOVE_PASS, MOVE_TAKE, PHASE_OVER, PHASE_TAKE,
@@ -133,21 +134,23 @@ class Setup(NamedTuple):
     shown: int
     hand: int
     worth: tuple[int, ...]
+    compensation: tuple[int, ...]  # the victory points each seat starts with (MAX_PLAYERS of them)
 
     @staticmethod
     def of(players: int, table: dict) -> "Setup":
         return Setup(players, players + table["deck"]["extra_colours"], players + table["deal"]["extra_display"],
-                     table["deal"]["hand"], tuple(table["deck"]["values"]))
+                     table["deal"]["hand"], tuple(table["deck"]["values"]), tuple(table["compensation"]["points"]))
 
     @staticmethod
     def of_state(s: list) -> "Setup":
         return Setup(s[H_PLAYERS], s[H_COLOURS], s[H_DISPLAY_START], s[H_HAND_SIZE],
-                     tuple(s[CARD_VALUE:CARD_VALUE + VALUES]))
+                     tuple(s[CARD_VALUE:CARD_VALUE + VALUES]), tuple(s[COMPENSATION:COMPENSATION + MAX_PLAYERS]))
 
     def table(self) -> dict:
         """The component table this setup comes from."""
         return {"deck": {"extra_colours": self.colours - self.players, "values": list(self.worth)},
-                "deal": {"extra_display": self.shown - self.players, "hand": self.hand}}
+                "deal": {"extra_display": self.shown - self.players, "hand": self.hand},
+                "compensation": {"points": list(self.compensation)}}
 
     def dealt(self) -> int:
         """Cards of a deal (the display and the hands; the rest of the deck stays undealt)."""
@@ -480,6 +483,7 @@ def load_state(position: dict) -> np.ndarray:
     state[H_PLAYERS], state[H_MATCH_GAMES], state[H_GAME_NO], state[H_ROUND] = n, match_games, match_game, round_
     state[H_COLOURS], state[H_HAND_SIZE], state[H_DISPLAY_START] = setup.colours, setup.hand, setup.shown
     state[CARD_VALUE:CARD_VALUE + VALUES] = setup.worth
+    state[COMPENSATION:COMPENSATION + MAX_PLAYERS] = setup.compensation
     state[H_PHASE], state[H_STARTER], state[H_GAME_STARTER] = phase, starter, game_starter
     state[H_TO_MOVE] = -1 if to_move is None else to_move
     state[H_N_PLAYED] = n_played
@@ -551,15 +555,16 @@ def _read_tallies(position: dict, setup: Setup, match_games: int, game: int, rou
     n = setup.players
     deck_points = sum(setup.worth) * setup.colours  # at most every card in a game
     deck_cards = VALUES * setup.colours
-    points = _counts(position["points"], n, deck_points * match_games, "points")
+    points = _counts(position["points"], n, deck_points * match_games + max(setup.compensation), "points")
     cards_taken = _counts(position["cards_taken"], n, deck_cards * match_games, "cards_taken")
     rounds_done = _match_rounds_done(game, round_, setup.hand)
     first_takes = _counts(position["rounds_first_taker"], n, rounds_done, "rounds_first_taker")
     for p in range(n):  # this game's takings, and at most every card in each earlier game
-        this_game_points = points_of(taken[p], setup.worth)
+        this_game_points = points_of(taken[p], setup.worth) + setup.compensation[p]  # with what it started with
         if not 0 <= points[p] - this_game_points <= deck_points * game:
-            raise PositionError(f"points[{p}] is {points[p]}, but seat {p} took {this_game_points} points in "
-                                f"this game and {deck_points} at most in each of {game} earlier")
+            start = f" (besides the {setup.compensation[p]} it started with)" if setup.compensation[p] else ""
+            raise PositionError(f"points[{p}] is {points[p]}, but seat {p} took {this_game_points - setup.compensation[p]} "
+                                f"points in this game{start} and {deck_points} at most in each of {game} earlier")
         if not 0 <= cards_taken[p] - len(taken[p]) <= deck_cards * game:
             raise PositionError(f"cards_taken[{p}] is {cards_taken[p]}, but seat {p} took {len(taken[p])} cards "
                                 f"in this game and {deck_cards} at most in each of {game} earlier")

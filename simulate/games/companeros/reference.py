@@ -27,7 +27,7 @@ from tourney_sim.simulate.games.chance import as_chance, Chance
 from tourney_sim.simulate.seeding import PyStream
 
 from .rules import (  # the params' offsets, as the rules declare them (rules.PARAMS)
-    P_COLOURS, P_DISPLAY, P_HAND_SIZE, P_MATCH_GAMES, P_PLAYERS, P_VALUES,
+    P_COLOURS, P_COMPENSATION, P_DISPLAY, P_HAND_SIZE, P_MATCH_GAMES, P_PLAYERS, P_VALUES,
 )
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
@@ -136,7 +136,8 @@ class Game:
         self.shown = int(params[P_DISPLAY])
         self.worth = [int(v) for v in params[P_VALUES:P_VALUES + 10]]
         self.chance = as_chance(chance)
-        self.points = [0] * self.players
+        # from the points each seat starts with (the seat compensation)
+        self.points = [int(v) for v in params[P_COMPENSATION:P_COMPENSATION + self.players]]
         self.cards_taken = [0] * self.players
         self.first_takes = [0] * self.players
         self.starter = 0

@@ -126,6 +126,9 @@ LAYOUT = Layout(
                                "deal.extra_display)"),
         ("CARD_VALUE", VALUES, "the victory points of the card of each rank 1..VALUES of a colour, "
                                "rising (deck.values): CARD_VALUE + card % VALUES"),
+        "Seat compensation (components.toml [compensation], issue 42), appended:",
+        ("COMPENSATION", MAX_PLAYERS, "victory points each seat starts the match with (SCORE starts there; 0: "
+                                      "none)"),
     ],
     private=[
         ("PV_SIZE", 1, "hand size h"),
@@ -141,7 +144,7 @@ LAYOUT = Layout(
 LAYOUT.install(globals())  # H_PLAYERS = 0, ..., STATE_SIZE, public_view, private_view, the table
 #: the views' pieces above and these constants are published for strategies (tourney_sim.views):
 #: bumped whenever any of them changes
-VIEWS_VERSION = 2  # 2: H_COLOURS, H_HAND_SIZE, H_DISPLAY_START, CARD_VALUE (the component table)
+VIEWS_VERSION = 3  # 2: H_COLOURS, H_HAND_SIZE, H_DISPLAY_START, CARD_VALUE (the component table); 3: COMPENSATION
 STRATEGY_CONSTANTS = {
     "MAX_PLAYERS": "seats the views have room for (per-seat pieces hold this many entries)",
     "VALUES": "cards per colour: card id = colour * VALUES + rank - 1 (rank 1..10; its victory points "
@@ -232,6 +235,8 @@ def init(state, params, chance):
     for i in range(STATE_SIZE):
         state[i] = 0
     copy_params(state, params)  # the player count, match_games and the component table (PARAMS)
+    for p in range(MAX_PLAYERS):  # the points a seat starts with (the seat compensation)
+        state[SCORE + p] = state[COMPENSATION + p]
     state[H_STARTER] = 0  # CO-1: seat 0 is the oldest player
     _deal(state, chance)
 
@@ -549,6 +554,10 @@ def _playable(table: dict, n_players: int) -> str | None:
     if display + n_players * hand > colours * VALUES:
         return (f"the deck of {colours} colours ({colours * VALUES} cards) is too small to deal a display "
                 f"of {display} and {n_players} hands of {hand}")
+    extra = [s for s in range(n_players, MAX_PLAYERS) if table["compensation"]["points"][s]]
+    if extra:
+        return (f"compensation.points[seat{extra[0]}]: there is no seat {extra[0]} at {n_players} players, so it must "
+                f"be 0")
     return None
 
 
@@ -560,6 +569,8 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
     Value("deal.extra_display", -MIN_PLAYERS, 2 * VALUES,
           "cards of the opening display beyond one per player (the rules: 0)", reach=2),
     Value("deal.hand", 1, HAND_SIZE, "cards dealt to each hand, so rounds per game", reach=1),
+    Value("compensation.points", 0, 20, "victory points each seat starts the match with (seat compensation)",
+          length=MAX_PLAYERS, names=tuple(f"seat{s}" for s in range(MAX_PLAYERS)), reach=5, compensation=True),
 ], playable=_playable)
 
 
@@ -573,5 +584,7 @@ PARAMS = Params(LAYOUT, [
     ("P_DISPLAY", 1, "H_DISPLAY_START", lambda c: c.players + c.table["deal"]["extra_display"],
      "cards of the opening display"),
     ("P_VALUES", VALUES, "CARD_VALUE", lambda c: c.table["deck"]["values"], "the ranks' victory points"),
+    ("P_COMPENSATION", MAX_PLAYERS, "COMPENSATION", lambda c: c.table["compensation"]["points"],
+     "the seat compensation: victory points each seat starts with"),
 ], components=COMPONENTS)
 PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params
