@@ -45,7 +45,8 @@ def invoke(*args):
     # --vary and --fix: the same address, or nothing left to vary
     (["cardavia", "--vary", "rule:match_deals", "--fix", "rule:match_deals"], "rule:match_deals"),
     (["cardavia", "--vary", "prizes.mata", "--fix", "prizes"], "nothing"),
-    (["cardavia", "--fix", "rule", "--fix", "bonuses", "--fix", "prizes", "--fix", "napula"], "nothing"),
+    (["cardavia", "--fix", "rule", "--fix", "bonuses", "--fix", "prizes", "--fix", "napula", "--fix",
+      "compensation"], "nothing"),
     # impossible or unknown targets
     (["cardavia", "--target", "balance>=1.5"], "1.5"),
     (["cardavia", "--target", "skill>=-10%"], "-10"),

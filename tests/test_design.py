@@ -339,6 +339,43 @@ def test_a_planted_disagreement_fails_its_design_only_and_the_run_completes(no_f
     assert "Not recommended: its games do not replay through the reference engine" in readme
 
 
+def test_seat_compensation_is_confirmed_beside_the_designs_and_never_chosen_as_one():
+    """Issue 42: a design changing only compensation levers is not one of the front's designs to
+    confirm; the fairest such trial, when fairer than today's, is confirmed apart."""
+    def trial(k, changes, balance, state="complete"):
+        return {"trial": k, "changes": changes, "measures": {"balance": balance}, "disruption": 1.0 + 0.1 * k,
+                "state": state}
+    levers = {"compensation.points[team0]", "compensation.points[team1]"}
+    history = [trial(0, {}, 0.60), trial(1, {"rule:match_deals": "2"}, 0.95),
+               trial(2, {"compensation.points[team0]": 3}, 0.90), trial(3, {"compensation.points[team0]": 4}, 0.97),
+               trial(4, {"compensation.points[team1]": 1}, 0.50),
+               trial(5, {"compensation.points[team0]": 2, "rule:match_deals": "3"}, 0.93)]
+    assert design_module.choose_confirmed(history, [1, 2, 3, 5], 3, levers) == [1, 5]
+    assert design_module.best_compensation(history, levers) == 3
+    assert design_module.best_compensation(history[:1] + history[4:5], levers) is None  # none fairer than today
+
+
+@pytest.mark.slow
+def test_a_design_run_reports_the_seat_compensation_that_evens_the_teams(tmp_path):
+    """Cardavia's team 1 edge, only the compensation searched: each lever value is tried alone,
+    the best (points for team 0) is confirmed on fresh deals at every level, reported apart, with
+    its own folder, and never recommended."""
+    out = tmp_path / "komi"
+    result = api.design(GAME, out=out, vary=["compensation"], trials=24, designs=1, seed=3,
+                        **dict(SMALL, search_deals=100))
+    m = manifest(out)
+    tried = [h["changes"] for h in m["history"][1:11]]
+    assert all(len(c) == 1 and next(iter(c)).startswith("compensation.points[") for c in tried)
+    (lever,) = [c for c in m["confirmed"] if c.get("compensation")]
+    assert set(lever["changes"]) == {"compensation.points[team0]"} and lever["changes"]["compensation.points[team0]"] > 0
+    d = design_json(out)
+    x = next(x for x in d["designs"] if x["trial"] == lever["trial"])
+    assert not x["recommended"] and x["verdict"].startswith("seat compensation: ")
+    assert x["gain_heuristic"]["low"] > 0 and x["at_fault"]["apprentice"]["change"] < 0
+    assert "Seat compensation: compensation.points[team0] 0 → " in result.summary.text
+    assert (out / x["folder"] / "components.toml").exists()
+
+
 @pytest.mark.slow
 def test_the_strong_level_plays_each_table_by_its_own_apprentice_until_its_gain_is_within_the_margin(match_length):
     """Issue 42: today's game by the weights shipped for it (the strong check's deals its first),

@@ -94,6 +94,11 @@ times for each v, 3 twelve times}; the maximum over h = 1..12 is 9748 (at h = 8,
 by sum, bucket r holding at most ``BUCKET_CAP[r]``, best(40, r) for a numeral sum, 4 for a court
 rank), so ``MAX_MOVES`` is larger than the bound.
 
+Seat compensation (issue 42; the rules have none): the component ``compensation.points``
+[team 0, team 1] are points a team starts the match with, komi-style: ``MATCH_SCORE`` starts
+there (so the ``score`` column, the result and the leader at two thirds count them, and every
+strategy sees them). All 0 in the shipped game, which is then the rules' game exactly.
+
 State layout (int32, ``STATE_SIZE`` long). It is declared once, as ``LAYOUT`` below: each offset
 is a module constant made from it (find where a name is declared with ``grep -n '"CARD_PUB"'
 rules.py``), and this table is generated from it when the module is loaded::
@@ -777,5 +782,5 @@ PARAMS = Params(LAYOUT, [
     ("P_POINTS", N_POINTS, "POINTS", lambda c: point_values(c.table), "the component table (POINT_KEYS order)"),
     ("P_COMPENSATION", 2, "COMPENSATION", lambda c: list(c.table["compensation"]["points"]),
      "the seat compensation: points each team starts with"),
-], components=COMPONENTS)
+], components=COMPONENTS, complete=True)  # a table recorded before a key was added: its default
 PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params

@@ -111,6 +111,12 @@ everything else uniformly from what is still possible with ``rng`` only:
 It returns the number of hidden Commitment cards, -1 if the views contradict each other. Cost:
 one ``below`` per hidden non-deck card, per hidden token and per later Work/Reprimand card.
 
+Seat compensation (issue 42; the rules have none): the component ``compensation.points`` (one
+entry per seat, 5) are points taken off a seat's final score (lowest wins, so a head start;
+``seat_score``): the result, the ranks and the leader at two thirds count them, dismissal (which
+reads Reprimands) does not. A seat nobody sits in (at 2 players seat 2 is the Grey Entity) must
+hold 0. All 0 in the shipped game.
+
 State layout (int32, ``STATE_SIZE`` long; per-seat arrays have ``SEATS`` = 5 entries, the Grey
 Entity using seat 2 in the 2-player game; rows have 6 columns, index ``seat * 6 + column``; a card
 set, ``FACE_UP_SEEN`` or ``P_KNOWN``, is two int32 halves: bit c of half c // 30 is card c). It is

@@ -52,6 +52,11 @@ playing a card closes the gap branch-free; trick scoring places each seat by cou
 ahead of it and finds the cut from a bit set of shared colour values. Together 1.8x faster
 than per-colour mask loops and an insertion sort.
 
+Seat compensation (issue 42; the rules have none): the component ``compensation.points`` (one
+entry per seat, 6) are victory points a seat starts the match with: ``SCORE`` starts there, so
+the result, the next game's starter in a match (CO-5) and the leader at two thirds count them. A
+seat beyond the player count must hold 0. All 0 in the shipped game.
+
 State layout (int32, ``STATE_SIZE`` long; seats and colours padded to 6). Sets of cards of one
 colour are 10-bit masks: bit ``value - 1`` stands for the card of that value. It is declared once,
 as ``LAYOUT`` below: each offset is a module constant made from it (find where a name is declared
@@ -586,5 +591,5 @@ PARAMS = Params(LAYOUT, [
     ("P_VALUES", VALUES, "CARD_VALUE", lambda c: c.table["deck"]["values"], "the ranks' victory points"),
     ("P_COMPENSATION", MAX_PLAYERS, "COMPENSATION", lambda c: c.table["compensation"]["points"],
      "the seat compensation: victory points each seat starts with"),
-], components=COMPONENTS)
+], components=COMPONENTS, complete=True)  # a table recorded before a key was added: its default
 PARAMS.install(globals())  # P_PLAYERS = 0, ..., PARAMS_SIZE, make_params, copy_params

@@ -130,6 +130,11 @@ views, every hidden part drawn uniformly from what is still possible with ``rng`
 - Not drawn: the work tables, the hash table and the deal history ``LEAD_HIST`` are zeroed
   (the history only feeds the ``leader_at_two_thirds`` result column, not the score).
 
+Seat compensation (issue 42): Partners declares no compensation lever. It is a race home with
+no score to hand a seat a head start in, and its teams are even today (docs/design/partners.md:
+within ±0.9 pp at the strong level); a lever would be a start position or a card, a change of
+the rules rather than of a number.
+
 State layout (int32, ``STATE_SIZE`` long). It is declared once, as ``LAYOUT`` below: each offset
 is a module constant made from it (find where a name is declared with ``grep -n '"PIECE"'
 rules.py``), and this table is generated from it when the module is loaded::

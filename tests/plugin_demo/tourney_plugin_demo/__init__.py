@@ -7,9 +7,9 @@ from tourney_sim.views import companeros as co
 
 # the views this package was written against: a game's offsets change only with its VIEWS_VERSION
 # (version 2 added the component table in force, CARD_VALUE ...: the ranks read below still order
-# the cards' values, which must rise strictly)
-if co.VIEWS_VERSION != 2:
-    raise ImportError(f"tourney_plugin_demo reads companeros' views version 2, not {co.VIEWS_VERSION}")
+# the cards' values, which must rise strictly; version 3 appended COMPENSATION, nothing read here)
+if co.VIEWS_VERSION != 3:
+    raise ImportError(f"tourney_plugin_demo reads companeros' views version 3, not {co.VIEWS_VERSION}")
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
