@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tourney_sim.simulate.games import RuleError, get_game
 from tourney_sim.simulate.study import STUDY
 from tourney_sim.simulate.jobdir import renders
 
@@ -454,6 +455,22 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
     b.append(_p("To search every rule option and component value for the smallest change that makes the game "
                 "fairer, and confirm it under strong play, run " + "; ".join(commands)
                 + " (docs/design.md)."))
+    levers = compensation_levers(data.game)
+    if levers:
+        b.append(_p(f"Seat compensation ({'; '.join(levers)}): the same run tries each value of each lever on its own "
+                    f"and reports the one that evens the seats best beside its recommendation, confirmed on fresh deals "
+                    f"(only the compensation: tourney design {data.game} --vary compensation)."))
+
+
+def compensation_levers(game: str) -> list[str]:
+    """The game's seat compensation levers in words (its components declared ``compensation``)."""
+    try:
+        components = get_game(game).components
+    except RuleError:  # a study of data whose game is not one of these (a synthetic study)
+        return []
+    if components is None:
+        return []
+    return [f"{v.key}: {v.help}" for v in components.values.values() if v.compensation]
 
 
 DESIGN_BUDGETS = ("quick", "standard", "thorough")

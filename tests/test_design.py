@@ -353,6 +353,12 @@ def test_seat_compensation_is_confirmed_beside_the_designs_and_never_chosen_as_o
     assert design_module.choose_confirmed(history, [1, 2, 3, 5], 3, levers) == [1, 5]
     assert design_module.best_compensation(history, levers) == 3
     assert design_module.best_compensation(history[:1] + history[4:5], levers) is None  # none fairer than today
+    # every game declares its levers; the study's "What to change" names them (Partners: none)
+    from tourney_sim.reports.study_report import compensation_levers
+    assert [lever.split(":")[0] for lever in compensation_levers("cardavia")] == ["compensation.points"]
+    assert compensation_levers("partners") == [] and compensation_levers("synthetic") == []
+    assert {d.address for d in design_module.dimensions("colleagues", get_game("colleagues").resolve_options([]), 3)
+            if d.lever} == {"compensation.points[seat0]", "compensation.points[seat1]", "compensation.points[seat2]"}
 
 
 @pytest.mark.slow
