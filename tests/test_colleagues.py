@@ -576,6 +576,8 @@ def test_seat_compensation_is_points_off_a_seats_final_score_in_both_engines():
         changed += ra != rb
     assert changed > 0
     assert harness.differential(SPEC, ref, given, seed=12, games=6) > 0
+    handicap = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["compensation.points[seat0]=-3"])  # below 0: added
+    assert harness.differential(SPEC, ref, cl.make_params(3, {"components": handicap}), seed=13, games=6) > 0
     two = cl.COMPONENTS.set(cl.COMPONENTS.defaults, ["compensation.points[seat2]=1"])
     with pytest.raises(RuleError, match="there is no player in seat 2 at 2 players"):
         cl.make_params(2, {"components": two})

@@ -484,8 +484,8 @@ def _verdict(d: Confirmed, best: Confirmed | None) -> str:
         return f"less fair {where}"
     if not (gs.get("low") or math.nan) > 0:
         if d.rests_on == "apprentice" and gs.get("high") is not None and gs["high"] - gs["low"] <= 2 * STRONG_MARGIN + TOLERANCE:
-            return (f"no gain {where}: at most {_pp(gs['high'])} pp" + (" (a gain at heuristic level only)"
-                                                                          if gh.get("low", math.nan) > 0 else ""))
+            return (f"gain not shown {where}: at most {_pp(gs['high'])} pp, measured within ±{100 * STRONG_MARGIN:g} pp"
+                    + (" (a gain at heuristic level only)" if gh.get("low", math.nan) > 0 else ""))
         return f"gain not shown {where}" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0 else "")
     return f"gain not shown at heuristic level (only {where})"
 

@@ -113,7 +113,7 @@ one ``below`` per hidden non-deck card, per hidden token and per later Work/Repr
 
 Seat compensation (issue 42; the rules have none): the component ``compensation.points`` (one
 entry per seat, 5) are points taken off a seat's final score (lowest wins, so a head start;
-``seat_score``): the result, the ranks and the leader at two thirds count them, dismissal (which
+below 0, a handicap added to it; ``seat_score``): the result, the ranks and the leader at two thirds count them, dismissal (which
 reads Reprimands) does not. A seat nobody sits in (at 2 players seat 2 is the Grey Entity) must
 hold 0. All 0 in the shipped game.
 
@@ -1285,8 +1285,9 @@ COMPONENTS = Components(NAME, Path(__file__).with_name("components.toml"), value
           shipped=True),
     *(Value(f"tokens.{key}", 0, 99, f"{name} tokens in the Coffee Room", reach=2)
       for key, name in zip(KIND_KEYS, KIND_NAMES)),
-    Value("compensation.points", 0, 20, "points taken off each seat's final score (seat compensation: lowest wins)",
-          length=SEATS, names=tuple(f"seat{s}" for s in range(SEATS)), reach=5, compensation=True),
+    Value("compensation.points", -20, 20, "points taken off each seat's final score (seat compensation: lowest "
+          "wins, so a head start; below 0 a handicap)", length=SEATS, names=tuple(f"seat{s}" for s in range(SEATS)),
+          reach=2, compensation=True),
 ], playable=_playable, nearest={  # a Commitment card's value minus one, one token fewer
     **{f"Commitment {c + 1}": (f"commitment.values[{c + 1}]", -1) for c in range(N_COMMIT)},
     **{f"token {key}": (f"tokens.{key}", -1) for key in KIND_KEYS}})
