@@ -412,6 +412,35 @@ def test_the_strong_level_plays_each_table_by_its_own_apprentice_until_its_gain_
 
 
 @pytest.mark.slow
+def test_a_run_cut_short_in_its_strong_level_resumes_to_the_report_of_an_uninterrupted_one(tmp_path, monkeypatch):
+    """Issue 42: the strong level is part of the job: a run stopped in the middle of it (a
+    design's apprentice trained, its looks half played) resumes from there, training and playing
+    nothing twice, and writes the report an uninterrupted run writes."""
+    from tourney_sim.simulate.errors import Interrupted
+    args = dict(vary=["rule:match_deals"], trials=4, designs=1, seed=1, **dict(SMALL, search_deals=40))
+    whole = api.design(GAME, out=tmp_path / "whole", **args)
+    real, strong = design_module.Plays.mirror, []
+
+    def cut(self, rules, strategy, seed, games, out, *more, **kw):
+        if out.name.startswith("strong-"):
+            strong.append(out)
+            if len(strong) == 3:  # the design's first two looks played, Ctrl-C in its third
+                raise KeyboardInterrupt
+        return real(self, rules, strategy, seed, games, out, *more, **kw)
+
+    monkeypatch.setattr(design_module.Plays, "mirror", cut)
+    with pytest.raises(Interrupted):
+        api.design(GAME, out=tmp_path / "cut", **args)
+    trained = [c for c in manifest(tmp_path / "cut")["confirmed"] if (c.get("apprentice") or {}).get("trained")]
+    assert trained and (tmp_path / "cut" / trained[0]["apprentice"]["trained"] / "best.toml").exists()
+    monkeypatch.setattr(design_module.Plays, "mirror", real)
+    api.design(GAME, out=tmp_path / "cut", resume=True, **args)
+    keep = ("label", "gain_apprentice", "strong_looks", "apprentice_weights", "verdict", "rests_on")
+    assert [{k: x[k] for k in keep} for x in design_json(tmp_path / "cut")["designs"]] == \
+        [{k: x[k] for k in keep} for x in design_json(tmp_path / "whole")["designs"]]
+
+
+@pytest.mark.slow
 def test_a_fix_whose_games_do_not_replay_is_not_recommended(match_length, tmp_path, monkeypatch):
     """The known fix (a match of two deals), its table planted to part from the rules: no longer
     recommended, and nothing else is; the report says why."""
