@@ -28,7 +28,7 @@ from tourney_sim.simulate.games import get_game
 from tourney_sim.simulate.games.spec import COMPONENTS_OPTION, component_address
 from tourney_sim.simulate.stats import findings
 from tourney_sim.simulate.stats.designs import (ALPHA, STRONG_MARGIN, TOLERANCE, Confirmed, _level, _pp, _safe,
-                                                _target_text, confirm, play_words)
+                                                _target_text, confirm, play_words, within_margin)
 from tourney_sim.simulate.stats.measures import MEASURES
 
 from . import plots
@@ -312,7 +312,7 @@ def _none_helps(designs: list[Confirmed]) -> str:
     if not designs or any(d.rests_on != "apprentice" for d in designs):
         return ""
     gains = [d.gain_strong for d in designs]
-    if any(g.get("high") is None or (g["high"] - g["low"]) / 2 > STRONG_MARGIN + TOLERANCE for g in gains):
+    if not all(within_margin(g) for g in gains):
         return ""
     best = max(g["high"] for g in gains)
     n = len(designs)

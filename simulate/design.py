@@ -697,11 +697,10 @@ def strong_plan(game: str, players: int, cap: int, train: tuple[int, int, int]) 
     gain is measured within :data:`STRONG_MARGIN`. None when the game has no apprentice."""
     if APPRENTICE not in available(game):
         return None
-    from .train import features_of
-    from tourney_sim.strategies.common import shipped_path
+    from .train import shipped_file
     looks = sorted({max(8, int(round(cap * share))) for share in STRONG_LOOKS})
     rounds, positions, eval_deals = train
-    shipped = shipped_path(Path(features_of(game).__file__).parent, players).exists()
+    shipped = shipped_file(game, players).exists()
     return {"strategy": APPRENTICE, "looks": looks, "margin": STRONG_MARGIN,
             "train": {"rounds": rounds, "positions": positions, "eval_deals": eval_deals,
                       "start": "shipped" if shipped else None}}
@@ -1085,7 +1084,7 @@ class DesignJob(Job):
         """The strong level of the confirmation (:func:`strong_plan`): each table's apprentice,
         then everyone it on fresh deals, look by look, until each design's balance gain against
         today's game (paired) is measured within the margin, or the cap."""
-        from .stats.designs import gain_between, strong_level as joint_level
+        from .stats.designs import gain_between, strong_level as joint_level, within_margin, _pp
         plan, out, check = self.request["strong"], self.dir.path, self.request.get("strong_check")
         self.close()  # a training run opens its own workers
         for c in confirmed:
@@ -1125,10 +1124,10 @@ class DesignJob(Job):
                 g = gain_between(self.game, self.players, [out / d for d in today["dirs"]["strong"]],
                                  [out / d for d in c["dirs"]["strong"]], level)
                 c["strong_looks"].append(g)
-                settled = g["high"] is not None and g["low"] is not None and (g["high"] - g["low"]) / 2 <= plan["margin"]
+                settled = within_margin(g, plan["margin"])
                 if self.progress:
-                    self.echo(f"  {c['label']}: balance gained {_pp_or(g['gain'])} pp [{_pp_or(g['low'])}, "
-                              f"{_pp_or(g['high'])}] on {g['deals']:,} deals"
+                    self.echo(f"  {c['label']}: balance gained {_pp(g['gain'])} pp [{_pp(g['low'])}, "
+                              f"{_pp(g['high'])}] on {g['deals']:,} deals"
                               + (f": within ±{100 * plan['margin']:g} pp, stops" if settled else ""))
                 if not settled:
                     still.append(c)
@@ -1158,10 +1157,6 @@ def run_design(game: str, out: Path, request: DesignRequest | None = None, *, wo
     job = DesignJob(game, request or DesignRequest(),
                     workers=workers, scheduler=scheduler, progress=progress, echo=echo)
     return run_job(job, out, resume=resume, overwrite=overwrite, command=command)
-
-
-def _pp_or(x) -> str:
-    return "n/a" if x is None else f"{100 * x:+.1f}"
 
 
 def _history(study, optuna) -> list[dict]:

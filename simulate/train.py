@@ -123,6 +123,12 @@ def guide_of(game: str):
     return GUIDES[game]
 
 
+def shipped_file(game: str, players: int) -> Path:
+    """Where the apprentice weights shipped for ``game`` at ``players`` are (whether or not they exist)."""
+    from tourney_sim.strategies.common import shipped_path
+    return shipped_path(Path(features_of(game).__file__).parent, players)
+
+
 def features_of(game: str):
     """The game's features module (``simulate/games/<game>/features.py``), or TrainError."""
     try:
@@ -359,16 +365,20 @@ class TrainJob(Job):
         run's folder: its best.toml) made for this game, or ``shipped``: those shipped for this
         player count (made for the shipped table; a start need not be this table's)."""
         from tourney_sim.strategies import StrategyError
-        from tourney_sim.strategies.common import shipped_path
         from tourney_sim.strategies.params import ParamError, read_toml
         c = self.config
-        path = str(shipped_path(Path(features_of(c.game).__file__).parent, c.players)) if start == "shipped" else start
+        path = str(shipped_file(c.game, c.players)) if start == "shipped" else start
         if start == "shipped" and not Path(path).exists():
             raise TrainError(f"--start shipped: no weights are shipped for {c.game} at {c.players} players")
         try:
             values, _, made_for = read_toml(path, self.student.name, "--start")
             if made_for is not None and made_for.get("game") != c.game:
                 raise TrainError(f"--start: {path} holds weights for {made_for.get('game')}, not {c.game}")
+            missing = [name for name in self.features_names() if name not in values]
+            if missing:
+                raise TrainError(f"--start: {path} holds no weight for {', '.join(missing[:3])}"
+                                 + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+                                 + " (give a weights file tourney train wrote, or \"shipped\")")
             settings = self.student.with_settings(values, "--start").settings()
         except (ParamError, StrategyError) as exc:
             raise TrainError(str(exc)) from None

@@ -176,20 +176,24 @@ def test_cardavia_prizes_and_bonuses_score_the_points_of_the_table():
     assert 2 in seen  # a run of exactly two scored
 
 
+def compensated(game: str, players: int, assignment: str, games: int = 40):
+    """The table with one seat compensation value set, and the (scores, ranks) of each random game
+    without and with it, on the same deals and moves (:func:`paired_games`)."""
+    table = components(game).set(components(game).defaults, [assignment])
+    return table, [(a.result()[:2], b.result()[:2]) for a, b in paired_games(game, players, table, range(games))]
+
+
 def test_cardavia_seat_compensation_is_the_points_a_team_starts_with():
     """Issue 42: compensation.points gives a team points before the first card (komi): the same
     deals and moves end with that team's total higher by exactly them and the other's unchanged,
     the result ranks on the totals with them, the match score shows them from the start (the
     leader at two thirds reads it), and the reference engine plays the table alike."""
     spec = get_game("cardavia")
-    table = components("cardavia").set(components("cardavia").defaults, ["compensation.points[team0]=3"])
-    changed = 0
-    for a, b in paired_games("cardavia", 4, table, range(40)):
-        (sa, ra, _), (sb, rb, _) = a.result(), b.result()
+    table, results = compensated("cardavia", 4, "compensation.points[team0]=3")
+    for (sa, _), (sb, rb) in results:
         assert [sb[p] - sa[p] for p in range(4)] == [3, 0, 3, 0]
         assert rb == [1 if sb[p] >= sb[1 - p % 2] else 2 for p in range(4)]
-        changed += ra != rb
-    assert changed > 0  # 3 points decide some of 40 single deals
+    assert any(ra != rb for (_, ra), (_, rb) in results)  # 3 points decide some of 40 single deals
     start = KernelGame(spec, params_of("cardavia", 4, table), 5, 0)
     assert start.state[spec.module.MATCH_SCORE:spec.module.MATCH_SCORE + 2].tolist() == [3, 0]
     assert harness.differential(spec, spec.reference, params_of("cardavia", 4, table, match_deals=2), seed=42,
@@ -201,14 +205,11 @@ def test_companeros_seat_compensation_is_the_victory_points_a_seat_starts_with()
     deals and moves end with that seat's points higher by exactly them (the others' unchanged)
     and the ranks follow the points with them; a seat beyond the player count is refused."""
     spec = get_game("companeros")
-    table = components("companeros").set(components("companeros").defaults, ["compensation.points[seat0]=6"])
-    changed = 0
-    for a, b in paired_games("companeros", 4, table, range(40)):
-        (sa, ra, _), (sb, rb, _) = a.result(), b.result()
+    table, results = compensated("companeros", 4, "compensation.points[seat0]=6")
+    for (sa, _), (sb, rb) in results:
         assert [sb[p] - sa[p] for p in range(4)] == [6, 0, 0, 0]
         assert rb == [1 + sum(sb[q] > sb[p] for q in range(4)) for p in range(4)]
-        changed += ra != rb
-    assert changed > 0
+    assert any(ra != rb for (_, ra), (_, rb) in results)
     start = KernelGame(spec, params_of("companeros", 4, table), 5, 0)
     assert start.state[spec.module.SCORE:spec.module.SCORE + 4].tolist() == [6, 0, 0, 0]
     assert harness.differential(spec, spec.reference, params_of("companeros", 4, table, match_games=2), seed=43,

@@ -190,6 +190,7 @@ def test_bad_training_requests_are_one_line_errors(tmp_path):
     for args, words in ((["--rounds", 0], "--rounds must be from 1"), (["--sample", 0], "--sample must be"),
                         (["--explore", 2], "--explore must be"),
                         (["--start", tmp_path / "none.toml"], "--start: no such file"),
+                        (["--start", "/dev/null"], "--start: /dev/null holds no weight for"),
                         (["--start", companeros], "holds weights for companeros, not cardavia")):
         r = invoke("train", "cardavia", *args, "--out", tmp_path / "t")
         assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output

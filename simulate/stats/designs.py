@@ -229,6 +229,13 @@ def beside(game: str, players: int, today_mirror: list[Path], design_mirror: lis
                   "at_fault": at_fault_change(today, design, level)})
 
 
+def within_margin(gain: dict, margin: float = STRONG_MARGIN) -> bool:
+    """Whether a balance gain's interval is at most ``margin`` either side (the strong level's
+    stopping rule, and what lets a verdict say a design cannot gain more than its upper end)."""
+    return gain.get("low") is not None and gain.get("high") is not None and \
+        (gain["high"] - gain["low"]) / 2 <= margin + TOLERANCE
+
+
 def strong_level(designs: int, looks: int) -> float:
     """The level of every balance-gain interval of the strong confirmation: Bonferroni over the
     designs confirmed and the looks at their deals (so the interval a design stopped at, and the
@@ -483,7 +490,7 @@ def _verdict(d: Confirmed, best: Confirmed | None) -> str:
     if (gs.get("high") or math.nan) < 0:
         return f"less fair {where}"
     if not (gs.get("low") or math.nan) > 0:
-        if d.rests_on == "apprentice" and gs.get("high") is not None and gs["high"] - gs["low"] <= 2 * STRONG_MARGIN + TOLERANCE:
+        if d.rests_on == "apprentice" and within_margin(gs):
             return (f"gain not shown {where}: at most {_pp(gs['high'])} pp, measured within ±{100 * STRONG_MARGIN:g} pp"
                     + (" (a gain at heuristic level only)" if gh.get("low", math.nan) > 0 else ""))
         return f"gain not shown {where}" + (" (shown at heuristic level only)" if gh.get("low", math.nan) > 0 else "")
