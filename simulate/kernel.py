@@ -63,6 +63,7 @@ import sys
 
 import numpy as np
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic, register_jitable
 
 from .seeding import CHANCE_STREAM, FIRST_SEAT_STREAM, seed_stream
@@ -271,6 +272,32 @@ def play_games(rules, max_decisions, params, chunk):
 # Speed rule for rules kernels: index the state with offsets instead of slicing it. In numba
 # every slice is a new array object whose creation and death call NRT_incref/NRT_decref;
 # measured on Compañeros, slices in apply_move cost more than the rules themselves.
+
+@intrinsic
+def stack_empty(typingctx, cells, dtype):
+    """``stack_empty(CELLS, np.int64)``: a 1-d array of ``CELLS`` (a literal int: a module-level
+    constant) uninitialised values of ``dtype`` on the stack of the compiled function this ends up
+    in (an ``inline`` helper's caller), valid until that function returns: a work array for one
+    decision without a heap allocation, also in code compiled ``_nrt=False`` (the array owns no
+    memory, so nothing counts references to it). The apprentice measured two heap allocations a
+    decision at a quarter of its time."""
+    if not isinstance(cells, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
+        return None
+    array_type = types.Array(dtype.instance_type, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import make_array, populate_array
+        item = context.get_value_type(dtype.instance_type)
+        data = cgutils.alloca_once(builder, item, size=cells.literal_value)
+        array = make_array(array_type)(context, builder)
+        itemsize = context.get_abi_sizeof(item)
+        populate_array(array, data=data, shape=[context.get_constant(types.intp, cells.literal_value)],
+                       strides=[context.get_constant(types.intp, itemsize)],
+                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
+        return array._getvalue()
+
+    return array_type(cells, dtype), codegen
+
 
 @intrinsic
 def popcount(typingctx, x):

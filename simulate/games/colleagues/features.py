@@ -67,7 +67,7 @@ shares (default values) and the estimate on each open column, per move a pass ov
 import numpy as np
 from numba import njit
 
-from ...kernel import popcount
+from ...kernel import popcount, stack_empty
 from . import rules as cl
 
 FEATURES = (
@@ -112,6 +112,7 @@ assert len(BOUNDS) == N_FEATURES
 
 ALL_COMMIT = (1 << cl.N_COMMIT) - 1
 NONE_LOW = 1 << 30
+COLUMN_CELLS = cl.COLS * 4  # four numbers a column, in a work array on the stack
 NONE_HIGH = -(1 << 30)
 
 
@@ -217,16 +218,6 @@ def _stakes(public, col):
 
 
 @njit(cache=True, inline="always")
-def _expected(public, private, me, n, grey, col, v, below, above, wscale, rscale):
-    """(expected Work/Overtime points / wscale, expected Reprimand points / rscale) of a card of
-    value v on column ``col`` (``below``, ``above``: the unseen shares below and above v)."""
-    lo, hi, unknown, _ = _column(public, private, me, n, grey, col)
-    top, _, bottom, _ = _stakes(public, col)
-    p_top, p_bottom = _chances(lo, hi, unknown, v, below, above)
-    return p_top * top / wscale, p_bottom * bottom / rscale
-
-
-@njit(cache=True, inline="always")
 def _signed_extreme(public, card, default):
     """Where a card's value lies among all Commitment values: (cards below - cards above) /
     (N_COMMIT - 1), -1 the lowest, 0 the median, 1 the highest."""
@@ -308,6 +299,14 @@ def move_features(public, private, moves, n_moves, out):
                 c = private[cl.P_HAND + j]
                 if public[cl.C_VALUE + c] < public[cl.C_VALUE + low_card]:
                     low_card = c
+        # every column's (lowest, highest known other value, unknown others, others) and stakes,
+        # once a decision (each card asks them of every open column)
+        column = stack_empty(COLUMN_CELLS, np.int64)  # column col's at 4 col + 0 .. 3
+        stakes = stack_empty(COLUMN_CELLS, np.float64)
+        for col in range(cl.COLS):
+            at = 4 * col
+            column[at], column[at + 1], column[at + 2], column[at + 3] = _column(public, private, me, n, grey, col)
+            stakes[at], stakes[at + 1], stakes[at + 2], stakes[at + 3] = _stakes(public, col)
         counted, below, above, ext = -1, 0.5, 0.5, 0.0
         sum_work, sum_rep, open_cols = 0.0, 0.0, 0
         for k in range(n_moves):
@@ -322,15 +321,16 @@ def move_features(public, private, moves, n_moves, out):
                 sum_work, sum_rep, open_cols = 0.0, 0.0, 0
                 for col in range(cl.COLS):
                     if private[cl.P_CARD + col] < 0:
-                        w_col, r_col = _expected(public, private, me, n, grey, col, v, below, above,
-                                                 wscale, rscale)
-                        sum_work += w_col
-                        sum_rep += r_col
+                        at = 4 * col
+                        p_top, p_bottom = _chances(column[at], column[at + 1], column[at + 2], v, below, above)
+                        sum_work += p_top * stakes[at] / wscale
+                        sum_rep += p_bottom * stakes[at + 2] / rscale
                         open_cols += 1
-            lo, hi, unknown, others = _column(public, private, me, n, grey, day)
-            top, top_i, bottom, bottom_i = _stakes(public, day)
-            p_top, p_bottom = _chances(lo, hi, unknown, v, below, above)
-            work = p_top * top / wscale  # the same arithmetic as _expected: in the sums above
+            at = 4 * day
+            unknown, others = column[at + 2], column[at + 3]
+            p_top, p_bottom = _chances(column[at], column[at + 1], unknown, v, below, above)
+            top, top_i, bottom, bottom_i = stakes[at], stakes[at + 1], stakes[at + 2], stakes[at + 3]
+            work = p_top * top / wscale  # the same arithmetic as in the sums above
             rep = p_bottom * bottom / rscale
             if open_cols > 1:
                 out[k, F_LATER_WORK] = _clip((sum_work - work) / (open_cols - 1))

@@ -69,7 +69,7 @@ from ...kernel import popcount
 from .rules import (CARD_VALUE, DISPLAY_MASK, DISPLAY_SUM, H_COLOURS, H_FIRST_TAKER, H_HAND_SIZE,
                     H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS, H_ROUND, H_TAKE_POS, H_TO_MOVE,
                     MAX_PLAYERS, MOVE_PASS, MOVE_TAKE, PHASE_TAKE, PLAYED_MASK, PLAYED_SUM,
-                    TAKEN_MASK, VALUES, taker_position)
+                    TAKEN_MASK, VALUES)
 
 FEATURES = (
     ("card_value", "play: the card's victory points / the highest card's; [0, 1]"),
@@ -111,6 +111,9 @@ TAKE_FEATURES = tuple(range(F_TAKE_POINTS, F_REFILL + 1))
 FIELD = 10  # bits per entry of a packed list of per-colour numbers (a colour's points < 1024)
 FIELD_MASK = (1 << FIELD) - 1
 FULL = (1 << VALUES) - 1
+COUNT = 4  # bits per entry of a packed list of per-rank counts (a hand holds at most 9 cards)
+COUNT_MASK = (1 << COUNT) - 1
+LIFT_TABLE = 64 // COUNT  # thresholds 0 .. 15 in a packed table of ranks
 
 
 @njit(cache=True, inline="always")
@@ -154,17 +157,22 @@ def move_features(public, private, moves, n_moves, out):
             place += (t > s) | ((t == s) & (e < d))
         ranked |= np.int64(s) << (FIELD * place)
         place_of |= np.int64(place) << (FIELD * d)
+    take = public[H_PHASE] == PHASE_TAKE
+    # the other kind's features are 0 (each kind's are contiguous, and all written below)
+    first, end = (F_CARD_VALUE, F_COLOUR_UNSEEN + 1) if take else (F_TAKE_POINTS, F_REFILL + 1)
     for k in range(n_moves):
-        for j in range(N_FEATURES):
+        for j in range(first, end):
             out[k, j] = 0.0
 
-    if public[H_PHASE] == PHASE_TAKE:
+    if take:
         after = public[H_N_TAKERS] - public[H_TAKE_POS] - 1  # takers still to choose after me
         starts = (public[H_FIRST_TAKER] < 0) & (public[H_ROUND] + 1 < public[H_HAND_SIZE])
         left_if_pass = _top(ranked, after)
         for k in range(n_moves):
             m = moves[k]
             if m == MOVE_PASS:
+                out[k, F_TAKE_POINTS] = out[k, F_TAKE_RICHEST] = out[k, F_TAKE_CARDS] = 0.0
+                out[k, F_TAKE_STARTS] = out[k, F_REFILL] = 0.0
                 out[k, F_PASS] = 1.0
                 out[k, F_RIVALS_LEFT] = min(1.0, 0.5 * inv_points * left_if_pass)
                 continue
@@ -175,6 +183,7 @@ def move_features(public, private, moves, n_moves, out):
             out[k, F_TAKE_POINTS] = s * inv_points
             out[k, F_TAKE_RICHEST] = 1.0 if s == richest else 0.0
             out[k, F_TAKE_CARDS] = popcount(public[DISPLAY_MASK + d]) / VALUES
+            out[k, F_PASS] = 0.0
             out[k, F_TAKE_STARTS] = 1.0 if starts else 0.0
             out[k, F_RIVALS_LEFT] = min(1.0, 0.5 * inv_points * left)
             out[k, F_REFILL] = public[PLAYED_SUM + d] * inv_points
@@ -182,12 +191,20 @@ def move_features(public, private, moves, n_moves, out):
 
     # ---- play a card
     # the cards I have not seen, per colour (10-bit masks, packed): not in the display, not
-    # played this round, not taken this game, not in my hand
+    # played this round, not taken this game, not in my hand; and how many of my cards lie below
+    # each rank (4-bit counts, packed: a hand holds at most HAND_SIZE = 9 cards)
     size = private[0]
     own = np.int64(0)
+    rank_count = np.int64(0)
     for i in range(size):
         c = private[1 + i]
         own |= np.int64(1) << (FIELD * (c // VALUES) + c % VALUES)
+        rank_count += np.int64(1) << (COUNT * (c % VALUES))
+    below_rank = np.int64(0)  # entry r: my cards of a rank below r
+    running = 0
+    for r in range(VALUES):
+        below_rank |= np.int64(running) << (COUNT * r)
+        running += (rank_count >> (COUNT * r)) & COUNT_MASK
     unseen = np.int64(0)
     n_unseen = 0
     for d in range(colours):
@@ -204,34 +221,54 @@ def move_features(public, private, moves, n_moves, out):
     lead_value = 0
     for d in range(colours):
         lead_value = max(lead_value, public[PLAYED_SUM + d])
+    # the lowest rank whose card lifts a colour by at least t, for t = 1 .. max_value (the first
+    # rank whose value reaches t), packed by t when max_value fits the table (the shipped values do)
+    max_value = 0
+    lift_rank = np.int64(0)
+    for r in range(VALUES):
+        value = public[CARD_VALUE + r]
+        for t in range(max_value + 1, min(value, LIFT_TABLE - 1) + 1):
+            lift_rank |= np.int64(r) << (COUNT * t)
+        max_value = max(max_value, value)
+    small_values = max_value < LIFT_TABLE
     margin_scale = 1.0 / (top_value * max(after, 1))
+    known_bad, known_none = -1, 1.0  # the last chance computed below, by its count of lifting cards
     for k in range(n_moves):
         card = moves[k]
         colour = card // VALUES
         rank = card % VALUES
         value = public[CARD_VALUE + rank]
         mine = public[PLAYED_SUM + colour] + value
-        lower = 0
-        for i in range(size):
-            lower += private[1 + i] % VALUES < rank
-        # the trick as it would be scored now: colour values with my card, the cut, the takers
+        lower = (below_rank >> (COUNT * rank)) & COUNT_MASK
+        # the trick as it would be scored now: colour values with my card, the cut, the takers;
+        # and where I would stand among the takers (rules.taker_position, in the same pass)
         seen = np.int64(0)
         shared = np.int64(1)  # bit 0 stands for "no shared value"
+        seen_mine = np.int64(0)  # bit v: a colour of value v >= mine
+        shared_mine = np.int64(0)  # bit v: two such colours
+        pos = 0  # cards ahead of mine: of richer colours, and higher ones of my colour
         best_other = 0
         for d in range(colours):
-            v = public[PLAYED_SUM + d] + (value if d == colour else 0)
+            other = d != colour
+            v = public[PLAYED_SUM + d] + (0 if other else value)
             bit = np.int64(v > 0) << v
             shared |= seen & bit
             seen |= bit
-            if d != colour:
+            bit_mine = np.int64(v >= mine) << v
+            shared_mine |= seen_mine & bit_mine
+            seen_mine |= bit_mine
+            pos += (other & (v > mine)) * popcount(public[PLAYED_MASK + d])
+            if other:
                 best_other = max(best_other, v)
+        pos += popcount(public[PLAYED_MASK + colour] >> (rank + 1))  # ranks above mine
+        if shared_mine != 0:  # shared: the walk stops before reaching me
+            pos = -1
         cut = 63 - leading_zeros(shared)
         takers = 0
         for d in range(colours):
             v = public[PLAYED_SUM + d] + (value if d == colour else 0)
             cards = public[PLAYED_MASK + d] | ((1 << rank) if d == colour else 0)
             takers += popcount(np.int64(cards)) if v > cut else 0
-        pos = taker_position(public, seat, card)
         my_take = _entry(ranked, pos) if pos >= 0 else 0
         rivals = _top(ranked, takers) - my_take
         risk = share = 0.0
@@ -239,19 +276,25 @@ def move_features(public, private, moves, n_moves, out):
             bad = 0  # unseen cards that lift another colour from below mine to mine or above
             for d in range(colours):
                 below_by = mine - public[PLAYED_SUM + d]
-                if d != colour and below_by > 0:
+                lifts = (d != colour) & (below_by > 0) & (below_by <= max_value)
+                if small_values:  # branch-free: the rank from the table
+                    r0 = (lift_rank >> (COUNT * (below_by if lifts else 0))) & COUNT_MASK
+                    bad += popcount(np.int64(_entry(unseen, d)) >> r0) * lifts
+                elif lifts:
                     r0 = 0
                     while r0 < VALUES and public[CARD_VALUE + r0] < below_by:
                         r0 += 1
                     bad += popcount(np.int64(_entry(unseen, d)) >> r0)
             # chance that the later hands (later_cards of the n_unseen) hold none of them
-            none = 1.0
-            for i in range(later_cards):
-                if n_unseen - bad - i <= 0:
-                    none = 0.0
-                    break
-                none *= (n_unseen - bad - i) / (n_unseen - i)
-            risk = 1.0 - none
+            if bad != known_bad:
+                none = 1.0
+                for i in range(later_cards):
+                    if n_unseen - bad - i <= 0:
+                        none = 0.0
+                        break
+                    none *= (n_unseen - bad - i) / (n_unseen - i)
+                known_bad, known_none = bad, none
+            risk = 1.0 - known_none
             share = bad / n_unseen * after / (n - 1) if n_unseen > 0 else 0.0
         out[k, F_CARD_VALUE] = value / top_value
         out[k, F_VALUE_X_LEFT] = value / top_value * left_share
