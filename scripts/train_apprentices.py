@@ -3,9 +3,10 @@
 then copy each run's best.toml into the game's folder as ``apprentice-<N>p.toml`` (what the bare
 strategy name ``apprentice`` plays; its ``[table]`` names the shipped table it was trained on).
 
-The budget is the same for every configuration: ``tourney train``'s defaults (6 rounds of 30,000
-labels, 2,000 evaluation deals per seating), written out here so the shipped weights stay
-reproducible if those change; a configuration
+The budget is the same for every configuration: ``tourney train``'s defaults (6 rounds, 2,000
+evaluation deals per seating; a round's labels cost the same search: 30,000 at twice the search's
+playing budget, Colleagues 3,750 at 16 times it, the game's ``label_scale``), written out here so
+the shipped weights stay reproducible if those change; a configuration
 whose run directory already holds a finished run is resumed (nothing is redone), so the script
 can be stopped and started again. Re-running it with the same options gives the same weights.
 
@@ -35,7 +36,7 @@ def main() -> None:
     ap.add_argument("--only", action="append", help="GAME-N (repeatable); default every configuration")
     ap.add_argument("--out", default="runs/apprentice", help="where the training runs go")
     ap.add_argument("--rounds", type=int, default=6)
-    ap.add_argument("--positions", type=int, default=30000)
+    ap.add_argument("--positions", type=int, default=None, help="labels per round (default: the game's)")
     ap.add_argument("--eval-deals", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=None)
     args = ap.parse_args()
@@ -44,8 +45,10 @@ def main() -> None:
     for game, players in configs:
         out = Path(args.out) / f"{game}-{players}p"
         command = [sys.executable, "-m", "tourney_sim", "train", game, "--players", str(players),
-                   "--seed", str(SEED), "--rounds", str(args.rounds), "--positions", str(args.positions), "--eval-deals", str(args.eval_deals),
+                   "--seed", str(SEED), "--rounds", str(args.rounds), "--eval-deals", str(args.eval_deals),
                    "--out", str(out), "--quiet"]
+        if args.positions:
+            command += ["--positions", str(args.positions)]
         if args.workers:
             command += ["--workers", str(args.workers)]
         if (out / "_train.json").exists():

@@ -91,7 +91,7 @@ from .stats.designs import STRONG_MARGIN, design_measure, fair_today, hopeless
 from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, names, ranges
 from .runner import run as run_games
 from .games.config import GameConfig
-from .train import MOST_POSITIONS
+from .train import MOST_POSITIONS, labels_for
 from .study import APPRENTICE, SEARCH, level_strategies, search_chunk, BUDGETS as STUDY_BUDGETS
 from .tune import candidate_seatings, fail_stale, open_study, _optuna
 
@@ -777,7 +777,8 @@ class DesignRequest:
                                          "design once its balance gain is measured within ±3 pp (default: the "
                                          "budget's).")
     strong_labels: Optional[int] = option(None, "Search labels per training round when a design's apprentice is "
-                                          "retrained on its table (default: the budget's; docs/design.md).")
+                                          "retrained on its table (default: the budget's, fewer where the game labels with a larger "
+                                          "search, as tourney train does; docs/design.md).")
     always_search: bool = option(False, "Search even when today's game is already fair at the strong level (by "
                                  "default the run measures today's game first, everyone the apprentice, and stops "
                                  "there when every seat is shown within ±2 pp: nothing to fix).")
@@ -813,7 +814,7 @@ class DesignJob(Job):
                         else search_deals)
         strong_deals = b.strong_deals if strong_deals is None else strong_deals
         rounds, labels, eval_deals = b.strong_train
-        labels = labels if strong_labels is None else strong_labels
+        labels = labels_for(game, labels) if strong_labels is None else strong_labels
         for name, v, least, most in (("--trials", trials, 1, MAX_TRIALS), ("--deals", deals, 8, MAX_DEALS),
                                      ("--skill-deals", skill_deals, 2, MAX_DEALS), ("--designs", designs, 1, MAX_DESIGNS),
                                      ("--confirm-deals", confirm_deals, 8, MAX_DEALS),

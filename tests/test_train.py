@@ -281,3 +281,26 @@ def test_the_search_reports_the_values_it_chose_by():
             checked += 1
         g.apply(g.moves[0])
     assert checked > 10
+
+
+def test_the_label_budget_is_the_games_and_a_round_costs_the_same_search():
+    """A game whose decisions offer many moves labels each with a larger search (its spec's
+    ``label_scale``) and a round labels as many fewer decisions; options given win."""
+    from tourney_sim.strategies import resolve
+
+    def job(game, players, **given):
+        return tr.TrainJob(GameConfig.build(game, players), tr.TrainRequest(players=players, **given),
+                           workers=1, scheduler=None, progress=False)
+
+    def playing(game):
+        return int(resolve(game, ["ismcts"])[0].settings()["iterations"])
+
+    usual = job("companeros", 4)
+    assert (usual.r.positions, usual.iterations) == (tr.POSITIONS_AT_TWICE, 2 * playing("companeros"))
+    wide = job("colleagues", 2)
+    scale = tr.label_scale("colleagues")
+    assert scale > 2 and wide.iterations == scale * playing("colleagues")
+    assert wide.r.positions == tr.labels_for("colleagues", tr.POSITIONS_AT_TWICE) == round(30_000 * 2 / scale)
+    assert wide.r.positions * wide.iterations == usual.r.positions * 2 * playing("colleagues")
+    chosen = job("colleagues", 2, positions=500, label_iterations=300)
+    assert (chosen.r.positions, chosen.iterations) == (500, 300)

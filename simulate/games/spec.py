@@ -177,6 +177,11 @@ class GameSpec:
     #: ``tourney study``: the share of a budget's search deals the game plays (its search player
     #: is slower, and the standard budget must fit in 30 minutes)
     search_scale: float = 1.0
+    #: ``tourney train``: the search labels a decision with this many times its playing iterations,
+    #: and a round labels that many times fewer decisions than at 2 (the same search cost a round).
+    #: A game whose decisions offer some twenty moves needs it above 2: there a move's value came
+    #: from a few play-outs, and no fit of the apprentice could tell its moves apart from its guide's
+    label_scale: int = 2
     #: columns that are points of the score: the report shows each as a share of all points and
     #: says whether together they make up the whole score
     points: tuple[str, ...] = ()

@@ -51,5 +51,6 @@ SPEC = GameSpec(
     default_players=4,
     study_players={"grey_dismissal": (2,)},  # CL-11: the Grey Entity sits only at 2 players
     search_scale=0.4,
+    label_scale=16,  # tourney train: a decision of ~20 moves needs ~80 play-outs a move to be told apart
     components=COMPONENTS,  # CL-1: card values and icons, the token mix (the `components` rule option)
 )
