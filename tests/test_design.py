@@ -604,3 +604,19 @@ def test_play_design_refuses_silly_counts_and_outputs_in_one_line(match_length, 
                                                                      ["--out", str(tmp_path / "p")])])
         assert r.exit_code == 2 and r.output.count("\n") == 1 and says in r.output, (args, r.output)
         assert not (tmp_path / "p").exists()
+
+
+def test_each_designs_apprentice_is_retrained_at_the_games_label_budget():
+    """A design's apprentice is trained as `tourney train` trains one: Colleagues labels with a
+    larger search, so a round has as many fewer labels (the same cost); --strong-labels wins."""
+    from tourney_sim.simulate.train import labels_for
+
+    def train_plan(game, **given):
+        job = design_module.DesignJob(game, design_module.DesignRequest(budget="standard", **given), workers=1,
+                                      scheduler=None, progress=False, echo=None)
+        return job.request["strong"]["train"]
+
+    standard = design_module.BUDGETS["standard"].strong_train[1]
+    assert train_plan("cardavia")["positions"] == standard
+    assert train_plan("colleagues")["positions"] == labels_for("colleagues", standard) < standard
+    assert train_plan("colleagues", strong_labels=700)["positions"] == 700
