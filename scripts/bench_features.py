@@ -1,0 +1,100 @@
+#!/usr/bin/env python
+"""Where an apprentice decision's time goes (issue 41): nanoseconds per decision of the game's
+features alone, of the whole apprentice decision (features, its guide's choice, the scoring) and
+of the guide alone, each in a compiled loop over the same recorded decisions (those of uniformly
+random games with a choice, seeded), the median of ``--repeats`` passes, measured in turn. A
+benchmark, never a test. The apprentice plays the weights shipped for the player count.
+
+Usage: python scripts/bench_features.py companeros --players 4 [--decisions 30000] [--repeats 7]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+from tourney_sim.strategies import BUILTIN_MODULES
+from tourney_sim.strategies.common import GUIDES, shipped_tables
+from tourney_sim.testing import Configuration, play_to_decisions
+
+
+def recorded(config: Configuration, decisions: int, seed: int):
+    """Public views, private views, move lists (padded) and move counts of the decisions with a choice."""
+    m = config.spec.module
+    pubs, privs, moves, counts = [], [], [], []
+    for _, k in play_to_decisions(config, seed, decisions):
+        legal = np.array(k.legal_moves(), np.int64)
+        if len(legal) < 2:
+            continue
+        seat = k.to_move()
+        pubs.append(m.public_view(k.state).copy())
+        privs.append(m.private_view(k.state, seat).copy())
+        padded = np.zeros(config.spec.max_moves, np.int64)
+        padded[:len(legal)] = legal
+        moves.append(padded)
+        counts.append(len(legal))
+    return np.array(pubs), np.array(privs), np.array(moves), np.array(counts, np.int64)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--decisions", type=int, default=30_000)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    config = Configuration(args.game, args.players)
+    features = importlib.import_module(f"tourney_sim.simulate.games.{args.game}.features")
+    strategies = importlib.import_module(BUILTIN_MODULES[args.game])
+    apprentice = shipped_tables(strategies.APPRENTICE)[args.players]
+    guide = GUIDES[args.game]
+    P, Q, M, N = recorded(config, args.decisions, args.seed)
+    move_features, width = features.move_features, features.N_FEATURES
+
+    @njit
+    def features_only(P, Q, M, N):
+        out = np.empty((M.shape[1], width))
+        total = 0.0
+        for i in range(P.shape[0]):
+            move_features(P[i], Q[i], M[i], N[i], out)
+            total += out[0, 0]
+        return total
+
+    def deciding(fn):
+        @njit
+        def loop(P, Q, M, N, row):
+            rng = np.zeros(4, np.uint64)
+            rng[0] = 1
+            total = 0
+            for i in range(P.shape[0]):
+                total += fn(P[i], Q[i], M[i], N[i], rng, row)
+            return total
+        return loop
+
+    runs = {"features": lambda: features_only(P, Q, M, N)}
+    for name, s in (("apprentice", apprentice), ("guide", guide)):
+        loop, row = deciding(s.fn), s.param_row()
+        runs[name] = (lambda loop=loop, row=row: loop(P, Q, M, N, row))
+    seconds = {name: [] for name in runs}
+    for run in runs.values():
+        run()  # compile
+    for _ in range(args.repeats):
+        for name, run in runs.items():
+            t = time.perf_counter()
+            run()
+            seconds[name].append(time.perf_counter() - t)
+    ns = {name: 1e9 * statistics.median(s) / len(N) for name, s in seconds.items()}
+    print(f"{args.game} at {args.players} players: {len(N):,} decisions with a choice, "
+          f"{N.mean():.1f} legal moves on average")
+    print(f"  features {ns['features']:.0f} ns, apprentice decision {ns['apprentice']:.0f} ns "
+          f"(guide {guide.label} {ns['guide']:.0f} ns; the rest, scoring and copying, "
+          f"{ns['apprentice'] - ns['features'] - ns['guide']:.0f} ns)")
+
+
+if __name__ == "__main__":
+    main()
