@@ -159,7 +159,7 @@ def balance(config: GameConfig, deals: int, seed: int, backend, where: Path) -> 
 
 
 def table(game: str, players: int, rules: list[str], components: list[str], deals: int, seed: int, backend,
-          where: Path, positions: int, rounds: int) -> dict:
+          where: Path, positions: int | None, rounds: int) -> dict:
     from tourney_sim.simulate.train import TrainRequest, train
     config = GameConfig.build(game, players, rules, components)
     t = time.perf_counter()
@@ -280,10 +280,12 @@ def main() -> None:
                     save()
             if "table" in parts:
                 for game, players, rules, components in TABLES:
+                    if args.only and f"{game}-{players}" not in args.only:
+                        continue
                     key = f"table:{game}-{players}:{','.join(rules + components)}"
                     print(key, file=sys.stderr, flush=True)
                     results[key] = table(game, players, rules, components, args.deals, args.seed, backend,
-                                         Path(tmp) / key.replace(":", "_"), positions=30000, rounds=6)
+                                         Path(tmp) / key.replace(":", "_"), positions=None, rounds=6)
                     print(json.dumps(results[key]), flush=True)
                     save()
     finally:
