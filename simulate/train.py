@@ -9,9 +9,10 @@ training run finds the weights by imitating the search (DAgger / expert iteratio
    the move the search (``ismcts`` at ``label_iterations``, more than it plays with) chooses
    there. Round 0 plays the game's strong heuristic (``against``); later rounds play the current
    apprentice with some exploration, so the search labels the positions the student reaches.
-   The label budget is the game's (its spec's ``label_scale`` times the playing iterations, 2 by
-   default; a round then labels 30,000 x 2 / scale decisions): Colleagues' decisions offer some
-   twenty moves, and at twice the budget a move's value rested on a few play-outs: no fit left
+   The label budget is the game's (its spec's ``label_scale`` times the playing iterations,
+   ``USUAL_LABEL_SCALE`` = 2 by default; a round then labels 30,000 x 2 / scale decisions):
+   Colleagues' decisions offer some twenty moves, and at twice the budget a move's value rested
+   on a few play-outs: no fit left
    the guide (at 2 players, the same features fitted to labels of 16 times the budget beat
    dodger-tuned by 4.3 pp);
 2. *fit*: the weights that make the search's choices most likely under a softmax over each
@@ -52,7 +53,8 @@ import numpy as np
 from . import __version__
 from .backends import SOURCES, open_backend
 from .errors import TourneyError
-from .games import get_game
+from .games import game_names, get_game
+from .games.spec import USUAL_LABEL_SCALE
 from .games.config import GameConfig
 from .jobdir import Job, JobKind, Outcome, now, option, read_job, run_job, write_json
 from .results import DatasetError
@@ -84,20 +86,26 @@ class TrainError(TourneyError):
     """A training request that cannot run; one line."""
 
 
-#: a round's labels at the usual label budget (twice the search's playing iterations)
-POSITIONS_AT_TWICE = 30_000
+#: a round's labels at the usual label budget (``USUAL_LABEL_SCALE`` times the search's playing
+#: iterations)
+POSITIONS_AT_USUAL = 30_000
 
 
 def label_scale(game: str) -> int:
     """How many times its playing iterations the game's search labels a decision with (its spec's
-    ``label_scale``: 2, more where a decision offers many moves)."""
+    ``label_scale``: ``USUAL_LABEL_SCALE``, more where a decision offers many moves)."""
     return get_game(game).label_scale
 
 
 def labels_for(game: str, positions: int) -> int:
-    """``positions`` labels at twice the playing budget, as many as cost the same at the game's
-    label budget (at least 10)."""
-    return max(10, int(round(positions * 2 / label_scale(game))))
+    """``positions`` labels at the usual label budget, as many as cost the same at the game's
+    (at least 10)."""
+    return max(10, int(round(positions * USUAL_LABEL_SCALE / label_scale(game))))
+
+
+def _larger_label_budgets(say) -> str:
+    """The games that label with a larger search, each as ``say(game)`` says it (for the help)."""
+    return ", ".join(say(g) for g in game_names() if label_scale(g) != USUAL_LABEL_SCALE)
 
 
 @dataclass(frozen=True)
@@ -110,12 +118,13 @@ class TrainRequest:
     rules: list[str] = option((), "Rule option key=value: the table the apprentice learns; repeatable.", "--rule")
     components: list[str] = option((), "One component value KEY=VALUE of that table; repeatable.", "--component")
     rounds: int = option(6, "Rounds of collect, label, fit, evaluate.", "--rounds", "-r")
-    positions: Optional[int] = option(None, "Decisions the search labels per round (default: 30,000, fewer "
-                                      "where the game labels with a larger search: Colleagues 3,750).",
+    positions: Optional[int] = option(None, f"Decisions the search labels per round (default: {POSITIONS_AT_USUAL:,}, "
+                                      "fewer where the game labels with a larger search: " + _larger_label_budgets(
+                                          lambda g: f"{g} {labels_for(g, POSITIONS_AT_USUAL):,}") + ").",
                                       "--positions", "-n")
-    label_iterations: Optional[int] = option(None, "The search's iterations per label (default: twice its "
-                                             "playing budget, more where the game's decisions need it: "
-                                             "Colleagues 16 times).")
+    label_iterations: Optional[int] = option(None, f"The search's iterations per label (default: {USUAL_LABEL_SCALE} "
+                                             "times its playing budget, more where the game's decisions need it: "
+                                             + _larger_label_budgets(lambda g: f"{g} {label_scale(g)} times") + ").")
     sample: float = option(0.3, "Share of the decisions of a collected game that are labelled.")
     explore: float = option(0.1, "Chance that the apprentice plays a random legal move while collecting.")
     target: str = option("value", "What the weights are fitted to: value (the search's value of the moves the "
@@ -359,7 +368,7 @@ class TrainJob(Job):
         from tourney_sim.strategies import resolve
         from .study import BUDGETS, level_strategies
         if r.positions is None:  # the game's default: as many labels as its label budget affords
-            r = replace(r, positions=labels_for(config.game, POSITIONS_AT_TWICE))
+            r = replace(r, positions=labels_for(config.game, POSITIONS_AT_USUAL))
         self.config, self.r, self.workers, self.scheduler, self.progress = config, r, workers, scheduler, progress
         self.features = features_of(config.game)
         for name, v, least, most in (("--rounds", r.rounds, 1, 50), ("--positions", r.positions, 10, MOST_POSITIONS),
@@ -377,6 +386,9 @@ class TrainJob(Job):
         if r.target not in TARGETS:
             raise TrainError(f"--target must be one of {', '.join(TARGETS)}, got {r.target!r}")
         (search,) = resolve(config.game, ["ismcts"])
+        most = next(p.high for p in search.params if p.name == "iterations")
+        if r.label_iterations is not None and not 1 <= r.label_iterations <= most:
+            raise TrainError(f"--label-iterations must be from 1 to {most:,}, got {r.label_iterations:,}")
         iterations = r.label_iterations or label_scale(config.game) * int(search.settings()["iterations"])
         (self.labeller,) = resolve(config.game, [f"ismcts:iterations={iterations}"])
         self.iterations = iterations

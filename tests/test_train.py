@@ -189,6 +189,8 @@ def test_bad_training_requests_are_one_line_errors(tmp_path):
     companeros = Path(__file__).resolve().parents[1] / "simulate" / "games" / "companeros" / "apprentice-4p.toml"
     for args, words in ((["--rounds", 0], "--rounds must be from 1"), (["--sample", 0], "--sample must be"),
                         (["--explore", 2], "--explore must be"),
+                        (["--label-iterations", 0], "--label-iterations must be from 1 to"),
+                        (["--label-iterations", 10**12], "--label-iterations must be from 1 to"),
                         (["--start", tmp_path / "none.toml"], "--start: no such file"),
                         (["--start", "/dev/null"], "--start: /dev/null holds no weight for"),
                         (["--start", companeros], "holds weights for companeros, not cardavia")):
@@ -296,11 +298,11 @@ def test_the_label_budget_is_the_games_and_a_round_costs_the_same_search():
         return int(resolve(game, ["ismcts"])[0].settings()["iterations"])
 
     usual = job("companeros", 4)
-    assert (usual.r.positions, usual.iterations) == (tr.POSITIONS_AT_TWICE, 2 * playing("companeros"))
+    assert (usual.r.positions, usual.iterations) == (tr.POSITIONS_AT_USUAL, tr.USUAL_LABEL_SCALE * playing("companeros"))
     wide = job("colleagues", 2)
     scale = tr.label_scale("colleagues")
-    assert scale > 2 and wide.iterations == scale * playing("colleagues")
-    assert wide.r.positions == tr.labels_for("colleagues", tr.POSITIONS_AT_TWICE) == round(30_000 * 2 / scale)
-    assert wide.r.positions * wide.iterations == usual.r.positions * 2 * playing("colleagues")
+    assert scale > tr.USUAL_LABEL_SCALE and wide.iterations == scale * playing("colleagues")
+    assert wide.r.positions == tr.labels_for("colleagues", tr.POSITIONS_AT_USUAL) == round(30_000 * tr.USUAL_LABEL_SCALE / scale)
+    assert wide.r.positions * wide.iterations == usual.r.positions * tr.USUAL_LABEL_SCALE * playing("colleagues")
     chosen = job("colleagues", 2, positions=500, label_iterations=300)
     assert (chosen.r.positions, chosen.iterations) == (500, 300)

@@ -140,6 +140,11 @@ def value_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+#: ``tourney train``'s label budget unless a game declares its own: twice the search's playing
+#: iterations (:attr:`GameSpec.label_scale`)
+USUAL_LABEL_SCALE = 2
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as the engine sees it. The callables come from the game's module."""
@@ -178,10 +183,11 @@ class GameSpec:
     #: is slower, and the standard budget must fit in 30 minutes)
     search_scale: float = 1.0
     #: ``tourney train``: the search labels a decision with this many times its playing iterations,
-    #: and a round labels that many times fewer decisions than at 2 (the same search cost a round).
-    #: A game whose decisions offer some twenty moves needs it above 2: there a move's value came
-    #: from a few play-outs, and no fit of the apprentice could tell its moves apart from its guide's
-    label_scale: int = 2
+    #: and a round labels as many times fewer decisions than at :data:`USUAL_LABEL_SCALE` (the same
+    #: search cost a round). A game whose decisions offer some twenty moves needs it larger: there
+    #: a move's value came from a few play-outs, and no fit of the apprentice could tell its moves
+    #: apart from its guide's
+    label_scale: int = USUAL_LABEL_SCALE
     #: columns that are points of the score: the report shows each as a share of all points and
     #: says whether together they make up the whole score
     points: tuple[str, ...] = ()

@@ -112,8 +112,8 @@ assert len(BOUNDS) == N_FEATURES
 
 ALL_COMMIT = (1 << cl.N_COMMIT) - 1
 NONE_LOW = 1 << 30
-COLUMN_CELLS = cl.COLS * 4  # four numbers a column, in a work array on the stack
 NONE_HIGH = -(1 << 30)
+COLUMN_CELLS = cl.COLS * 4  # four numbers a column, in a work array on the stack
 
 
 @njit(cache=True, inline="always")

@@ -69,7 +69,7 @@ from ...kernel import popcount
 from .rules import (CARD_VALUE, DISPLAY_MASK, DISPLAY_SUM, H_COLOURS, H_FIRST_TAKER, H_HAND_SIZE,
                     H_N_PLAYED, H_N_TAKERS, H_PHASE, H_PLAYERS, H_ROUND, H_TAKE_POS, H_TO_MOVE,
                     MAX_PLAYERS, MOVE_PASS, MOVE_TAKE, PHASE_TAKE, PLAYED_MASK, PLAYED_SUM,
-                    TAKEN_MASK, VALUES)
+                    TAKEN_MASK, VALUES, taker_place, taker_step)
 
 FEATURES = (
     ("card_value", "play: the card's victory points / the highest card's; [0, 1]"),
@@ -244,9 +244,7 @@ def move_features(public, private, moves, n_moves, out):
         # and where I would stand among the takers (rules.taker_position, in the same pass)
         seen = np.int64(0)
         shared = np.int64(1)  # bit 0 stands for "no shared value"
-        seen_mine = np.int64(0)  # bit v: a colour of value v >= mine
-        shared_mine = np.int64(0)  # bit v: two such colours
-        pos = 0  # cards ahead of mine: of richer colours, and higher ones of my colour
+        seen_mine, shared_mine, ahead = np.int64(0), np.int64(0), 0
         best_other = 0
         for d in range(colours):
             other = d != colour
@@ -254,15 +252,10 @@ def move_features(public, private, moves, n_moves, out):
             bit = np.int64(v > 0) << v
             shared |= seen & bit
             seen |= bit
-            bit_mine = np.int64(v >= mine) << v
-            shared_mine |= seen_mine & bit_mine
-            seen_mine |= bit_mine
-            pos += (other & (v > mine)) * popcount(public[PLAYED_MASK + d])
+            seen_mine, shared_mine, ahead = taker_step(public, d, other, v, mine, seen_mine, shared_mine, ahead)
             if other:
                 best_other = max(best_other, v)
-        pos += popcount(public[PLAYED_MASK + colour] >> (rank + 1))  # ranks above mine
-        if shared_mine != 0:  # shared: the walk stops before reaching me
-            pos = -1
+        pos = taker_place(public, card, shared_mine, ahead)
         cut = 63 - leading_zeros(shared)
         takers = 0
         for d in range(colours):

@@ -310,8 +310,7 @@ def taker_position(public, seat, card):
     played no more cards, without a work array (strategies ask it for every card of a hand).
     """
     my_colour = card // VALUES
-    my_rank = card % VALUES + 1
-    my_value = public[CARD_VALUE + my_rank - 1]
+    my_value = public[CARD_VALUE + card % VALUES]
     mine = public[PLAYED_SUM + my_colour] + my_value
     # one branch-free pass over the colours (a strategy asks this for every card of a hand)
     seen = np.int64(0)  # bit v: a colour of value v >= mine (v <= 45)
@@ -320,11 +319,26 @@ def taker_position(public, seat, card):
     for colour in range(public[H_COLOURS]):
         other = colour != my_colour
         v = public[PLAYED_SUM + colour] + (0 if other else my_value)
-        bit = np.int64(v >= mine) << v
-        shared |= seen & bit
-        seen |= bit
-        position += (other & (v > mine)) * popcount(public[PLAYED_MASK + colour])
-    position += popcount(public[PLAYED_MASK + my_colour] >> my_rank)  # ranks above mine
+        seen, shared, position = taker_step(public, colour, other, v, mine, seen, shared, position)
+    return taker_place(public, card, shared, position)
+
+
+@njit(cache=True, inline="always")
+def taker_step(public, colour, other, v, mine, seen, shared, position):
+    """One colour of :func:`taker_position`'s pass (colour value ``v``, mine ``mine``): the colour
+    values seen at or above mine, those shared, the cards ahead of mine so far. Code that walks
+    the colours for a reason of its own (the apprentice's features) takes this step in its walk."""
+    bit = np.int64(v >= mine) << v
+    shared |= seen & bit
+    seen |= bit
+    position += (other & (v > mine)) * popcount(public[PLAYED_MASK + colour])
+    return seen, shared, position
+
+
+@njit(cache=True, inline="always")
+def taker_place(public, card, shared, position):
+    """:func:`taker_position` from its pass over every colour (:func:`taker_step`)."""
+    position += popcount(public[PLAYED_MASK + card // VALUES] >> (card % VALUES + 1))  # ranks above mine
     return position if shared == 0 else -1  # shared: the walk stops before reaching me
 
 
