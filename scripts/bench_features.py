@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -48,10 +49,19 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
+    from tourney_sim.simulate.games import game_names
+    if args.game not in game_names():
+        sys.exit(f"error: no game {args.game!r} (games: {', '.join(game_names())})")
     config = Configuration(args.game, args.players)
+    if not 1 <= args.decisions <= 1_000_000 or args.repeats < 1:
+        sys.exit("error: --decisions must be from 1 to 1,000,000 and --repeats at least 1")
     features = importlib.import_module(f"tourney_sim.simulate.games.{args.game}.features")
     strategies = importlib.import_module(BUILTIN_MODULES[args.game])
-    apprentice = shipped_tables(strategies.APPRENTICE)[args.players]
+    shipped = shipped_tables(strategies.APPRENTICE)
+    if args.players not in shipped:
+        sys.exit(f"error: {args.game} ships apprentice weights for {', '.join(map(str, sorted(shipped)))} players, "
+                 f"not {args.players}")
+    apprentice = shipped[args.players]
     guide = GUIDES[args.game]
     P, Q, M, N = recorded(config, args.decisions, args.seed)
     move_features, width = features.move_features, features.N_FEATURES
