@@ -53,7 +53,7 @@ import numpy as np
 from . import __version__
 from .backends import SOURCES, open_backend
 from .errors import TourneyError
-from .games import game_names, get_game
+from .games import get_game
 from .games.spec import USUAL_LABEL_SCALE
 from .games.config import GameConfig
 from .jobdir import Job, JobKind, Outcome, now, option, read_job, run_job, write_json
@@ -103,11 +103,6 @@ def labels_for(game: str, positions: int) -> int:
     return max(10, int(round(positions * USUAL_LABEL_SCALE / label_scale(game))))
 
 
-def _larger_label_budgets(say) -> str:
-    """The games that label with a larger search, each as ``say(game)`` says it (for the help)."""
-    return ", ".join(say(g) for g in game_names() if label_scale(g) != USUAL_LABEL_SCALE)
-
-
 @dataclass(frozen=True)
 class TrainRequest:
     """What a training run is asked: the options of ``tourney train`` (and ``api.train``) besides
@@ -119,12 +114,11 @@ class TrainRequest:
     components: list[str] = option((), "One component value KEY=VALUE of that table; repeatable.", "--component")
     rounds: int = option(6, "Rounds of collect, label, fit, evaluate.", "--rounds", "-r")
     positions: Optional[int] = option(None, f"Decisions the search labels per round (default: {POSITIONS_AT_USUAL:,}, "
-                                      "fewer where the game labels with a larger search: " + _larger_label_budgets(
-                                          lambda g: f"{g} {labels_for(g, POSITIONS_AT_USUAL):,}") + ").",
-                                      "--positions", "-n")
+                                      "as many fewer as the game labels with a larger search, so a round costs the "
+                                      "same: its label_scale, docs/apprentice.md).", "--positions", "-n")
     label_iterations: Optional[int] = option(None, f"The search's iterations per label (default: {USUAL_LABEL_SCALE} "
                                              "times its playing budget, more where the game's decisions need it: "
-                                             + _larger_label_budgets(lambda g: f"{g} {label_scale(g)} times") + ").")
+                                             "its label_scale).")
     sample: float = option(0.3, "Share of the decisions of a collected game that are labelled.")
     explore: float = option(0.1, "Chance that the apprentice plays a random legal move while collecting.")
     target: str = option("value", "What the weights are fitted to: value (the search's value of the moves the "
