@@ -5,7 +5,8 @@ strategy name ``apprentice`` plays; its ``[table]`` names the shipped table it w
 
 The budget is the same for every configuration: ``tourney train``'s defaults (6 rounds, 2,000
 evaluation deals per seating; a round's labels cost the same search: 30,000 at twice the search's
-playing budget, Colleagues 3,750 at 16 times it, the game's ``label_scale``), written out here so
+playing budget, Colleagues 3,750 at 16 times it, Partners 1,500 at 40 times it: the game's
+``label_scale``), written out here so
 the shipped weights stay reproducible if those change; a configuration
 whose run directory already holds a finished run is resumed (nothing is redone), so the script
 can be stopped and started again. Re-running it with the same options gives the same weights.

@@ -62,7 +62,7 @@ def ahead(mine, theirs):
 
 
 def test_the_feature_table():
-    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(F.BOUNDS) <= 23
+    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(F.BOUNDS) <= 29
     assert len(set(NAMES)) == len(NAMES)
     assert all(lo < hi for lo, hi in F.BOUNDS)
     for name, meaning in F.FEATURES:
@@ -162,7 +162,49 @@ def test_swaps():
     row = f[swap(a, b)]
     assert row["progress"] == pytest.approx((34 - 10) / RING)  # yellow to red's space 33
     assert row["swap_opp"] == pytest.approx((sp(R, 9) - 20) / RING)  # red back to yellow's 9
-    only(features(build_state({Y: [10, 12]}, {Y: [SWAP]}))[swap(0, 0)], idle_swap=1)
+    assert row["card_swap"] == 1
+    only(features(build_state({Y: [10, 12]}, {Y: [SWAP]}))[swap(0, 0)], idle_swap=1, card_swap=1)
+
+
+def test_the_cards_kept_can_finish_a_piece_exactly():
+    """Yellow on 40 (16 spaces before its house entrance: 17..20 steps reach a free house space)
+    holds 5, 9 and 12. After the 5 (on 45: 12..15 steps) the 12 it keeps lands it in the house;
+    after the 12 (on 52: 5..8) the 5 does; after the 9 (on 49: 8..11) neither the 5 nor the 12."""
+    f = features(build_state({Y: [40]}, {Y: [FIVE, NINE, TWELVE]}))
+    assert f[single(FIVE, 5, 40)]["kept_finish"] == 1
+    assert f[single(TWELVE, 12, 40)]["kept_finish"] == 1
+    assert f[single(NINE, 9, 40)]["kept_finish"] == 0
+    # on 47 (10..13 steps) the 12 finishes; after the 2 (on 49: 8..11) it no longer does
+    f = features(build_state({Y: [47]}, {Y: [TWO, TWELVE]}))
+    assert f[single(TWO, 2, 47)]["kept_finish"] == -1
+    # a taken first house space closes the house: no window
+    f = features(build_state({Y: [40, house(1)]}, {Y: [FIVE, NINE, TWELVE]}))
+    assert all(row["kept_finish"] == 0 for row in f.values())
+    # the 7 counts as any of 1..7: after the 12 (on 52: 5..8), a kept 7 finishes too
+    assert features(build_state({Y: [40]}, {Y: [SEVEN, TWELVE]}))[single(TWELVE, 12, 40)]["kept_finish"] == 1
+
+
+def test_a_card_that_starts_a_piece_spent_on_steps_and_kept():
+    """Yellow on 10 with three pieces outside holds an 8 (starts a piece, or moves 8) and a 2."""
+    f = features(build_state({Y: [10]}, {Y: [EIGHT, TWO]}))
+    assert f[single(EIGHT, 8, 10)]["card_start"] == 1 and f[single(EIGHT, 8, 10)]["kept_start"] == 0
+    assert f[enter(EIGHT)]["card_start"] == 0 and f[enter(EIGHT)]["enter"] == 1
+    assert f[single(TWO, 2, 10)]["kept_start"] == 1 and f[single(TWO, 2, 10)]["card_start"] == 0
+    # every piece on the board: nothing to start, so neither counts
+    f = features(build_state({Y: [10, 20, 30, 40]}, {Y: [EIGHT, TWO]}))
+    assert all(row["card_start"] == row["kept_start"] == 0 for row in f.values())
+
+
+def test_the_card_to_give_that_finishes_a_piece():
+    """Exchange: yellow on 52 (4 before its house entrance: 5..8 steps finish), blue (the partner)
+    on its own 46 (11..14). Of yellow's 5, 9 and 12: the 5 would finish yellow's, the 12 blue's."""
+    state = build_state({Y: [52], B: [46]}, {Y: [FIVE, NINE, TWELVE]})
+    state[pa.H_PHASE] = pa.PHASE_EXCHANGE
+    f = features(state)
+    give = {kind: int(pa.MOVE_GIVE) + kind for kind in (FIVE, NINE, TWELVE)}
+    assert (f[give[FIVE]]["give_finish_me"], f[give[FIVE]]["give_finish_partner"]) == (1, 0)
+    assert (f[give[TWELVE]]["give_finish_me"], f[give[TWELVE]]["give_finish_partner"]) == (0, 1)
+    assert (f[give[NINE]]["give_finish_me"], f[give[NINE]]["give_finish_partner"]) == (0, 0)
 
 
 def test_discarding_an_unusable_hand_has_no_features():

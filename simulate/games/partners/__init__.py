@@ -45,5 +45,6 @@ SPEC = GameSpec(
     module_name=rules.__name__,
     make_params=make_params,
     search_scale=0.5,
+    label_scale=40,  # tourney train: 40-iteration decisions told apart need ~400 paired play-outs a move
     components=rules.COMPONENTS,
 )

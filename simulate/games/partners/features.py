@@ -58,7 +58,24 @@ that move that colour. The threat is 1 - the product of the misses.
 ``give_usable_partner``  the same. [0, 1]
 ``give_swap``            exchange: the card is a Swap. [0, 1]
 ``give_dup``             exchange: other cards of that kind in my hand / 3. [0, 1]
+``card_start``           play: the card could put a piece on the start space (Start, 8, 13), it
+                         moves steps instead, and pieces of mine are outside. [0, 1]
+``card_swap``            play: the card is a Swap. [0, 1]
+``kept_finish``          play: moved pieces that one of the cards I keep could then bring exactly
+                         onto a free house space (the window below), after the move less before.
+                         [-7, 7]
+``give_finish_me``       exchange: the card could bring one of my pieces exactly onto a free house
+                         space. [0, 1]
+``give_finish_partner``  exchange: the same for my partner's pieces. [0, 1]
+``kept_start``           play: I keep a card that puts a piece on the start space and pieces of mine
+                         stay outside after the move. [0, 1]
 ======================== ===========================================================================
+The last six are the hand's plan, what the search's play-outs see and a move's effect does not:
+which card a move spends and what the cards kept can still do. A piece's *window* is the forward
+distances that land it exactly on a free house space it can reach (house spaces before the
+first taken one; from inside the house, those further in): with the default house of 4 and no
+bounce (PA-3), the end of the race is exact counting. A card's distances are its forward steps
+(both, for the Ace) and, for the 7, any of 1..7. Start blocks on the way are not checked.
 (After my four pieces are home I move my partner's: "me" is then the partner's colour, as the
 rules' ``mover_colour``.)
 
@@ -95,17 +112,25 @@ FEATURES = (
     ("give_usable_partner", "exchange: my partner could play it now; [0, 1]"),
     ("give_swap", "exchange: the card is a Swap; [0, 1]"),
     ("give_dup", "exchange: other cards of the kind in my hand / 3; [0, 1]"),
+    ("card_start", "a card that could start a piece, spent on steps while I have pieces outside; [0, 1]"),
+    ("card_swap", "the card is a Swap; [0, 1]"),
+    ("kept_finish", "moved pieces a kept card then brings exactly into a free house space, after less before; [-7, 7]"),
+    ("give_finish_me", "exchange: the card would bring a piece of mine exactly into a free house space; [0, 1]"),
+    ("give_finish_partner", "exchange: the same for my partner's pieces; [0, 1]"),
+    ("kept_start", "I keep a card that starts a piece while pieces of mine stay outside; [0, 1]"),
 )
 N_FEATURES = len(FEATURES)
 (F_PROGRESS, F_ENTER, F_HOUSE, F_LOST, F_KNOCK, F_KNOCK_STEPS, F_RISK, F_RISK_STEPS, F_PAIR,
  F_LEAVE_START, F_LEAD, F_SWAP_OPP, F_IDLE_SWAP, F_IN_HOUSE, F_HUNT, F_BEHIND_KNOCK, F_AHEAD_RISK,
  F_GIVE_USE_ME, F_GIVE_USABLE_ME, F_GIVE_USE_PARTNER, F_GIVE_USABLE_PARTNER, F_GIVE_SWAP,
- F_GIVE_DUP) = range(N_FEATURES)
+ F_GIVE_DUP, F_CARD_START, F_CARD_SWAP, F_KEPT_FINISH,
+ F_GIVE_FINISH_ME, F_GIVE_FINISH_PARTNER, F_KEPT_START) = range(N_FEATURES)
 #: each feature's range (what the tests check)
 BOUNDS = ((-1.0, 1.0), (0.0, 1.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-7.0, 7.0),
           (-7.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (0.0, 7.0),
           (-1.0, 1.0), (0.0, 7.0), (-7.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (-1.0, 1.0), (0.0, 1.0),
-          (0.0, 1.0), (0.0, 1.0))
+          (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+          (-7.0, 7.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
 assert len(BOUNDS) == N_FEATURES
 
 #: the piece values of race's exchange (``kind_value``): outside, the house bonus
@@ -277,12 +302,49 @@ def _kind_use(public, kind, c):
 
 
 @njit(cache=True, inline="always")
+def _reach(public, kind):
+    """The forward distances a card of ``kind`` moves one piece (bit d: d steps; the split
+    kind any of 1..its total)."""
+    kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
+    bits = np.int64(0)
+    for v in (public[kb + pa.E_FWD], public[kb + pa.E_FWD2]):
+        if v > 0 and v < 63:
+            bits |= np.int64(1) << np.int64(v)
+    for v in range(1, min(public[kb + pa.E_SPLIT], 62) + 1):
+        bits |= np.int64(1) << np.int64(v)
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _window(public, c, x):
+    """The forward distances that bring colour c's piece at track x exactly onto a free house
+    space it can reach (bit d), 0 outside or on the start space."""
+    ring = public[pa.H_RING]
+    if x < 1 or x == pa.OUTSIDE:
+        return np.int64(0)
+    mask = public[pa.HOUSE_MASK + c]
+    house = public[pa.H_HOUSE]
+    if x > ring:
+        h, lo = x - ring, 0
+    else:
+        h, lo = 0, ring - x
+    bits = np.int64(0)
+    for j in range(h + 1, house + 1):
+        if (mask >> (j - 1)) & 1:
+            break
+        d = lo + j - h
+        if d < 63:
+            bits |= np.int64(1) << np.int64(d)
+    return bits
+
+
+@njit(cache=True, inline="always")
 def _clip(x, lo, hi):
     return min(hi, max(lo, x))
 
 
 @njit(cache=True, _nrt=False)
-def _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1):
+def _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1, kept):
     """Add to row k what moving my team's colour-c piece from track t to d (legal, before the
     landing rule) does: progress, house, lost, knock, pair, start, risk, hunt, lead."""
     ring = public[pa.H_RING]
@@ -317,6 +379,11 @@ def _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1):
         th = _threat(public, team, pa.abs_space(public, c, t), f_lo, f_hi, b_lo, unseen, h0, h1)
         out[k, F_RISK] -= th
         out[k, F_RISK_STEPS] -= th * t / ring
+    if kept != 0:
+        if (_window(public, c, fin) & kept) != 0:
+            out[k, F_KEPT_FINISH] += 1.0
+        if (_window(public, c, t) & kept) != 0:
+            out[k, F_KEPT_FINISH] -= 1.0
     out[k, F_PROGRESS] += progress / ring
     out[k, F_HUNT] += (_targets(public, c, fin) - _targets(public, c, t)) / 4.0
 
@@ -337,8 +404,16 @@ def move_features(public, private, moves, n_moves, out):
         me = pa.mover_colour(public, seat)
         partner = pa.mover_colour(public, seat ^ 2)
         size = private[pa.PV_SIZE]
+        win_me = np.int64(0)
+        win_partner = np.int64(0)
+        for i in range(pa.PIECES):
+            win_me |= _window(public, me, public[pa.PIECE + 4 * me + i])
+            win_partner |= _window(public, partner, public[pa.PIECE + 4 * partner + i])
         for k in range(n_moves):
             kind = moves[k] - pa.MOVE_GIVE
+            reach = _reach(public, kind)
+            out[k, F_GIVE_FINISH_ME] = 1.0 if (reach & win_me) != 0 else 0.0
+            out[k, F_GIVE_FINISH_PARTNER] = 1.0 if (reach & win_partner) != 0 else 0.0
             use, usable = _kind_use(public, kind, me)
             out[k, F_GIVE_USE_ME] = _clip(use / (2.0 * ring), -1.0, 1.0)
             out[k, F_GIVE_USABLE_ME] = 1.0 if usable else 0.0
@@ -390,12 +465,37 @@ def move_features(public, private, moves, n_moves, out):
             lead += s if (c & 1) == team else -s
     ahead = _clip(0.5 + lead / (4.0 * ring), 0.0, 1.0)
     m = pa.mover_colour(public, seat)
+    # the hand: per card, usable now (bit j) and starts a piece (bit j)
+    start_bits = 0
+    for j in range(size):
+        kj = public[pa.CARD_KIND + private[pa.PV_HAND + j]]
+        if public[pa.KIND_TABLE + kj * pa.N_EFFECTS + pa.E_START] > 0:
+            start_bits |= 1 << j
+    outside = public[pa.OUT + m]
     for k in range(n_moves):
         move = moves[k]
         if move == pa.MOVE_DISCARD:
             continue
         kind = move >> np.int64(pa.KIND_SHIFT)
         kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
+        # the card spent and the cards kept (the first card of the kind leaves the hand)
+        spent = -1
+        for j in range(size):
+            if spent < 0 and public[pa.CARD_KIND + private[pa.PV_HAND + j]] == kind:
+                spent = j
+        kept = np.int64(0)
+        kept_start = False
+        for j in range(size):
+            if j != spent:
+                kept |= _reach(public, public[pa.CARD_KIND + private[pa.PV_HAND + j]])
+                kept_start |= ((start_bits >> j) & 1) != 0
+        enters = public[kb + pa.E_START] > 0 and (move & np.int64(127)) == pa.OUTSIDE and \
+            public[kb + pa.E_SPLIT] == 0 and public[kb + pa.E_SWAP] == 0
+        if kept_start and outside - (1 if enters else 0) > 0:
+            out[k, F_KEPT_START] = 1.0
+        if public[kb + pa.E_START] > 0 and not enters and outside > 0:
+            out[k, F_CARD_START] = 1.0
+        out[k, F_CARD_SWAP] = 1.0 if public[kb + pa.E_SWAP] > 0 else 0.0
         if public[kb + pa.E_SWAP] > 0:
             if (move & np.int64(0x3FFF)) == 0:
                 out[k, F_IDLE_SWAP] = 1.0
@@ -432,7 +532,7 @@ def move_features(public, private, moves, n_moves, out):
                     d = pa.fwd_dest(public, c, t, s, public[pa.HOUSE_MASK + c])
                     if d < 0:  # legal only after an earlier sub-move cleared the way
                         d = t + s
-                    _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1)
+                    _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1, kept)
                     j += 1
         else:
             v = (move >> np.int64(7)) & np.int64(63)
@@ -444,7 +544,7 @@ def move_features(public, private, moves, n_moves, out):
                     d = pa.back_dest(public, m, t, v)
                 else:
                     d = pa.fwd_dest(public, m, t, v, public[pa.HOUSE_MASK + m])
-                _piece(public, out, k, m, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1)
+                _piece(public, out, k, m, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1, kept)
         out[k, F_PROGRESS] = _clip(out[k, F_PROGRESS], -1.0, 1.0)
         out[k, F_HUNT] = _clip(out[k, F_HUNT], -1.0, 1.0)
         out[k, F_BEHIND_KNOCK] = out[k, F_KNOCK_STEPS] * (1.0 - ahead)
