@@ -313,8 +313,10 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
     q = max(qs, key=lambda q: abs(q.estimate))
     agree = ("they agree within the margin" if all(x.outcome in ("equivalent", "negligible", "unchanged") for x in qs)
              else "no disagreement found")
+    both = count(min(data.levels[(p, "apprentice")].deals, data.levels[(p, "heuristic")].deals)
+                 if (p, "heuristic") in data.levels else 0)
     same = (f" Here the apprentice plays exactly as {data.strategy.get('heuristic')} (the same result on every one of "
-            f"the {deals} deals: its weights keep to its guide), so this is the heuristic's answer, and the check is all "
+            f"the {both} deals both played: its weights keep to its guide), so this is the heuristic's answer, and the check is all "
             f"that makes it strong play." if plays_as_heuristic(data, p) else "")
     return (f"Strong play is the apprentice's ({deals} deals), checked against the search on {searched} of the same "
             f"deals: {agree} (largest gap: {_agreement_words(q)}).{same}")
@@ -665,7 +667,8 @@ def _layout_strong(r: Report, data: StudyData, family: Family) -> None:
     a = strong_counts(data, family)
     b = _section(r, "Strong play: the apprentice and its check", "strong",
                  "The strong level is the apprentice, the policy learned from the search (docs/apprentice.md), which "
-                 "plays at about a heuristic's speed and so as many deals as the heuristic level. The search player is "
+                 "plays at about a heuristic's speed and so more deals than the heuristic level (four times as many at the "
+                 "standard budget; the seat table says how many). The search player is "
                  "its check: on the deals both played, each seat question under apprentice play minus under search "
                  "play (paired, one Holm over the family 'agreement'). A difference too large to be luck is a "
                  "disagreement: the apprentice does not play the game the search plays there, and the verdict then "

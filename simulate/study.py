@@ -119,10 +119,12 @@ class Budget:
 BUDGETS = {
     "quick": Budget("quick", {"random": 2000, "heuristic": 2000, "apprentice": 2000, "search": 100},
                     {"heuristic": 2000, "search": 0}, 300, 60, 20, 1.0, "minutes: a first look", 300, 100),
-    "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "apprentice": 20000, "search": 1000},
+    # the apprentice, the strong level, plays at about a quarter to a half of a heuristic's speed:
+    # four times the heuristic level's deals settle seat gaps half as wide, in seconds to a minute
+    "standard": Budget("standard", {"random": 20000, "heuristic": 20000, "apprentice": 80000, "search": 1000},
                        {"heuristic": 20000, "search": 500}, 3000, 300, 50, 1.0,
                        "under 30 minutes per game on 2 cores", 4000, 1000),
-    "thorough": Budget("thorough", {"random": 100000, "heuristic": 100000, "apprentice": 100000,
+    "thorough": Budget("thorough", {"random": 100000, "heuristic": 100000, "apprentice": 400000,
                                     "search": 4000},
                        {"heuristic": 100000, "search": 2000}, 20000, 1200, 100, 2.0,
                        "hours: intervals about half as wide as standard's, a twice-as-strong search",
