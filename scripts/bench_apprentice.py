@@ -21,7 +21,7 @@ Parts (``--parts``, default all but ``table``):
   iterations, each in the heuristic's field on the same deals: the paired difference of their
   win rates.
 - ``table``: trains an apprentice on a designed table (Cardavia ``match_deals=2``; Colleagues at 4
-  players with a component change), measures it against that table's heuristic as ``strength``
+  players with a component change; Partners with the original rules' bounce, ``house_overshoot=bounce``), measures it against that table's heuristic as ``strength``
   does, and checks that the shipped weights are refused there.
 
 Usage: python scripts/bench_apprentice.py [--only companeros-4] [--parts speed,strength]
@@ -53,7 +53,8 @@ CONFIGS = [("companeros", 3), ("companeros", 4), ("companeros", 6), ("cardavia",
            ("colleagues", 4), ("partners", 4)]
 #: designed tables the apprentice is trained on (part ``table``): (game, players, rules, components)
 #: (1-based addresses: overtime.values[3] is the third Overtime card, worth 4 -> 3)
-TABLES = [("cardavia", 4, ["match_deals=2"], []), ("colleagues", 4, [], ["overtime.values[3]=3"])]
+TABLES = [("cardavia", 4, ["match_deals=2"], []), ("colleagues", 4, [], ["overtime.values[3]=3"]),
+          ("partners", 4, ["house_overshoot=bounce"], [])]
 
 
 def heuristic_of(game: str) -> str:
