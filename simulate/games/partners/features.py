@@ -85,6 +85,8 @@ two scans of at most 24 spaces for the threat and 28 for the targets.
 import numpy as np
 from numba import njit
 
+from ...kernel import stack_empty
+
 
 from . import rules as pa
 
@@ -144,6 +146,8 @@ REACH_BACK = 8
 HUNT_REACH = 14
 FIELD = 7  # bits per distance in the packed counts
 FIELD_MASK = (1 << FIELD) - 1
+HAND_CELLS = 8  # the per-decision work arrays of the hand (at most pa.HAND_SIZE cards)
+assert pa.HAND_SIZE <= HAND_CELLS
 
 
 @njit(cache=True, inline="always")
@@ -389,6 +393,30 @@ def _piece(public, out, k, c, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1, kept
 
 
 @njit(cache=True, _nrt=False)
+def _swap(public, out, k, move, team, f_lo, f_hi, b_lo, unseen, h0, h1):
+    """Add to row k what the Swap ``move`` of two pieces does: my team's piece's progress, risk
+    and targets, the opponent's piece's steps."""
+    ring = public[pa.H_RING]
+    a = (move >> np.int64(7)) & np.int64(127)
+    b = move & np.int64(127)
+    for side in range(2):
+        x = a if side == 0 else b
+        y = b if side == 0 else a
+        q = public[pa.RING_COL + x]
+        told = pa.track_of(public, q, x)
+        tnew = pa.track_of(public, q, y)
+        if (q & 1) == team:
+            out[k, F_PROGRESS] += (tnew - told) / ring
+            th_new = _threat(public, team, y, f_lo, f_hi, b_lo, unseen, h0, h1)
+            th_old = _threat(public, team, x, f_lo, f_hi, b_lo, unseen, h0, h1)
+            out[k, F_RISK] += th_new - th_old
+            out[k, F_RISK_STEPS] += (th_new * tnew - th_old * told) / ring
+            out[k, F_HUNT] += (_targets(public, q, tnew) - _targets(public, q, told)) / 4.0
+        else:
+            out[k, F_SWAP_OPP] += (tnew - told) / ring
+
+
+@njit(cache=True, _nrt=False)
 def move_features(public, private, moves, n_moves, out):
     """out[k, j] (float64, out has shape (>= n_moves, >= N_FEATURES)): feature j of legal move
     moves[k], k < n_moves (FEATURES). Reads only the deciding seat's views."""
@@ -465,12 +493,23 @@ def move_features(public, private, moves, n_moves, out):
             lead += s if (c & 1) == team else -s
     ahead = _clip(0.5 + lead / (4.0 * ring), 0.0, 1.0)
     m = pa.mover_colour(public, seat)
-    # the hand: per card, usable now (bit j) and starts a piece (bit j)
-    start_bits = 0
+    # the hand, once a decision: each card's kind, and what the cards kept if it is spent can do
+    # (the distances they move a piece; whether one starts a piece)
+    hand_kind = stack_empty(HAND_CELLS, np.int64)
+    kept_reach = stack_empty(HAND_CELLS, np.int64)
+    kept_starts = stack_empty(HAND_CELLS, np.int64)
     for j in range(size):
-        kj = public[pa.CARD_KIND + private[pa.PV_HAND + j]]
-        if public[pa.KIND_TABLE + kj * pa.N_EFFECTS + pa.E_START] > 0:
-            start_bits |= 1 << j
+        hand_kind[j] = public[pa.CARD_KIND + private[pa.PV_HAND + j]]
+        kept_reach[j] = 0
+        kept_starts[j] = 0
+    for i in range(size):
+        reach = _reach(public, hand_kind[i])
+        starts = public[pa.KIND_TABLE + hand_kind[i] * pa.N_EFFECTS + pa.E_START] > 0
+        for j in range(size):
+            if j != i:
+                kept_reach[j] |= reach
+                if starts:
+                    kept_starts[j] = 1
     outside = public[pa.OUT + m]
     for k in range(n_moves):
         move = moves[k]
@@ -478,45 +517,17 @@ def move_features(public, private, moves, n_moves, out):
             continue
         kind = move >> np.int64(pa.KIND_SHIFT)
         kb = pa.KIND_TABLE + kind * pa.N_EFFECTS
-        # the card spent and the cards kept (the first card of the kind leaves the hand)
-        spent = -1
-        for j in range(size):
-            if spent < 0 and public[pa.CARD_KIND + private[pa.PV_HAND + j]] == kind:
-                spent = j
-        kept = np.int64(0)
-        kept_start = False
-        for j in range(size):
-            if j != spent:
-                kept |= _reach(public, public[pa.CARD_KIND + private[pa.PV_HAND + j]])
-                kept_start |= ((start_bits >> j) & 1) != 0
-        enters = public[kb + pa.E_START] > 0 and (move & np.int64(127)) == pa.OUTSIDE and \
-            public[kb + pa.E_SPLIT] == 0 and public[kb + pa.E_SWAP] == 0
-        if kept_start and outside - (1 if enters else 0) > 0:
-            out[k, F_KEPT_START] = 1.0
-        if public[kb + pa.E_START] > 0 and not enters and outside > 0:
-            out[k, F_CARD_START] = 1.0
-        out[k, F_CARD_SWAP] = 1.0 if public[kb + pa.E_SWAP] > 0 else 0.0
+        # the card spent (the first of its kind) and what the cards kept can do
+        spent = 0
+        while spent < size - 1 and hand_kind[spent] != kind:
+            spent += 1
+        kept = kept_reach[spent] if size > 0 else np.int64(0)
         if public[kb + pa.E_SWAP] > 0:
+            out[k, F_CARD_SWAP] = 1.0
             if (move & np.int64(0x3FFF)) == 0:
                 out[k, F_IDLE_SWAP] = 1.0
-                continue
-            a = (move >> np.int64(7)) & np.int64(127)
-            b = move & np.int64(127)
-            for side in range(2):
-                x = a if side == 0 else b
-                y = b if side == 0 else a
-                q = public[pa.RING_COL + x]
-                told = pa.track_of(public, q, x)
-                tnew = pa.track_of(public, q, y)
-                if (q & 1) == team:
-                    out[k, F_PROGRESS] += (tnew - told) / ring
-                    th_new = _threat(public, team, y, f_lo, f_hi, b_lo, unseen, h0, h1)
-                    th_old = _threat(public, team, x, f_lo, f_hi, b_lo, unseen, h0, h1)
-                    out[k, F_RISK] += th_new - th_old
-                    out[k, F_RISK_STEPS] += (th_new * tnew - th_old * told) / ring
-                    out[k, F_HUNT] += (_targets(public, q, tnew) - _targets(public, q, told)) / 4.0
-                else:
-                    out[k, F_SWAP_OPP] += (tnew - told) / ring
+            else:
+                _swap(public, out, k, move, team, f_lo, f_hi, b_lo, unseen, h0, h1)
         elif public[kb + pa.E_SPLIT] > 0:
             total = public[kb + pa.E_SPLIT]
             n_own = (move >> np.int64(55)) & np.int64(7)
@@ -545,6 +556,11 @@ def move_features(public, private, moves, n_moves, out):
                 else:
                     d = pa.fwd_dest(public, m, t, v, public[pa.HOUSE_MASK + m])
                 _piece(public, out, k, m, t, d, team, f_lo, f_hi, b_lo, unseen, h0, h1, kept)
+        # a start card: spent on steps while pieces wait outside; kept while they still wait
+        if public[kb + pa.E_START] > 0 and out[k, F_ENTER] == 0.0 and outside > 0:
+            out[k, F_CARD_START] = 1.0
+        if size > 0 and kept_starts[spent] != 0 and outside - out[k, F_ENTER] > 0:
+            out[k, F_KEPT_START] = 1.0
         out[k, F_PROGRESS] = _clip(out[k, F_PROGRESS], -1.0, 1.0)
         out[k, F_HUNT] = _clip(out[k, F_HUNT], -1.0, 1.0)
         out[k, F_BEHIND_KNOCK] = out[k, F_KNOCK_STEPS] * (1.0 - ahead)
