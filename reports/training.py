@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tourney_sim.simulate.jobdir import renders
+from tourney_sim.simulate.policy import curve_name
 from tourney_sim.simulate.train import TRAIN, features_of
 
 from . import plots
@@ -61,9 +62,15 @@ def report_text(manifest: dict, features) -> str:
                      f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {vs} | "
                      f"{'yes' if h['kept'] else 'no'} |")
     if best:
-        meaning = {**dict(features), "guide": f"the move {manifest.get('guide', 'the guide')} plays"}
-        ranked = sorted(zip(manifest["features"], best["weights"]), key=lambda t: -abs(t[1]))
-        lines += ["", "## What it weighs most", ""]
+        meaning = dict(features)
+        meaning.update({curve_name(name): f"its curve ({name} x |{name}|: {text})" for name, text in features})
+        weights = dict(zip(manifest["features"], best["weights"]))
+        guide = weights.pop("guide", 0.0)
+        ranked = sorted(weights.items(), key=lambda t: -abs(t[1]))
+        lines += ["", "## What it weighs most", "",
+                  f"The move {manifest.get('guide', 'the guide')} plays (the guide) weighs {guide:+.2f}; the largest "
+                  "other weights (a feature's, or its curve's, which counts the feature more than in proportion at "
+                  "its extremes):", ""]
         lines += [f"- {name} ({w:+.2f}): {'prefers' if w > 0 else 'avoids'} {meaning.get(name, name)}"
                   for name, w in ranked[:8]]
     return "\n".join(lines) + "\n"

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from .errors import TourneyError
 
-#: Most parameters a strategy may declare (the kernel's parameter rows are this long).
-MAX_PARAMS = 32
+#: Most parameters a strategy may declare (the kernel's parameter rows are this long): 64, so an
+#: apprentice of up to 31 features has a weight for each feature and each feature's curve.
+MAX_PARAMS = 64
 
 KINDS = ("real", "int", "choice")
 

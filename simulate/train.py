@@ -57,6 +57,7 @@ from .games import get_game
 from .games.spec import USUAL_LABEL_SCALE
 from .games.config import GameConfig
 from .jobdir import Job, JobKind, Outcome, now, option, read_job, run_job, write_json
+from .policy import curve_name
 from .results import DatasetError
 from .seeding import FIRST_SEAT_STREAM, new_stream
 from .stats.intervals import paired_summary
@@ -78,6 +79,9 @@ GAMES_PER_TASK = 4
 #: some 100-900 bytes each (every legal move's features, float32)
 MOST_POSITIONS = 500_000
 BEST_FILE = "best.toml"
+#: the ridge of :func:`regression`, per decision row (on held-out decisions, 1e-5 .. 1e-4 fit
+#: alike, 1e-2 lost most of the curves' gain: scripts/apprentice_ceiling.py's data)
+REGRESSION_RIDGE = 1e-4
 #: what the weights are fitted to (``--target``)
 TARGETS = ("value", "choice")
 
@@ -259,22 +263,70 @@ def played_value(X: np.ndarray, starts: np.ndarray, q: np.ndarray, w: np.ndarray
     return float(advantages(starts, q)[np.minimum.reduceat(rows, first)].mean())
 
 
-def fit_policy(X: np.ndarray, starts: np.ndarray, q: np.ndarray, l2: float, imitation: np.ndarray,
+def regression(X: np.ndarray, starts: np.ndarray, q: np.ndarray, ridge: float = REGRESSION_RIDGE,
+               largest: float = 10.0) -> np.ndarray:
+    """The weights whose score best predicts each move's advantage (:func:`advantages`): least
+    squares, ridge ``ridge`` per decision row, convex and exact. A score predicting the search's
+    values needs no softmax's temperature, and noisy labels average out; its best-scored move is
+    the policy's. Scaled so that the largest weight is ``largest`` (the moves played do not change)."""
+    A = X.astype(np.float64)
+    gram = A.T @ A + ridge * len(A) * np.eye(A.shape[1])
+    w = np.linalg.solve(gram, A.T @ advantages(starts, q))
+    top = float(np.abs(w).max())
+    return w * (largest / top) if top > 0 else w
+
+
+def decisions_subset(X: np.ndarray, starts: np.ndarray, q: np.ndarray, keep: np.ndarray):
+    """(rows, starts, values) of the decisions ``keep`` (a boolean per decision) of a ragged set."""
+    lengths = np.diff(starts)
+    rows = np.repeat(keep, lengths)
+    return X[rows], np.concatenate([[0], np.cumsum(lengths[keep])]), q[rows]
+
+
+def fit_policy(X: np.ndarray, starts: np.ndarray, q: np.ndarray, y: np.ndarray, l2: float, value_l2: float,
                guide: int, limit: float = 100.0) -> tuple[np.ndarray, dict]:
-    """The value fit (:func:`fit_values`) from two starts, the imitation's weights and the same
-    without the guide's (column ``guide``; the imitation leans on the guide so hard that the fit
-    from there may never leave it), keeping the one whose own moves (not a softmax's) the search
-    values most (:func:`played_value`); the imitation's weights if neither beats them."""
-    candidates = [(imitation, {"value": 0.0, "gain": 0.0, "start": "imitation (unchanged)"})]
-    unguided = np.array(imitation, np.float64)
-    unguided[guide] = 0.0
-    for start, name in ((imitation, "imitation"), (unguided, "imitation without the guide")):
-        w, figures = fit_values(X, starts, q, l2, start, limit)
-        candidates.append((w, {**figures, "start": name}))
-    scored = [(played_value(X, starts, q, w), i) for i, (w, _) in enumerate(candidates)]
-    best_value, best = max(scored, key=lambda t: (t[0], -t[1]))
-    w, figures = candidates[best]
-    return w, {**figures, "played_value": best_value, "imitation_played_value": scored[0][0]}
+    """The weights of the fit whose own moves (not a softmax's) the search values most on decisions
+    it did not see (:func:`played_value` on every fifth decision, each fit made on the others),
+    made again on every decision. The fits: the imitation (:func:`fit`, L2 ``l2``); the value fit
+    (:func:`fit_values`, L2 ``value_l2``) from the imitation's weights, and from the same without
+    the guide's (column ``guide``: the imitation leans on the guide so hard that the fit from there
+    may never leave it); the regression of the search's values (:func:`regression`). Held-out
+    decisions, not the fitted ones, choose: the value fit maximises the very figure it would be
+    chosen by, label noise included (Compañeros at 3 players, 2 rounds: it won in-sample, the
+    regression on held-out games)."""
+    def unguided(w):
+        w = np.array(w, np.float64)
+        w[guide] = 0.0
+        return w
+
+    fits = {  # name: (X, starts, q, y, the imitation's weights) -> weights
+        "imitation": lambda X, starts, q, y, imitation: imitation,
+        "value fit from the imitation": lambda X, starts, q, y, imitation:
+            fit_values(X, starts, q, value_l2, imitation, limit)[0],
+        "value fit from the imitation without the guide": lambda X, starts, q, y, imitation:
+            fit_values(X, starts, q, value_l2, unguided(imitation), limit)[0],
+        "regression of the search's values": lambda X, starts, q, y, imitation:
+            np.clip(regression(X, starts, q), -limit, limit),
+    }
+
+    n = len(starts) - 1
+    held = np.arange(n) % 5 == 4
+    Xa, sa, qa = decisions_subset(X, starts, q, ~held)
+    Xb, sb, qb = decisions_subset(X, starts, q, held)
+    imitation = fit(Xa, sa, y[~held], l2)[0]
+    scored = [(played_value(Xb, sb, qb, make(Xa, sa, qa, y[~held], imitation)), name) for name, make in fits.items()]
+    best_value, chosen = max(scored, key=lambda t: t[0])  # the first of equals
+    w = fits[chosen](X, starts, q, y, fit(X, starts, y, l2)[0])  # made again on every decision
+    return w, {"start": chosen, "held_out_played_value": best_value,
+               "held_out": {name: value for value, name in scored}, "played_value": played_value(X, starts, q, w)}
+
+
+def design(X: np.ndarray, f: int) -> np.ndarray:
+    """The stored rows (``f`` features, then whether the guide plays the move) as the weights read
+    them: the features, the guide's flag, then each feature's curve ``x |x|`` (the apprentice's
+    parameters in order, :func:`tourney_sim.strategies.common.apprentice`)."""
+    features = X[:, :f]
+    return np.hstack([X[:, :f + 1], features * np.abs(features)]).astype(np.float32)
 
 
 def agreement(X: np.ndarray, starts: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -407,7 +459,8 @@ class TrainJob(Job):
             values, _, made_for = read_toml(path, self.student.name, "--start")
             if made_for is not None and made_for.get("game") != c.game:
                 raise TrainError(f"--start: {path} holds weights for {made_for.get('game')}, not {c.game}")
-            missing = [name for name in self.features_names() if name not in values]
+            # weights from before the curves had none: theirs are 0, as they played
+            missing = [name for name in self.features_names()[:self.features.N_FEATURES + 1] if name not in values]
             if missing:
                 raise TrainError(f"--start: {path} holds no weight for {', '.join(missing[:3])}"
                                  + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
@@ -476,8 +529,10 @@ class TrainJob(Job):
         return join([done[b] for b in sorted(done)], r.positions)
 
     def features_names(self) -> list[str]:
-        """The weights' names, as the apprentice's parameters: the features, then the guide."""
-        return [name for name, _ in self.features.FEATURES] + ["guide"]
+        """The weights' names, as the apprentice's parameters: the features, the guide, then the
+        features' curves (the columns of :func:`design`)."""
+        names = [name for name, _ in self.features.FEATURES]
+        return names + ["guide"] + [curve_name(name) for name in names]
 
     def setting(self, weights) -> object:
         return self.student.with_settings(dict(zip(self.features_names(), (float(w) for w in weights))))
@@ -507,16 +562,20 @@ class TrainJob(Job):
                 round_dir.mkdir(exist_ok=True)
                 np.savez(round_dir / "positions.npz", **new)
                 everything = self.positions(k + 1)
-                w, figures = fit(everything["X"], everything["starts"], everything["y"], r.l2)
+                f = self.features.N_FEATURES
+                X = design(everything["X"], f)
+                w, figures = fit(X, everything["starts"], everything["y"], r.l2)
                 if r.target == "value":
-                    w, valued = fit_policy(everything["X"], everything["starts"], everything["q"], r.value_l2, w,
-                                           self.features.N_FEATURES, self.limit)
+                    w, valued = fit_policy(X, everything["starts"], everything["q"], everything["y"], r.l2,
+                                           r.value_l2, f, self.limit)
                     figures = {**figures, "imitation_agreement": figures["agreement"], "value_start": valued["start"],
                                "played_value": valued["played_value"],
-                               "imitation_played_value": valued["imitation_played_value"],
-                               "agreement": agreement(everything["X"], everything["starts"], everything["y"], w)}
+                               "held_out_played_value": valued["held_out"],
+                               "agreement": agreement(X, everything["starts"], everything["y"], w)}
+                del X
                 # how often the weights so far already agreed with the search on the new positions
-                held_out = agreement(new["X"], new["starts"], new["y"], best) if best is not None else None
+                held_out = (agreement(design(new["X"], f), new["starts"], new["y"], best)
+                            if best is not None else None)
                 ev = self.evaluate(k, w, best)
                 kept = best is None or keeps(ev["against_best"])
                 entry = {"round": k, "positions": int(len(new["y"])), "fit": figures,

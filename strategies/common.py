@@ -11,6 +11,7 @@ from numba import njit
 
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE
 from tourney_sim.simulate.params import MAX_PARAMS, Param
+from tourney_sim.simulate.policy import curve_name
 from tourney_sim.simulate.search import rollout_player
 from tourney_sim.simulate.seeding import below
 
@@ -89,7 +90,8 @@ def apprentice(game: str, fn, guide: Strategy) -> Strategy:
     """The game's apprentice: ``fn``, the game's :func:`tourney_sim.simulate.policy.guided_choice`
     over its features (``simulate/games/<game>/features.py``) guided by ``guide``
     (:func:`guide_of`), whose weights are its parameters: one per feature (named and explained
-    as the feature is), ``guide`` (for the move the guide plays), then ``explore``. The bare name
+    as the feature is), ``guide`` (for the move the guide plays), ``explore``, then one per
+    feature's curve (``curve_<feature>``: x |x|; 0 unless a training run fits it). The bare name
     plays the weights shipped for the table's player count (:func:`shipped_weights`: the game's
     ``apprentice-<N>p.toml``, made by ``tourney train`` on the shipped rules and components);
     ``apprentice@DIR`` a training run's."""
@@ -97,15 +99,17 @@ def apprentice(game: str, fn, guide: Strategy) -> Strategy:
 
     from . import Strategy
     features = importlib.import_module(f"tourney_sim.simulate.games.{game}.features")
-    if features.N_FEATURES + 2 > MAX_PARAMS:
-        raise ValueError(f"{features.__name__}: {features.N_FEATURES} features; at most {MAX_PARAMS - 2} "
-                         f"(two parameters are the guide's weight and the exploration)")
+    if 2 * features.N_FEATURES + 2 > MAX_PARAMS:
+        raise ValueError(f"{features.__name__}: {features.N_FEATURES} features; at most {(MAX_PARAMS - 2) // 2} "
+                         f"(a weight for each feature and its curve, the guide's weight and the exploration)")
     params = tuple(Param.real(name, 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: {meaning}")
                    for name, meaning in features.FEATURES) + (
         Param.real("guide", 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: the move {guide.label} plays (the guide)"),
-        Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)"))
+        Param.real("explore", 0.0, 0.0, 1.0, "chance of a random legal move instead (training only)")) + tuple(
+        Param.real(curve_name(name), 0.0, -WEIGHT_LIMIT, WEIGHT_LIMIT, f"weight of: {name} x |{name}|, its curve")
+        for name, _ in features.FEATURES)
     GUIDES[game] = guide
-    base = Strategy(game, "apprentice", f"linear policy over the game's features and {guide.label}'s choice, "
+    base = Strategy(game, "apprentice", f"linear policy over the game's features, their curves and {guide.label}'s choice, "
                     "learned from the search by `tourney train`: the weights shipped for the table's player "
                     "count, or a training run's (apprentice@DIR)", fn, params=params,
                     needs_setting="the apprentice has no weights of its own: give a training run's, "
