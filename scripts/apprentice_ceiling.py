@@ -10,8 +10,10 @@ plays. Measured on held-out games (every fifth), for:
 - the guide, the shipped apprentice, and the search at its playing budget (what the study's strong
   level plays): the yardsticks. The apprentice's share of the search's edge in played value is
   what ``scripts/bench_apprentice.py`` measures in won games (36% against 36% at Compañeros 3p);
-- the apprentice's own fit (``tourney train``'s: imitation, then the search's values), fitted here
-  on the other games' labels: what a linear score over the features can reach on these labels;
+- the apprentice's own fit (``tourney train``'s: the best on held-out decisions of the imitation,
+  the value fits and the regression of the search's values), fitted here on the other games'
+  labels, over the features alone and over the features and their curves (``x |x|``, what the
+  apprentice weighs since 2026-12-06): what a linear score can reach on these labels;
 - gradient-boosted trees over the same features (scikit-learn, if installed: ``pip install
   scikit-learn``), additive (stumps: each feature's own curve, no interaction) and with
   interactions: whether a richer policy over the same features would hold more.
@@ -131,9 +133,13 @@ def main() -> None:
     figures = {"guide": value_of_choices(test, 0), "shipped apprentice": value_of_choices(test, 1),
                "search at its playing budget": value_of_choices(test, 2)}
     y = np.array([int(np.nanargmax(fit_on["q"][s:e])) for s, e in zip(fit_on["starts"][:-1], fit_on["starts"][1:])])
-    w0, _ = train.fit(fit_on["X"], fit_on["starts"], y, 1e-3)
-    w, _ = train.fit_policy(fit_on["X"], fit_on["starts"], fit_on["q"], 1e-3, w0, guide_col)
-    figures["linear fit (tourney train's)"] = train.played_value(test["X"], test["starts"], test["q"], w)
+    f = guide_col
+    for name, X_fit, X_test in (
+            ("tourney train's fit, the features alone", fit_on["X"], test["X"]),
+            ("tourney train's fit, the features and their curves", train.design(fit_on["X"], f),
+             train.design(test["X"], f))):
+        w, _ = train.fit_policy(X_fit, fit_on["starts"], fit_on["q"], y, 1e-3, 1e-5, f)
+        figures[name] = train.played_value(X_test, test["starts"], test["q"], w)
     try:
         from sklearn.ensemble import HistGradientBoostingRegressor
     except ImportError:

@@ -1,7 +1,8 @@
 """``tourney train``: the apprentice learned from the search, round by round (issue 41).
 
 The apprentice is a linear policy: it plays the legal move whose features (the game's
-``features.py``, read from the deciding seat's views only) score highest under its weights. A
+``features.py``, read from the deciding seat's views only) and their curves score highest under
+its weights (``simulate/policy.py``). A
 training run finds the weights by imitating the search (DAgger / expert iteration: Ross et al.
 2011, Anthony et al. 2017):
 
@@ -12,16 +13,18 @@ training run finds the weights by imitating the search (DAgger / expert iteratio
    The label budget is the game's (its spec's ``label_scale`` times the playing iterations,
    ``USUAL_LABEL_SCALE`` = 2 by default; a round then labels 30,000 x 2 / scale decisions):
    Colleagues' decisions offer some twenty moves, and at twice the budget a move's value rested
-   on a few play-outs: no fit left
-   the guide (at 2 players, the same features fitted to labels of 16 times the budget beat
+   on a few play-outs: no fit left the guide (at 2 players, the same features fitted to labels of 16 times the budget beat
    dodger-tuned by 4.3 pp);
-2. *fit*: the weights that make the search's choices most likely under a softmax over each
-   decision's moves (conditional logit, L2-penalised, ``scipy.optimize`` L-BFGS), on every
-   round's positions so far; then (``target`` value, the default), from there, the weights
-   that maximise the search's own value of the moves such a softmax plays (each move's mean
-   reward in the search, less its decision's mean: :func:`fit_policy`). Imitating the choices
-   treats every disagreement alike; the values say which ones cost (Compañeros, 4 players, the
-   same 30,000 labels: +3.7 pp over greedy-tuned imitating, +10.0 pp with the values);
+2. *fit*, on every round's positions so far, over the features, the guide's flag and each
+   feature's curve (``x |x|``: :func:`design`): the imitation (the weights that make the search's
+   choices most likely under a softmax over each decision's moves: a conditional logit,
+   L2-penalised, ``scipy.optimize`` L-BFGS); with ``target`` value (the default), also the value
+   fit from there (the weights that maximise the search's own value of the moves such a softmax
+   plays: each move's mean reward in the search, less its decision's mean) and the regression of
+   those values (least squares); the one whose moves the search values most on held-out
+   decisions is made again on all of them (:func:`fit_policy`). Imitating the choices treats every
+   disagreement alike; the values say which ones cost (Compañeros, 4 players, the same 30,000
+   labels: +3.7 pp over greedy-tuned imitating, +10.0 pp with the values);
 3. *evaluate*: the new weights against ``against`` on ``eval_deals`` fresh deals, in every seat
    (field seatings, as ``tourney tune`` plays a candidate), paired with the best weights so far
    on the same deals; the new weights become the best unless they play measurably worse
@@ -314,11 +317,17 @@ def fit_policy(X: np.ndarray, starts: np.ndarray, q: np.ndarray, y: np.ndarray, 
     Xa, sa, qa = decisions_subset(X, starts, q, ~held)
     Xb, sb, qb = decisions_subset(X, starts, q, held)
     imitation = fit(Xa, sa, y[~held], l2)[0]
-    scored = [(played_value(Xb, sb, qb, make(Xa, sa, qa, y[~held], imitation)), name) for name, make in fits.items()]
-    best_value, chosen = max(scored, key=lambda t: t[0])  # the first of equals
+    scored = []  # (held-out value, fitted decisions' value, name)
+    for name, make in fits.items():
+        w = make(Xa, sa, qa, y[~held], imitation)
+        scored.append((played_value(Xb, sb, qb, w), played_value(Xa, sa, qa, w), name))
+    # where the held-out decisions cannot tell fits apart (they play the same moves there: in
+    # Colleagues, whose labels value only the guide's favourite moves, often all of them), the
+    # fitted decisions do; then the first
+    best_value, _, chosen = max(scored, key=lambda t: t[:2])
     w = fits[chosen](X, starts, q, y, fit(X, starts, y, l2)[0])  # made again on every decision
     return w, {"start": chosen, "held_out_played_value": best_value,
-               "held_out": {name: value for value, name in scored}, "played_value": played_value(X, starts, q, w)}
+               "held_out": {name: value for value, _, name in scored}, "played_value": played_value(X, starts, q, w)}
 
 
 def design(X: np.ndarray, f: int) -> np.ndarray:

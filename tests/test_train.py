@@ -77,6 +77,84 @@ def test_the_value_fit_learns_which_disagreements_cost_and_keeps_its_weights_in_
     assert value(valued) > value(imitated) + 0.05
 
 
+def test_the_regression_of_the_search_values_finds_the_best_moves_and_scales_its_largest_weight():
+    rng = np.random.default_rng(5)
+    n, moves = 4000, 5
+    starts = np.arange(0, (n + 1) * moves, moves)
+    X = rng.normal(size=(n * moves, 3)).astype(np.float32)
+    truth = np.array([0.03, -0.02, 0.0])
+    q = (0.5 + X @ truth + rng.normal(0, 0.05, n * moves)).astype(np.float32)  # noisy play-outs
+    w = tr.regression(X, starts, q)
+    assert abs(np.abs(w).max() - 10.0) < 1e-9 and w[0] > 0 > w[1] and abs(w[2]) < 0.1 * np.abs(w).max()
+    best = (X @ w).reshape(n, moves).argmax(axis=1)
+    assert (best == (X @ truth).reshape(n, moves).argmax(axis=1)).mean() > 0.9
+
+
+def planted_curve(n: int, seed: int):
+    """Decisions of 5 moves whose values rise with feature 0 up to 1/3 and fall after it (x -
+    1.5 x|x|: only a feature's curve can say it), with a noise feature and the guide's flag on a
+    random move; stored as a training run stores them (the features, then the guide's flag)."""
+    rng = np.random.default_rng(seed)
+    moves = 5
+    starts = np.arange(0, (n + 1) * moves, moves)
+    x = rng.uniform(0, 1, n * moves)
+    stored = np.column_stack([x, rng.normal(size=n * moves), np.zeros(n * moves)]).astype(np.float32)
+    stored[starts[:-1] + rng.integers(0, moves, n), 2] = 1.0
+    value = x - 1.5 * x * np.abs(x)
+    q = (0.5 + 0.1 * value + rng.normal(0, 0.005, n * moves)).astype(np.float32)
+    y = value.reshape(n, moves).argmax(axis=1)
+    return stored, starts, q, y, value.reshape(n, moves).argmax(axis=1)
+
+
+def test_the_fit_chosen_on_held_out_decisions_learns_a_features_curve():
+    stored, starts, q, y, _ = planted_curve(3000, seed=6)
+    X = tr.design(stored, 2)  # the features, the guide's flag, then each feature's curve
+    assert X.shape[1] == 5 and np.array_equal(X[:, 3], stored[:, 0] * np.abs(stored[:, 0]))
+    w, figures = tr.fit_policy(X, starts, q, y, 1e-3, 1e-5, guide=2, limit=100.0)
+    assert figures["held_out"][figures["start"]] == max(figures["held_out"].values())
+    assert w[0] > 0 > w[3]  # rises with the feature, falls with its curve
+    fresh, fresh_starts, _, _, truth = planted_curve(2000, seed=7)
+    best = (tr.design(fresh, 2) @ w).reshape(2000, 5).argmax(axis=1)
+    assert (best == truth).mean() > 0.85
+    # without the curve, the best a linear score can do is favour one end
+    linear = tr.regression(X[:, :3], starts, q)
+    assert ((fresh @ linear).reshape(2000, 5).argmax(axis=1) == truth).mean() < 0.6
+
+
+@pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
+def test_the_compiled_apprentice_scores_each_features_curve(game):
+    """With a feature's weight 1 and its curve's -1.5 (everything else 0), the apprentice plays
+    the move whose x - 1.5 x|x| is highest, which is not the move with the highest x."""
+    from tourney_sim.strategies import resolve
+    from tourney_sim.testing import Configuration, play_to_decisions
+    config = Configuration(game, GameConfig.build(game).players)
+    features = tr.features_of(game)
+    f = features.N_FEATURES
+    m = config.spec.module
+    checked = 0
+    for _, k in play_to_decisions(config, 11, 3000):
+        moves = np.array(k.legal_moves(), np.int64)
+        if len(moves) < 3:
+            continue
+        seat = k.to_move()
+        public, private = m.public_view(k.state), m.private_view(k.state, seat)
+        x = np.zeros((len(moves), f))
+        features.move_features(public, private, moves, len(moves), x)
+        for j in range(f):
+            score = x[:, j] - 1.5 * x[:, j] * np.abs(x[:, j])
+            if np.argmax(score) == np.argmax(x[:, j]) or np.sort(score)[-1] - np.sort(score)[-2] < 1e-9:
+                continue
+            name = features.FEATURES[j][0]
+            (player,) = resolve(game, [f"apprentice:{name}=1,curve_{name}=-1.5"], config=GameConfig.build(game))
+            chosen = player.fn(public, private, moves, len(moves), np.zeros(4, np.uint64), player.param_row())
+            assert chosen == int(np.argmax(score)), (name, x[:, j], score)
+            checked += 1
+            break
+        if checked == 5:
+            break
+    assert checked == 5
+
+
 def test_labelled_decisions_join_in_order_and_stop_at_the_limit():
     parts = [{"X": np.arange(6, dtype=np.float32).reshape(3, 2), "starts": np.array([0, 2, 3]),
               "y": np.array([1, 0]), "game": np.array([0, 1]), "q": np.array([0.1, 0.2, 0.3])},
