@@ -168,15 +168,9 @@ def move_value(public, move, knock_w, team_w, danger_w, pair_w, opp_w, advance_w
     if public[kb + pa.E_SWAP] > 0:
         if (move & 0x3FFF) == 0:
             return -idle_swap
-        a = (move >> 7) & 127
-        b = move & 127
         val = 0.0
         for side in range(2):
-            x = a if side == 0 else b
-            y = b if side == 0 else a
-            q = public[pa.RING_COL + x]
-            told = pa.track_of(public, q, x)
-            tnew = pa.track_of(public, q, y)
+            q, _, _, told, tnew = pa.swap_side(public, move, side)
             dv = pval(tnew, ring, v_out, home_bonus) - pval(told, ring, v_out, home_bonus)
             if (q & 1) == (seat & 1):
                 val += dv

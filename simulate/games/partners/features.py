@@ -397,14 +397,8 @@ def _swap(public, out, k, move, team, f_lo, f_hi, b_lo, unseen, h0, h1):
     """Add to row k what the Swap ``move`` of two pieces does: my team's piece's progress, risk
     and targets, the opponent's piece's steps."""
     ring = public[pa.H_RING]
-    a = (move >> np.int64(7)) & np.int64(127)
-    b = move & np.int64(127)
     for side in range(2):
-        x = a if side == 0 else b
-        y = b if side == 0 else a
-        q = public[pa.RING_COL + x]
-        told = pa.track_of(public, q, x)
-        tnew = pa.track_of(public, q, y)
+        q, x, y, told, tnew = pa.swap_side(public, move, side)
         if (q & 1) == team:
             out[k, F_PROGRESS] += (tnew - told) / ring
             th_new = _threat(public, team, y, f_lo, f_hi, b_lo, unseen, h0, h1)

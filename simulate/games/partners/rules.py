@@ -428,6 +428,19 @@ def track_of(st, c, a):
 
 
 @njit(cache=True, inline="always")
+def swap_side(st, move, side):
+    """One of the two pieces a Swap ``move`` exchanges (side 0: the piece on the space in bits
+    7-13, side 1: the one in bits 0-6): its colour, its space, the space it goes to, and its track
+    code before and after. (A Swap with both spaces 0 changes nothing: the caller checks.)"""
+    a = np.int64((move >> np.int64(7)) & np.int64(127))
+    b = np.int64(move & np.int64(127))
+    x = a if side == 0 else b
+    y = b if side == 0 else a
+    q = st[RING_COL + x]
+    return q, x, y, track_of(st, q, x), track_of(st, q, y)
+
+
+@njit(cache=True, inline="always")
 def crosses(st, c, lo, hi):
     """Does a path of colour c between track codes lo < hi (start/ring, either direction) pass
     the start space of another colour that holds a piece? (Own start: passed freely.)"""
@@ -1133,19 +1146,15 @@ def _play(st, move, kind, seat):
     elif st[kb + E_SWAP] > 0:
         st[SWAPS + seat] += 1
         if (move & np.int64(0x3FFF)) != 0:
-            a = np.int64((move >> np.int64(7)) & np.int64(127))
-            b = np.int64(move & np.int64(127))
-            qa = st[RING_COL + a]
-            qb = st[RING_COL + b]
-            ta = track_of(st, qa, a)
-            tb = track_of(st, qb, b)
+            qa, a, b, ta, ta_new = swap_side(st, move, 0)
+            qb, _, _, tb, tb_new = swap_side(st, move, 1)
             for i in range(4):
                 if st[PIECE + 4 * qa + i] == ta:
-                    st[PIECE + 4 * qa + i] = track_of(st, qa, b)
+                    st[PIECE + 4 * qa + i] = ta_new
                     break
             for i in range(4):
                 if st[PIECE + 4 * qb + i] == tb:
-                    st[PIECE + 4 * qb + i] = track_of(st, qb, a)
+                    st[PIECE + 4 * qb + i] = tb_new
                     break
             st[RING_COL + a] = qb
             st[RING_COL + b] = qa
