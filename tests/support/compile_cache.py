@@ -1,0 +1,76 @@
+"""Compile each game's kernels into the numba cache once, before the test workers start.
+
+Every built-in game compiles its chunk kernel (14-70 s on this 2-core machine: Colleagues' and
+Partners' inline every strategy and the search) and, when a test steps a game, each strategy's
+own entry (36-114 s a game in all, one after another). Both test workers, and every CLI test's
+subprocess, met the same cold cache at once and compiled the same functions side by side: the
+suite took 1,020 s from a cold cache, 670 s from a warm one, and 810 s with this first (150 s
+of it here). ``tests/conftest.py`` runs it in the main process only, for a run of whole folders,
+two games at a time (``python -m tests.support.compile_cache GAME``, each game a process); with
+the cache warm it only loads (a few seconds). Tests that need a cold compile of their own set
+``TOURNEY_CACHE_DIR`` themselves.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compile_game(game: str) -> None:
+    """Play one game of ``game`` through its chunk kernel and one stepped from Python, each
+    decision by the next of its strategies in turn (each compiles its own entry, the search and
+    the apprentice's features with them).
+    Not the search's values of a decision (what ``tourney train`` labels with): the tests label
+    only Compañeros and Cardavia, which compile theirs once where they need them."""
+    from tourney_sim.simulate.games import get_game
+    from tourney_sim.simulate.matchup import make_matchup, play_block
+    from tourney_sim.simulate.stepper import KernelGame
+    from tourney_sim.strategies import available
+
+    spec = get_game(game)
+    players = spec.default_players
+    m = make_matchup(game, players, ["random"], seed=1)
+    play_block(m, 0, 1)
+    strategies = list(available(game).values())
+    k = KernelGame(spec, m.params, 1, 0)
+    i = 0
+    while k.to_move() >= 0 and i < len(strategies) * 3:
+        k.apply(k.choose(strategies[i % len(strategies)]))
+        i += 1
+    while k.to_move() >= 0:
+        k.apply(k.choose(strategies[0]))
+    k.result()
+
+
+def _source_size(game: str) -> int:
+    """The bytes of the game's rule sources: the larger compile longer (Colleagues 114 s,
+    Partners 105 s, Cardavia 36 s, Compañeros 43 s, one after another), so they start first."""
+    from tourney_sim.simulate.games import get_game
+
+    return sum(path.stat().st_size for path in Path(get_game(game).module.__file__).parent.glob("*.py"))
+
+
+def compile_in_parallel(games: list[str], processes: int = 2) -> float:
+    """Compile ``games``, each in a subprocess, ``processes`` at a time (the largest first, the
+    next as soon as one is done); the seconds it took. A failure here is left to the tests that meet it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(game: str) -> int:
+        return subprocess.call([sys.executable, "-m", "tests.support.compile_cache", game], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(processes) as pool:
+        list(pool.map(one, sorted(games, key=_source_size, reverse=True)))
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    import tourney_sim.simulate  # noqa: F401  (the cache directory keyed to the sources)
+
+    for name in sys.argv[1:]:
+        compile_game(name)
