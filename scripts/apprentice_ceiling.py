@@ -136,8 +136,8 @@ def main() -> None:
     f = guide_col
     for name, X_fit, X_test in (
             ("tourney train's fit, the features alone", fit_on["X"], test["X"]),
-            ("tourney train's fit, the features and their curves", train.design(fit_on["X"], f),
-             train.design(test["X"], f))):
+            ("tourney train's fit, the features and their curves",
+             train.fitted_columns(train.design(fit_on["X"], f), f), train.design(test["X"], f))):
         w, _ = train.fit_policy(X_fit, fit_on["starts"], fit_on["q"], y, 1e-3, 1e-5, f)
         figures[name] = train.played_value(X_test, test["starts"], test["q"], w)
     try:

@@ -338,6 +338,22 @@ def design(X: np.ndarray, f: int) -> np.ndarray:
     return np.hstack([X[:, :f + 1], features * np.abs(features)]).astype(np.float32)
 
 
+def fitted_columns(X: np.ndarray, f: int) -> np.ndarray:
+    """``X`` (the columns of :func:`design`) as the fits see it: the curve of a feature whose
+    every value is -1, 0 or 1 in these rows (a yes/no feature) is the feature itself, so its
+    column is zeroed and its weight fitted as 0 (an L2 or ridge penalty and a zero column give
+    exactly 0): the feature's own weight says it once, where two equal columns split it (the
+    report showed Colleagues' ``grey_reveal`` +2.12 and ``curve_grey_reveal`` +2.12). Scores of
+    the weights on :func:`design`'s rows are the kernel's."""
+    curves = X[:, f + 1:2 * f + 1]
+    same = np.all(curves == X[:, :f], axis=0)
+    if not same.any():
+        return X
+    out = X.copy()
+    out[:, f + 1:2 * f + 1][:, same] = 0.0
+    return out
+
+
 def agreement(X: np.ndarray, starts: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     """Share of the decisions where the weights' best move (the first of equal scores, as the
     apprentice plays) is the label."""
@@ -573,15 +589,16 @@ class TrainJob(Job):
                 everything = self.positions(k + 1)
                 f = self.features.N_FEATURES
                 X = design(everything["X"], f)
-                w, figures = fit(X, everything["starts"], everything["y"], r.l2)
+                fitted = fitted_columns(X, f)
+                w, figures = fit(fitted, everything["starts"], everything["y"], r.l2)
                 if r.target == "value":
-                    w, valued = fit_policy(X, everything["starts"], everything["q"], everything["y"], r.l2,
+                    w, valued = fit_policy(fitted, everything["starts"], everything["q"], everything["y"], r.l2,
                                            r.value_l2, f, self.limit)
                     figures = {**figures, "imitation_agreement": figures["agreement"], "value_start": valued["start"],
                                "played_value": valued["played_value"],
                                "held_out_played_value": valued["held_out"],
                                "agreement": agreement(X, everything["starts"], everything["y"], w)}
-                del X
+                del X, fitted
                 # how often the weights so far already agreed with the search on the new positions
                 held_out = (agreement(design(new["X"], f), new["starts"], new["y"], best)
                             if best is not None else None)

@@ -121,6 +121,24 @@ def test_the_fit_chosen_on_held_out_decisions_learns_a_features_curve():
     assert ((fresh @ linear).reshape(2000, 5).argmax(axis=1) == truth).mean() < 0.6
 
 
+
+def test_a_yes_no_features_curve_is_fitted_as_zero_and_its_feature_carries_the_weight():
+    """x |x| = x for a feature of -1, 0 and 1: the fits see one column, not two equal ones."""
+    stored, starts, q, y, _ = planted_curve(3000, seed=8)
+    flag = np.zeros(len(stored), np.float32)  # a yes/no feature worth a fixed bonus
+    flag[starts[:-1] + np.random.default_rng(8).integers(0, 5, len(starts) - 1)] = 1.0
+    q = q + 0.02 * flag
+    stored = np.column_stack([stored[:, :2], flag, stored[:, 2]])
+    X = tr.design(stored, 3)
+    assert np.array_equal(X[:, 6], X[:, 2])  # the flag's curve is the flag
+    fitted = tr.fitted_columns(X, 3)
+    assert not fitted[:, 6].any() and np.array_equal(fitted[:, [0, 1, 2, 3, 4, 5]], X[:, [0, 1, 2, 3, 4, 5]])
+    w, _ = tr.fit_policy(fitted, starts, q, y, 1e-3, 1e-5, guide=3, limit=100.0)
+    assert w[6] == 0.0 and w[2] > 0  # the flag counts once, by its own weight
+    assert w[0] > 0 > w[4]  # the curve of a feature that is not yes/no is still fitted
+    halves = tr.design(stored * 0.5, 3)  # no feature of -1, 0 and 1 only: nothing to zero
+    assert tr.fitted_columns(halves, 3) is halves
+
 @pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
 def test_the_compiled_apprentice_scores_each_features_curve(game):
     """With a feature's weight 1 and its curve's -1.5 (everything else 0), the apprentice plays
