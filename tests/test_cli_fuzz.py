@@ -34,6 +34,9 @@ NAME = {"run": "dataset", "tune": "tuning run", "design": "design run"}
 #: a design run's budget, bounded: a fuzzed design plays a few short trials
 SMALL_DESIGN = ["--budget", "quick", "--players", "3", "--trials", "2", "--deals", "20", "--skill-deals", "4",
                 "--designs", "1", "--confirm-deals", "20", "--search-deals", "2"]
+#: a training run's budget, bounded: one round of a few labels (the default takes minutes)
+SMALL_TRAIN = ["--players", "3", "--rounds", "1", "--positions", "20", "--label-iterations", "8",
+               "--eval-deals", "10"]
 
 
 @pytest.fixture(scope="session")
@@ -135,7 +138,7 @@ def values(name: str, base: Path):
                                            "deal.hand", "rule:x", "nothing", "deck.values[11]", ""]), junk),
         "fix": st.sampled_from(["rule", "deck", "deal", "deck.values[3]", "x"]),
         "objective": st.sampled_from(["balance", "skill", "length", "decisiveness", "draws", "disruption", "x"]),
-        "target": st.one_of(st.sampled_from(["skill>=75%", "length=10%", "draws<=0.05", "balance>=0.9", "none",
+        "target": st.one_of(st.sampled_from(["skill>=75%", "value", "choice", "length=10%", "draws<=0.05", "balance>=0.9", "none",
                                              "balance>=1.5", "skill>=-5%", "x>=1", "length=0%"]), junk),
         "sampler": st.sampled_from(["tpe", "nsga2", "cmaes", ""]),
         "trials": st.integers(-1, 4).map(str),
@@ -145,6 +148,17 @@ def values(name: str, base: Path):
         "skill_deals": st.integers(-1, 30).map(str),
         "confirm_deals": st.integers(-1, 60).map(str),
         "search_deals": st.integers(-1, 6).map(str),
+        # train: one short round, valid or invalid
+        "rounds": st.integers(-1, 2).map(str),
+        "positions": st.integers(-1, 40).map(str),
+        "label_iterations": st.integers(-1, 12).map(str),
+        "eval_deals": st.integers(-1, 20).map(str),
+        "sample": st.sampled_from(["0.3", "0", "1", "1.5", "-0.1", "nan", "x"]),
+        "explore": st.sampled_from(["0.1", "0", "1", "2", "x"]),
+        "l2": st.sampled_from(["0.01", "0", "-1", "inf", "x"]),
+        "value_l2": st.sampled_from(["1e-5", "0", "-1", "nan", "x"]),
+        "start": st.sampled_from(["shipped", "heuristic", "", "x"]),
+        "against": st.sampled_from(_names()),
         "heuristic": st.sampled_from(_names()),
         "weaker": st.sampled_from(_names()),
         "search": st.sampled_from(_names()),
@@ -171,6 +185,8 @@ def command_line(draw, base):
         args += ["--budget", "quick", "--levels", "random", "--players", "3"]
     if name == "design":  # likewise: a few short trials
         args += SMALL_DESIGN
+    if name == "train":  # likewise: one short round (the default labels 30,000 decisions)
+        args += SMALL_TRAIN
     for p in draw(st.lists(st.sampled_from(options), max_size=7)) if options else []:
         flag = draw(st.sampled_from(list(p.opts) + list(p.secondary_opts or [])))
         if getattr(p, "is_flag", False):
