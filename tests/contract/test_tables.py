@@ -18,6 +18,8 @@ hands) and more drawn tables. A planted bug per game shows each check can fail.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -31,8 +33,9 @@ from .tables import DECLARED, ContractBroken
 
 SEED = 3800  # the extremes' games (drawn tables draw their own seed)
 #: drawn tables per game: in the default suite, in the slow tier (each plays every player count
-#: and rule option: a second or so per Partners table, the slowest reference engine)
-DEFAULT_EXAMPLES, SLOW_EXAMPLES = 6, 15
+#: and rule option: a second or so per Partners table, the slowest reference engine). More:
+#: ``TOURNEY_TABLE_EXAMPLES=40 python -m pytest tests/contract/test_tables.py -k more_drawn``
+DEFAULT_EXAMPLES, SLOW_EXAMPLES = 6, int(os.environ.get("TOURNEY_TABLE_EXAMPLES", "8"))
 
 
 def _settings(examples: int):
