@@ -65,6 +65,26 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=key)  # stable: the rest keep their order
 
 
+#: Files that must share a worker: each compiles the same per-game closures, which numba cannot
+#: cache on disk (``testing.sampling_run``'s play-on check, ``random_playthroughs``): about 40 s
+#: a process for the four games, paid twice when the two files ran on different workers.
+SAME_WORKER = {"tests/contract/test_games.py": "tests/contract/test_hidden.py"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (pyproject.toml's addopts), with the files of :data:`SAME_WORKER`
+    handed out as one."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedCompiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return SAME_WORKER.get(scope, scope)
+    return SharedCompiles(config, log)
+
+
 @pytest.fixture(scope="module")
 def plugin_site(tmp_path_factory):
     """A site directory holding the demo plug-in package (tests/plugin_demo), pip-installed."""
