@@ -117,6 +117,22 @@ def main() -> None:
         sys.exit(f"error: no game {args.game!r} (games: {', '.join(game_names())})")
     if not 10 <= args.games <= 100_000 or args.label_iterations < 1 or args.workers < 1:
         sys.exit("error: --games must be from 10 to 100,000, --label-iterations and --workers at least 1")
+    from tourney_sim.simulate.games import get_game
+    spec = get_game(args.game)
+    if not spec.min_players <= args.players <= spec.max_players:
+        sys.exit(f"error: {args.game} is played by {spec.min_players} to {spec.max_players} players, "
+                 f"not {args.players}")
+    if args.save:  # before the hour of labelling, not after it
+        from pathlib import Path
+        save = Path(args.save if args.save.endswith(".npz") else args.save + ".npz")
+        existed = save.exists()
+        try:
+            save.open("ab").close()  # the one sure test (root passes os.access anywhere)
+        except OSError as exc:
+            sys.exit(f"error: --save {args.save}: cannot write there ({exc.strerror}); give a .npz path "
+                     f"in a writable folder")
+        if not existed:
+            save.unlink()
     guide = train.guide_of(args.game).label
     chunk = max(1, args.games // (4 * args.workers))
     tasks = [(args.game, args.players, guide if first < args.games // 2 else "apprentice", args.label_iterations,
