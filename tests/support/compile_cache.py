@@ -24,8 +24,8 @@ def compile_game(game: str) -> None:
     """Play one game of ``game`` through its chunk kernel and one stepped from Python, each
     decision by the next of its strategies in turn (each compiles its own entry, the search and
     the apprentice's features with them).
-    Not the search's values of a decision (what ``tourney train`` labels with): the tests label
-    only Compañeros and Cardavia, which compile theirs once where they need them."""
+    The search's values of a decision (what ``tourney train`` labels with) only for the games the
+    tests label (:data:`LABELLED_IN_TESTS`)."""
     from tourney_sim.simulate.games import get_game
     from tourney_sim.simulate.matchup import make_matchup, play_block
     from tourney_sim.simulate.stepper import KernelGame
@@ -44,11 +44,38 @@ def compile_game(game: str) -> None:
     while k.to_move() >= 0:
         k.apply(k.choose(strategies[0]))
     k.result()
+    if game in LABELLED_IN_TESTS:
+        label_one_decision(game, m)
+
+
+#: The games whose search labels decisions in the tests (training, the strong level of a design
+#: or study run): its values (``ismcts_values``) compile once here, not in each test worker,
+#: Dask worker and subprocess that met a cold cache at the same time (cold CI: the Dask design
+#: test 66 s against 12 s warm, the CLI fuzz's setup 50 s against 36 s).
+LABELLED_IN_TESTS = ("companeros", "cardavia")
+
+
+def label_one_decision(game: str, matchup) -> None:
+    """The search's value of every move of a game's first decision (what ``tourney train`` asks)."""
+    import numpy as np
+
+    from tourney_sim.simulate import train
+    from tourney_sim.simulate.seeding import new_stream
+    from tourney_sim.simulate.stepper import KernelGame
+    from tourney_sim.strategies import resolve
+
+    search, = resolve(game, ["ismcts:iterations=8,candidates=0,margin=0"], config=matchup.config)
+    k = KernelGame(matchup.config.spec, matchup.params, 1, 0)
+    n = k._legal()
+    values = np.full(n, np.nan)
+    train.search_values_of(game)(k.m.public_view(k.state), k.m.private_view(k.state, k.to_move()), k.moves, n,
+                                 new_stream(1, 0, 60_000), search.param_row(), values)
 
 
 def _source_size(game: str) -> int:
     """The bytes of the game's rule sources: the larger compile longer (Colleagues 114 s,
-    Partners 105 s, Cardavia 36 s, Compañeros 43 s, one after another), so they start first."""
+    Partners 105 s, then Compañeros 78 s and Cardavia 67 s with their search's values, one
+    after another), so they start first."""
     from tourney_sim.simulate.games import get_game
 
     return sum(path.stat().st_size for path in Path(get_game(game).module.__file__).parent.glob("*.py"))
