@@ -27,42 +27,35 @@ def pytest_sessionstart(session):
                             f"(tests/support/compile_cache.py)")
 
 
-#: The files that take longest (seconds on a warm cache, 2 workers, measured 2026-12-07), handed
-#: to the workers first. pytest-xdist otherwise orders files by their number of tests and gave
+#: The files that take longest (named as in pytest's node ids, like :data:`SAME_WORKER`; seconds
+#: on a warm cache, 2 workers, measured 2026-12-07), handed to the workers first. pytest-xdist otherwise orders files by their number of tests and gave
 #: the Ctrl-C stress (3 tests, 50 s) last: one worker ran it alone for 50 s while the other idled.
 #: The rest follow in collection order; a file missing here only risks such a tail.
 LONGEST_FIRST = (
-    "contract/test_tables.py",  # 141
-    "test_study.py",  # 115
-    "contract/test_hidden.py",  # 99
-    "test_design.py",  # 81
-    "test_partners.py",  # 79
-    "test_interrupt.py",  # 52
-    "test_coverage.py",  # 52
-    "contract/test_notation.py",  # 43
-    "test_toy_game.py",  # 43
-    "test_dask.py",  # 38
-    "test_cardavia.py",  # 36
-    "test_cli_fuzz.py",  # 36 (its fixtures), then 22
-    "test_adaptive.py",  # 30
-    "contract/test_games.py",  # 30
-    "test_report_provenance.py",  # 30
+    "tests/contract/test_tables.py",  # 141
+    "tests/test_study.py",  # 115
+    "tests/contract/test_hidden.py",  # 99
+    "tests/test_design.py",  # 81
+    "tests/test_partners.py",  # 79
+    "tests/test_interrupt.py",  # 52
+    "tests/test_coverage.py",  # 52
+    "tests/contract/test_notation.py",  # 43
+    "tests/test_toy_game.py",  # 43
+    "tests/test_dask.py",  # 38
+    "tests/test_cardavia.py",  # 36
+    "tests/test_cli_fuzz.py",  # 36 (its fixtures), then 22
+    "tests/test_adaptive.py",  # 30
+    "tests/contract/test_games.py",  # 30
+    "tests/test_report_provenance.py",  # 30
 )
 
 
 def pytest_collection_modifyitems(config, items):
     """The longest files first (with ``--no-loadscope-reorder`` in pyproject.toml's addopts, xdist
     hands files out in this order), every file's tests in their own order."""
-    here = Path(__file__).parent
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-
-    def key(item):
-        try:
-            name = Path(item.fspath).relative_to(here).as_posix()
-        except ValueError:
-            return len(rank)
-        return rank.get(name, len(rank))
-    items.sort(key=key)  # stable: the rest keep their order
+    # stable: the rest keep their order
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
 
 #: Files that must share a worker: each compiles the same per-game closures, which numba cannot

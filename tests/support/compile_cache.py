@@ -1,8 +1,9 @@
 """Compile each game's kernels into the numba cache once, before the test workers start.
 
-Every built-in game compiles its chunk kernel (14-70 s on this 2-core machine: Colleagues' and
-Partners' inline every strategy and the search) and, when a test steps a game, each strategy's
-own entry (36-114 s a game in all, one after another). Both test workers, and every CLI test's
+Every built-in game compiles its chunk kernel and its heuristics (each compiled for the strategy
+signature when first imported: Colleagues 64 s, of which 5-13 s a heuristic) and, when a test
+steps a game with it, the search's own entry (Colleagues 42 s): 36-114 s a game in all, one
+after another, on this 2-core machine. Both test workers, and every CLI test's
 subprocess, met the same cold cache at once and compiled the same functions side by side: the
 suite took 1,020 s from a cold cache, 670 s from a warm one, and 810 s with this first (150 s
 of it here). ``tests/conftest.py`` runs it in the main process only, for a run of whole folders,
