@@ -16,13 +16,15 @@ plays. Measured on held-out games (every fifth), for:
   apprentice weighs since 2026-12-06): what a linear score can reach on these labels;
 - gradient-boosted trees over the same features (scikit-learn, if installed: ``pip install
   scikit-learn``), additive (stumps: each feature's own curve, no interaction) and with
-  interactions: whether a richer policy over the same features would hold more.
+  interactions, and a network of one hidden layer (16 and 64 units, the features standardised):
+  whether a richer policy over the same features would hold more.
 
 A research measurement, never a test. The fits see a few thousand decisions, the shipped weights
 some hundred thousand (at a smaller label budget): compare the fits with each other.
 
 Usage: python scripts/apprentice_ceiling.py companeros --players 3 [--games 400] [--label-iterations 1000]
        [--save labels.npz]
+       python scripts/apprentice_ceiling.py companeros --players 3 --load labels.npz   (the fits only)
 """
 from __future__ import annotations
 
@@ -110,6 +112,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=99)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--save", help="also write the labelled decisions to this .npz (X, starts, q, chosen, game)")
+    ap.add_argument("--load", help="fit and measure on decisions a --save wrote (same game and players), "
+                                   "without labelling again")
     args = ap.parse_args()
     from tourney_sim.simulate import train
     from tourney_sim.simulate.games import game_names
@@ -122,6 +126,12 @@ def main() -> None:
     if not spec.min_players <= args.players <= spec.max_players:
         sys.exit(f"error: {args.game} is played by {spec.min_players} to {spec.max_players} players, "
                  f"not {args.players}")
+    if args.load and args.save:
+        sys.exit("error: --load reads decisions that --save wrote: give one of them")
+    if args.load:
+        d = loaded(args.load, train.features_of(args.game).N_FEATURES + 1)
+        report(args, d, f"read from {args.load}")
+        return
     if args.save:  # before the hour of labelling, not after it
         from pathlib import Path
         save = Path(args.save if args.save.endswith(".npz") else args.save + ".npz")
@@ -141,6 +151,41 @@ def main() -> None:
         d = joined(list(pool.map(label, tasks)))
     if args.save:
         np.savez_compressed(args.save, **d)
+    report(args, d, f"from {args.games} games labelled by ismcts:iterations={args.label_iterations}")
+
+
+def loaded(path: str, width: int) -> dict:
+    """The labelled decisions a ``--save`` wrote, checked (no pickles: plain arrays only)."""
+    import zipfile
+    from pathlib import Path
+    if not Path(path).is_file():
+        sys.exit(f"error: --load {path}: no such file (give the .npz a --save wrote)")
+    if not zipfile.is_zipfile(path):
+        sys.exit(f"error: --load {path}: not a .npz archive (give the file a --save wrote)")
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            d = {k: f[k] for k in ("X", "starts", "q", "chosen", "game")}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        sys.exit(f"error: --load {path}: not labelled decisions written by --save ({exc})")
+    X, starts = d["X"], d["starts"]
+    decisions = len(starts) - 1
+    if X.ndim != 2 or X.shape[1] != width:
+        sys.exit(f"error: --load {path}: not this game's labelled decisions (its features have {width - 1} "
+                 f"columns and the guide's flag; the file's rows have shape {X.shape[1:]})")
+    if (starts.ndim != 1 or decisions < 1 or starts[0] != 0 or starts[-1] != len(X) or np.any(np.diff(starts) < 1)
+            or d["q"].shape != (len(X),) or d["chosen"].shape != (decisions, 3) or d["game"].shape != (decisions,)):
+        sys.exit(f"error: --load {path}: its arrays do not fit together (X, starts, q, chosen, game as --save "
+                 f"writes them)")
+    held = d["game"] % 5 == 0
+    if held.all() or not held.any():
+        sys.exit(f"error: --load {path}: fitting needs decisions of held-out games (every fifth) and of the others")
+    return d
+
+
+def report(args, d: dict, source: str) -> None:
+    """Fit every policy on four fifths of the games' decisions and print the played value of each
+    on the held-out fifth."""
+    from tourney_sim.simulate import train
     held = d["game"] % 5 == 0
     fit_on, test = subset(d, ~held), subset(d, held)
     a_fit = train.advantages(fit_on["starts"], fit_on["q"])
@@ -168,11 +213,20 @@ def main() -> None:
                                                   random_state=0).fit(fit_on["X"], a_fit)
             scores = model.predict(test["X"])[:, None].astype(np.float32)
             figures[name] = train.played_value(scores, test["starts"], test["q"], np.ones(1))
+        from sklearn.neural_network import MLPRegressor
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+        for units in (16, 64):
+            model = make_pipeline(StandardScaler(), MLPRegressor(
+                hidden_layer_sizes=(units,), alpha=1e-4, early_stopping=True, max_iter=200,
+                random_state=0)).fit(fit_on["X"], a_fit)
+            scores = model.predict(test["X"])[:, None].astype(np.float32)
+            figures[f"one hidden layer of {units} units"] = train.played_value(scores, test["starts"], test["q"],
+                                                                                np.ones(1))
     figures["best move"] = float(np.maximum.reduceat(a_test, test["starts"][:-1]).mean())
     base, top = figures["guide"], figures["search at its playing budget"]
-    print(f"{args.game}, {args.players} players: {len(d['chosen']):,} decisions of {args.games} games labelled by "
-          f"ismcts:iterations={args.label_iterations}; fitted on {len(fit_on['chosen']):,}, held out "
-          f"{len(test['chosen']):,} (every fifth game)")
+    print(f"{args.game}, {args.players} players: {len(d['chosen']):,} decisions {source}; fitted on "
+          f"{len(fit_on['chosen']):,}, held out {len(test['chosen']):,} (every fifth game)")
     print("| policy | played value (mean advantage) | share of the search's gain over the guide |")
     print("|---|---|---|")
     for name, v in figures.items():

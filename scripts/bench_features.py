@@ -5,7 +5,12 @@ of the guide alone, each in a compiled loop over the same recorded decisions (th
 random games with a choice, seeded), the median of ``--repeats`` passes, measured in turn. A
 benchmark, never a test. The apprentice plays the weights shipped for the player count.
 
+With ``--hidden UNITS``, also the features scored by a network of one hidden layer of that many
+units (ReLU, random weights: what the scoring of a nonlinear apprentice would cost, the
+features' own time subtracted), beside the linear score's share of the apprentice's time.
+
 Usage: python scripts/bench_features.py companeros --players 4 [--decisions 30000] [--repeats 7]
+       [--hidden 16]
 """
 from __future__ import annotations
 
@@ -48,6 +53,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=30_000)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--hidden", type=int, default=0, help="also time a one-hidden-layer score of this many units")
     args = ap.parse_args()
     from tourney_sim.simulate.games import game_names
     if args.game not in game_names():
@@ -55,6 +61,8 @@ def main() -> None:
     config = Configuration(args.game, args.players)
     if not 1 <= args.decisions <= 1_000_000 or args.repeats < 1:
         sys.exit("error: --decisions must be from 1 to 1,000,000 and --repeats at least 1")
+    if not 0 <= args.hidden <= 1024:
+        sys.exit("error: --hidden must be from 0 (no network) to 1,024 units")
     features = importlib.import_module(f"tourney_sim.simulate.games.{args.game}.features")
     strategies = importlib.import_module(BUILTIN_MODULES[args.game])
     shipped = shipped_tables(strategies.APPRENTICE)
@@ -86,7 +94,31 @@ def main() -> None:
             return total
         return loop
 
+    @njit
+    def network(P, Q, M, N, W1, b1, w2):
+        out = np.empty((M.shape[1], width))
+        total = 0
+        for i in range(P.shape[0]):
+            move_features(P[i], Q[i], M[i], N[i], out)
+            best, pick = -np.inf, 0
+            for k in range(N[i]):
+                score = 0.0
+                for j in range(W1.shape[0]):
+                    a = b1[j]
+                    for c in range(width):
+                        a += W1[j, c] * out[k, c]
+                    if a > 0.0:
+                        score += w2[j] * a
+                if score > best:
+                    best, pick = score, k
+            total += pick
+        return total
+
     runs = {"features": lambda: features_only(P, Q, M, N)}
+    if args.hidden:
+        rng = np.random.default_rng(args.seed)
+        W1, b1, w2 = rng.standard_normal((args.hidden, width)), rng.standard_normal(args.hidden), rng.standard_normal(args.hidden)
+        runs["network"] = lambda: network(P, Q, M, N, W1, b1, w2)
     for name, s in (("apprentice", apprentice), ("guide", guide)):
         loop, row = deciding(s.fn), s.param_row()
         runs[name] = (lambda loop=loop, row=row: loop(P, Q, M, N, row))
@@ -104,6 +136,9 @@ def main() -> None:
     print(f"  features {ns['features']:.0f} ns, apprentice decision {ns['apprentice']:.0f} ns "
           f"(guide {guide.label} {ns['guide']:.0f} ns; the rest, scoring and copying, "
           f"{ns['apprentice'] - ns['features'] - ns['guide']:.0f} ns)")
+    if args.hidden:
+        print(f"  a network of one hidden layer of {args.hidden} units: {ns['network'] - ns['features']:.0f} ns "
+              f"to score the moves' features ({ns['network']:.0f} ns with the features, no guide)")
 
 
 if __name__ == "__main__":
