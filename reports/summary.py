@@ -95,8 +95,29 @@ def format_summary(tables: dict[str, list[Row]], manifest: dict) -> str:
     named = named_settings([manifest])
     if named:
         lines += ["", "settings (short name: the values that differ from the defaults)"]
-        lines += [f"  {name}: {setting}" for name, setting in named.items()]
+        for name, setting in named.items():
+            lines += wrapped_setting(f"  {name}: ", setting)
     return "\n".join(lines)
+
+
+#: characters per line of a setting in the terminal summary (a trained apprentice's has some 30
+#: values, each to full precision)
+SETTING_WIDTH = 100
+
+
+def wrapped_setting(head: str, setting: str) -> list[str]:
+    """``head`` + ``setting`` on lines of about :data:`SETTING_WIDTH` characters, broken after
+    its commas and the lines after the first indented: the exact text, nothing rounded or elided
+    (joined again without the breaks and indents, it is the setting as typed)."""
+    lines, line = [], head
+    parts = setting.split(",")
+    for k, part in enumerate(parts):
+        piece = part + ("," if k < len(parts) - 1 else "")
+        if len(line) + len(piece) > SETTING_WIDTH and line.strip() and not line.endswith(": "):
+            lines.append(line)
+            line = " " * 6
+        line += piece
+    return lines + [line]
 
 
 def summary_text(directory: Path) -> str:

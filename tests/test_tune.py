@@ -187,7 +187,9 @@ def test_a_setting_from_a_file_goes_by_a_short_name_and_plays_the_same_games(tmp
     summary = invoke("summary", tmp_path / "a").output
     rows = [line for line in summary.splitlines() if line.split()[:1] in (["guard@best"], ["capture-max"])]
     assert len(rows) == 2 and len({row.index("[") for row in rows}) == 1  # aligned
-    assert f"guard@best: {typed}" in summary  # the settings, once
+    settings = summary.split("settings (short name", 1)[1].splitlines()[1:]
+    assert all(len(line) <= 100 for line in settings)  # wrapped after its commas, not cut
+    assert f"guard@best: {typed}" in "".join(line.strip() if k else line for k, line in enumerate(settings))
     replayed = json.loads(invoke("replay", tmp_path / "a", "--game", 7, "--format", "json").output)
     assert replayed["matches_dataset"] is True and "guard@best" in [s["strategy"] for s in replayed["seats"]]
 
