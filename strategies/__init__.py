@@ -221,6 +221,9 @@ def parse_setting(text: str, table: dict[str, Strategy], game: str, config=None)
     ready(base.fn)  # the search is compiled when first resolved for play
     if "@" in text:
         values, short_name, made_for = read_toml(path.strip(), name, f"strategy {name}")
+        if base.needs_setting and not values:  # else the bare name's values (shipped weights) would play
+            raise StrategyError(f"strategy {name}: {path.strip()} gives no values ([params] is empty): "
+                                f"{base.needs_setting}")
         if short_name in table:
             raise ParamError(f"strategy {name}: {path.strip()} names its setting {short_name!r}, a strategy of "
                              f"{game}: give it a name of its own")

@@ -228,7 +228,7 @@ def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weig
 
 
 def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_others(tmp_path):
-    from tourney_sim.strategies import StrategyError, heuristics
+    from tourney_sim.strategies import StrategyError, heuristics, resolve
     r = invoke("run", "cardavia", "--strategy", "apprentice", "--strategy", "guard", "--games", 20,
                "--out", tmp_path / "x", "--quiet")
     assert r.exit_code == 0, r.output
@@ -246,8 +246,11 @@ def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_
                                             "`tourney train companeros --players 5"):
         shipped_weights(tmp_path, available("companeros")["apprentice"], GameConfig.build("companeros", 5))
     assert "apprentice" not in heuristics("cardavia")
+    # a weights file without weights is refused, not played with the shipped ones in its name
+    (tmp_path / "empty.toml").write_text('strategy = "apprentice"\n')
+    with pytest.raises(StrategyError, match="empty.toml gives no values .* give a training run's"):
+        resolve("cardavia", [f"apprentice@{tmp_path / 'empty.toml'}"], config=GameConfig.build("cardavia", 4))
     # a component table is part of the table: one card changed refuses the shipped weights too
-    from tourney_sim.strategies import resolve
     changed = GameConfig.build("colleagues", 4, components=["work.values[15]=3"])
     with pytest.raises(StrategyError, match="--component work.values\\[15\\]=3"):
         resolve("colleagues", ["apprentice"], config=changed)
