@@ -16,6 +16,7 @@ from tourney_sim.simulate.games.cardavia import features as fe
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import cardavia as heuristics
+from tourney_sim.testing import feature_scales
 
 SPEC = get_game("cardavia")
 SUITS = ("swords", "cups", "coins", "clubs")
@@ -82,15 +83,6 @@ def p_holds(u, hand, unseen):
         none *= max(unseen - u - i, 0) / (unseen - i)
     return 1.0 - none
 
-
-def scales():
-    """Each feature's declared range (lo, hi) and whether it is an indicator ({0, 1})."""
-    got = {}
-    for name, text in fe.FEATURES:
-        m = re.search(r"; ([\[{])(-?\d+), (-?\d+)[\]}]( at the default points)?$", text)
-        assert m, f"{name}: the description ends with its scale, '; [lo, hi]' or '; {{0, 1}}'"
-        got[name] = (float(m.group(2)), float(m.group(3)), m.group(1) == "{")
-    return got
 
 
 # ----------------------------------------------------------------------------- hand-worked
@@ -237,7 +229,7 @@ SNAPS = list(random_positions(40))
 
 
 def test_every_feature_is_finite_and_within_its_scale():
-    bounds = scales()
+    bounds = feature_scales(fe)
     for state, seat, moves, n in SNAPS:
         out = np.full((n + 3, fe.N_FEATURES + 2), -7.0)
         fe.move_features(ca.public_view(state), ca.private_view(state, seat), moves, n, out)

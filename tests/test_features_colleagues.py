@@ -18,6 +18,7 @@ from tourney_sim.simulate.games.colleagues import features as F
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
+from tourney_sim.testing import feature_scales
 
 from .support.colleagues import priv
 from .test_colleagues import at, fresh, lay_out, play, token
@@ -26,8 +27,8 @@ SPEC = get_game("colleagues")
 MON, TUE, WED, THU, FRI, OT = range(6)
 PLUS, MINUS, ILL, MEETING = cl.PLUS, cl.MINUS, cl.ILLNESS, cl.MEETING
 NAMES = [name for name, _ in F.FEATURES]
-LOW = np.array([lo for lo, _ in F.BOUNDS])
-HIGH = np.array([hi for _, hi in F.BOUNDS])
+#: each feature's declared scale (lo, hi), as its description gives it
+LOW, HIGH = np.array([(lo, hi) for lo, hi, _ in feature_scales(F).values()]).T
 SENTINEL = 7.25
 
 
@@ -51,9 +52,8 @@ def only(row, **expected):
 
 
 def test_the_feature_table():
-    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(F.BOUNDS) <= 23
+    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(feature_scales(F)) <= 23
     assert len(set(NAMES)) == len(NAMES)
-    assert all(lo < hi for lo, hi in F.BOUNDS)
     for name, meaning in F.FEATURES:
         assert f"``{name}``" in F.__doc__ and meaning
 

@@ -6,8 +6,6 @@ the order of the moves and reading only the seat's views are the contract's hidd
 linear score over them plays as the ``greedy`` heuristic does."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
@@ -16,6 +14,7 @@ from tourney_sim.simulate.games.companeros import features as fe
 from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import companeros as heuristics
+from tourney_sim.testing import feature_scales
 
 SPEC = get_game("companeros")
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
@@ -40,15 +39,6 @@ def row(state, move) -> dict:
     moves, out = features(state)
     return {name: out[moves.index(move), j] for name, j in F.items()}
 
-
-def scales():
-    """Each feature's declared range (lo, hi) and whether it is an indicator ({0, 1})."""
-    got = {}
-    for name, text in fe.FEATURES:
-        m = re.search(r"; ([\[{])(-?\d+), (-?\d+)[\]}]$", text)
-        assert m, f"{name}: the description ends with its scale, '; [lo, hi]' or '; {{0, 1}}'"
-        got[name] = (float(m.group(2)), float(m.group(3)), m.group(1) == "{")
-    return got
 
 
 # ----------------------------------------------------------------------------- the CO-6 trick
@@ -182,7 +172,7 @@ SNAPS = [(p, d) for p in (3, 4, 6) for d in random_positions(p, 6)]
 
 
 def test_every_feature_is_finite_within_its_scale_and_of_its_kind_only():
-    bounds = scales()
+    bounds = feature_scales(fe)
     for _, (state, seat, moves, n) in SNAPS:
         out = np.full((n + 3, fe.N_FEATURES + 2), -7.0)
         fe.move_features(co.public_view(state), co.private_view(state, seat), moves, n, out)

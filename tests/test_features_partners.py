@@ -18,6 +18,7 @@ from tourney_sim.simulate.games.partners import features as F
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
+from tourney_sim.testing import feature_scales
 
 from .test_partners import build_state, enter, house, single, sp, split, swap
 
@@ -26,8 +27,8 @@ Y, R, B, G = 0, 1, 2, 3
 START, ACE, TWO, THREE, MINUS4, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, SWAP, TWELVE, THIRTEEN = range(14)
 RING = 56
 NAMES = [name for name, _ in F.FEATURES]
-LOW = np.array([lo for lo, _ in F.BOUNDS])
-HIGH = np.array([hi for _, hi in F.BOUNDS])
+#: each feature's declared scale (lo, hi), as its description gives it
+LOW, HIGH = np.array([(lo, hi) for lo, hi, _ in feature_scales(F).values()]).T
 SENTINEL = 7.25
 
 
@@ -62,9 +63,8 @@ def ahead(mine, theirs):
 
 
 def test_the_feature_table():
-    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(F.BOUNDS) <= 29
+    assert 0 < F.N_FEATURES == len(F.FEATURES) == len(feature_scales(F)) <= 29
     assert len(set(NAMES)) == len(NAMES)
-    assert all(lo < hi for lo, hi in F.BOUNDS)
     for name, meaning in F.FEATURES:
         assert f"``{name}``" in F.__doc__ and meaning
 

@@ -300,7 +300,8 @@ def test_bad_training_requests_are_one_line_errors(tmp_path):
 
 def test_the_contract_checks_every_games_features_and_catches_one_that_peeks(monkeypatch):
     """tourney_sim.testing.check_features (the contract's hidden check) passes the shipped
-    features and fails features that read outside the seat's views or depend on the moves' order."""
+    features and fails features that depend on the moves' order, leave their declared scale or
+    declare none."""
     import importlib
 
     from numba import njit
@@ -315,9 +316,20 @@ def test_the_contract_checks_every_games_features_and_catches_one_that_peeks(mon
     def ordered(public, private, moves, n_moves, out):
         real(public, private, moves, n_moves, out)
         for k in range(n_moves):
-            out[k, 0] = k  # the move's place in the list: not a feature of the move
+            out[k, 0] = k / n_moves  # the move's place in the list (within card_value's scale): not a feature of the move
     monkeypatch.setattr(features, "move_features", ordered)
     with pytest.raises(testing.ContractFailure, match="permuting the moves"):
+        testing.check_features(config, seed=1, positions=200)
+
+    @njit
+    def beyond(public, private, moves, n_moves, out):
+        real(public, private, moves, n_moves, out)
+        out[0, 3] = 0.5  # taker_now declares {0, 1}
+    monkeypatch.setattr(features, "move_features", beyond)
+    with pytest.raises(testing.ContractFailure, match=r"feature taker_now is 0.5, outside its declared scale \{0, 1\}"):
+        testing.check_features(config, seed=1, positions=200)
+    monkeypatch.setattr(features, "FEATURES", features.FEATURES[:-1] + (("refill", "no scale"),))
+    with pytest.raises(testing.ContractFailure, match="feature refill: its description must declare its scale"):
         testing.check_features(config, seed=1, positions=200)
 
 

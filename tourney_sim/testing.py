@@ -48,6 +48,7 @@ import functools
 import importlib.util
 import json
 import random as _random
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -784,18 +785,39 @@ def check_no_peeking(config: Configuration, seed: int, positions: int) -> int:
     return len(strategies)
 
 
+#: a feature's scale, as its description declares it: ``; [lo, hi]`` (a range) or ``; {0, 1}``
+#: (the only values it takes); the last one in the description counts
+_SCALE = re.compile(r"; ([\[{])(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)[\]}]")
+
+
+def feature_scales(features) -> dict[str, tuple[float, float, bool]]:
+    """{name: (lo, hi, whether it takes only those two values)} of a features module's features,
+    read from the scale each description declares (``"...; [0, 1]"``, ``"...; {0, 1}"``: the one
+    place it is written); ContractFailure naming a feature whose description declares none."""
+    scales = {}
+    for name, text in features.FEATURES:
+        found = _SCALE.findall(text)
+        _ensure(bool(found), f"feature {name}: its description must declare its scale, '; [lo, hi]' or "
+                             f"'; {{0, 1}}' (got {text!r:.80})")
+        kind, lo, hi = found[-1]
+        _ensure(float(lo) < float(hi), f"feature {name}: its scale [{lo}, {hi}] is empty")
+        scales[name] = (float(lo), float(hi), kind == "{")
+    return scales
+
+
 def check_features(config: Configuration, seed: int, positions: int) -> int:
     """The apprentice's features (a game's ``features.py``, if it has one), at every decision of
-    random games: finite; written only in the rows of the legal moves and the declared columns;
-    the same whatever was in the buffer before; the rows permuted as the moves are; and the same
-    with everything outside the seat's views garbage. Returns the decisions checked (0: no
-    features)."""
+    random games: finite and within the scale each declares (:func:`feature_scales`); written only
+    in the rows of the legal moves and the declared columns; the same whatever was in the buffer
+    before; the rows permuted as the moves are; and the same with everything outside the seat's
+    views garbage. Returns the decisions checked (0: no features)."""
     import importlib
     try:
         features = importlib.import_module(f"tourney_sim.simulate.games.{config.game}.features")
     except ModuleNotFoundError:
         return 0
     m, f = config.spec.module, features.N_FEATURES
+    scales = list(feature_scales(features).items())
     rng = np.random.default_rng(13)
     checked = 0
     for g, k in play_to_decisions(config, seed, positions):
@@ -811,6 +833,11 @@ def check_features(config: Configuration, seed: int, positions: int) -> int:
 
         out = compute(k.state)
         _ensure(np.isfinite(out[:n, :f]).all(), "a feature is not finite", g)
+        for j, (name, (lo, hi, two_values)) in enumerate(scales):
+            column = out[:n, j]
+            outside = column[(column < lo - 1e-12) | (column > hi + 1e-12) | (two_values & (column != lo) & (column != hi))]
+            _ensure(len(outside) == 0, lambda: f"feature {name} is {float(outside[0]):g}, outside its declared scale "
+                                               f"{'{' if two_values else '['}{lo:g}, {hi:g}{'}' if two_values else ']'}", g)
         _ensure((out[n:] == -7.5).all() and (out[:, f:] == -7.5).all(),
                 "move_features writes beyond the legal moves' rows or its declared columns", g)
         _ensure(np.array_equal(compute(k.state, fill=3.0)[:n, :f], out[:n, :f]),

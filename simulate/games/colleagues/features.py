@@ -105,10 +105,6 @@ N_FEATURES = len(FEATURES)
  F_LOW_PLAYED, F_LATER_WORK, F_LATER_REPR, F_DOWN_EXTREME, F_GREY_REVEAL, F_GREY_PEEK, F_GREY_OPEN,
  F_GREY_KNOWN, F_GREY_STAKES, F_MULL_KEEP, F_MULL_COUNT, F_MULL_LOW, F_MULL_HIGH,
  F_MULL_ICONS) = range(N_FEATURES)
-#: each feature's range (what the tests check)
-BOUNDS = (((-1.0, 1.0),) * 5 + ((0.0, 1.0),) * 5 + ((-1.0, 1.0),) * 2 + ((0.0, 1.0),) * 8
-          + ((-1.0, 1.0),) * 3)
-assert len(BOUNDS) == N_FEATURES
 
 ALL_COMMIT = (1 << cl.N_COMMIT) - 1
 NONE_LOW = 1 << 30

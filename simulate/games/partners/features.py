@@ -127,13 +127,6 @@ N_FEATURES = len(FEATURES)
  F_GIVE_USE_ME, F_GIVE_USABLE_ME, F_GIVE_USE_PARTNER, F_GIVE_USABLE_PARTNER, F_GIVE_SWAP,
  F_GIVE_DUP, F_CARD_START, F_CARD_SWAP, F_KEPT_FINISH,
  F_GIVE_FINISH_ME, F_GIVE_FINISH_PARTNER, F_KEPT_START) = range(N_FEATURES)
-#: each feature's range (what the tests check)
-BOUNDS = ((-1.0, 1.0), (0.0, 1.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-7.0, 7.0),
-          (-7.0, 7.0), (0.0, 7.0), (0.0, 7.0), (0.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (0.0, 7.0),
-          (-1.0, 1.0), (0.0, 7.0), (-7.0, 7.0), (-1.0, 1.0), (0.0, 1.0), (-1.0, 1.0), (0.0, 1.0),
-          (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
-          (-7.0, 7.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
-assert len(BOUNDS) == N_FEATURES
 
 #: the piece values of race's exchange (``kind_value``): outside, the house bonus
 USE_OUTSIDE = -20
