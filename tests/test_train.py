@@ -225,6 +225,16 @@ def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weig
     report = (tmp_path / "whole" / "report.md").read_text()
     assert "| round |" in report and "What it weighs most" in report and "guide" in report
     assert (tmp_path / "whole" / "learning-curve.png").read_bytes()[:4] == b"\x89PNG"
+    # `tourney report` and `tourney summary` of a training run: its headline (they said "not a dataset")
+    headline = report.split("\n\n")[1]
+    for command in (["report", tmp_path / "whole"], ["summary", tmp_path / "whole"],
+                    ["report", tmp_path / "whole", "--out", tmp_path / "copy.md"]):
+        r = invoke(*command)
+        assert r.exit_code == 0 and headline in r.output, (command, r.output)
+    assert (tmp_path / "copy.md").read_text() == report
+    r = invoke("report", tmp_path / "whole", "--out", tmp_path / "copy.html")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "give --out a .md name" in r.output, r.output
+    assert not (tmp_path / "copy.html").exists()
 
 
 def test_the_bare_apprentice_plays_the_shipped_weights_of_its_table_and_refuses_others(tmp_path):

@@ -161,11 +161,10 @@ def _report_instead(path: Path) -> str:
 def summary(path: str | Path) -> Summary:
     """A dataset's summary (as ``tourney summary``): per strategy and per seat, games, wins, win
     rate with its 95% interval and mean score. A tournament or sweep: its report's summary; a
-    tuning run: its best setting and confirmation; a finished study: its verdict."""
+    tuning run: its best setting and confirmation; a finished study: its verdict; a design run:
+    its recommendation; a training run: its best weights."""
     from tourney_sim.reports.summary import format_summary, load as load_columns, summarize
     from tourney_sim.simulate.results import DATASET, read_manifest
-    from tourney_sim.simulate.design import DESIGN
-    from tourney_sim.simulate.study import STUDY
     from tourney_sim.simulate.tournament import TOURNAMENT, read_tournament
     from tourney_sim.simulate.tune import TUNE, read_tune
     path = Path(path)
@@ -174,7 +173,7 @@ def summary(path: str | Path) -> Summary:
         return Result(path, read_tournament(path), summarize=_tournament_summary).summary
     if kind is TUNE:
         return Result(path, read_tune(path), summarize=_tune_summary).summary
-    if kind is STUDY or kind is DESIGN:
+    if _own_report_writer(kind) is not None:
         return _own_summary(path)
     if kind not in (DATASET, None):
         raise _not_a_dataset(path, _report_instead(path))
@@ -536,16 +535,11 @@ def _analyse(paths: list[Path], rating_sample: int = 10_000):
 
 
 def _own_report_writer(kind):
-    """The writer of a job that has its own report (a study, a design run), else None."""
-    from tourney_sim.simulate.design import DESIGN
-    from tourney_sim.simulate.study import STUDY
-    if kind is STUDY:
-        from tourney_sim.reports.study_report import write_report
-        return write_report
-    if kind is DESIGN:
-        from tourney_sim.reports.design import write_report
-        return write_report
-    return None
+    """The writer of a job that has its own report (a study, a design run, a training run: the
+    report its kind registers, ``jobdir.RENDERERS``), else None."""
+    from tourney_sim.reports import design, study_report, training  # noqa: F401  (they register their reports)
+    from tourney_sim.simulate.jobdir import RENDERERS
+    return None if kind is None else RENDERERS.get(kind.name)
 
 
 def _own_report_in(paths: list[Path]) -> Path | None:
@@ -575,26 +569,33 @@ def _finished_job(path: Path) -> dict:
 
 def _own_summary(path: Path) -> Summary:
     """A finished study's verdict (its report's first lines) and its questions; a finished design
-    run's recommendation."""
+    run's recommendation; a finished training run's best weights and where its report is."""
     from tourney_sim.reports.summary import study_summary_text
     from tourney_sim.simulate.design import DESIGN
+    from tourney_sim.simulate.train import TRAIN
     if _kind(path) is DESIGN:
         return Summary(_finished_job(path).get("summary") or "")
+    if _kind(path) is TRAIN:
+        from tourney_sim.reports.training import headline
+        return Summary(f"{headline(_finished_job(path))}\nreport: {path / 'report.md'}")
     return Summary(study_summary_text(path, _finished_job(path)), lambda: _study_questions(path))
 
 
 def _own_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
-    """A study's (or design run's) own report, written again into it by its writer (report.html,
-    report.md, ...) and copied to ``out``: (the findings in words, the report as Markdown). It
+    """A study's, design run's or training run's own report, written again into it by its writer
+    (report.html, report.md, ...; a training run's report.md only) and copied to ``out``: (the findings in words, the report as Markdown). It
     must be finished."""
     import shutil
 
     from tourney_sim.simulate.results import OutputError
     manifest = _finished_job(path)
+    fmt = None if out is None else format or ("md" if Path(out).suffix.lower() == ".md" else "html")
     try:
         findings = _own_report_writer(_kind(path))(path, manifest)
         if out is not None:
-            fmt = format or ("md" if Path(out).suffix.lower() == ".md" else "html")
+            if not (path / f"report.{fmt}").exists():  # a training run's report is Markdown only
+                raise OutputError(f"a {_kind(path).name}'s report is Markdown ({path / 'report.md'}): give --out a "
+                                  f".md name (or --format md)")
             shutil.copyfile(path / f"report.{fmt}", out)
     except OSError as exc:
         raise OutputError(f"cannot write the {_kind(path).name}'s report: {exc.strerror or exc}") from None
@@ -630,8 +631,8 @@ def report(paths: str | Path | Sequence[str | Path], out: str | Path | None = No
     """The report of datasets, tournaments or sweeps, or of a tuning run (as ``tourney report``).
 
     With ``out``, writes HTML (or Markdown for a ``.md`` name, or as ``format`` says) and
-    returns the path as a string; without, returns the Markdown text. A study or design run directory gives
-    its own report (written again into it).
+    returns the path as a string; without, returns the Markdown text. A study, design run or training
+    run directory gives its own report (written again into it).
     """
     own = _own_report_in(_paths(paths))
     if own is not None:

@@ -293,7 +293,7 @@ sweep = _tournament_cli("sweep", SweepRequest, """The same deals and matchups un
 
 @app.command()
 def report(
-    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game), or one tuning run or study (its own report)."),
+    directories: List[Path] = typer.Argument(..., help="Datasets, tournaments or sweeps (merged: one game), or one tuning run, study, design run or training run (its own report)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (.html, or .md for Markdown)."),
     format: Optional[str] = typer.Option(None, "--format", "-f", help="html, md or text (default: from --out, else text)."),
     rating_sample: int = typer.Option(10_000, "--rating-sample", help="Games sampled to fit the openskill ratings."),
