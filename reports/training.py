@@ -27,13 +27,18 @@ def write_report(out: Path, manifest: dict) -> str:
                               f"{manifest['against']}", "win rate in every seat (fresh deals; dashed: an even share)",
                               reference=1 / len(_seatings(manifest)))
         (Path(out) / CURVE).write_bytes(png)
-    (Path(out) / "report.md").write_text(report_text(manifest, features_of(manifest["game"]).FEATURES))
-    return headline(manifest)
+    text = report_text(manifest, features_of(manifest["game"]).FEATURES)
+    (Path(out) / "report.md").write_text(text)
+    return _first_paragraph(text)
 
 
 def headline(manifest: dict) -> str:
     """The report's first paragraph: the best weights and how they play."""
-    text = report_text(manifest, features_of(manifest["game"]).FEATURES)
+    return _first_paragraph(report_text(manifest, features_of(manifest["game"]).FEATURES))
+
+
+def _first_paragraph(text: str) -> str:
+    """The paragraph after the report's title."""
     return text.split("\n\n")[1] if "\n\n" in text else text
 
 

@@ -583,8 +583,8 @@ def _own_summary(path: Path) -> Summary:
 
 def _own_report(path: Path, out: str | Path | None, format: str | None) -> tuple[str, str]:
     """A study's, design run's or training run's own report, written again into it by its writer
-    (report.html, report.md, ...; a training run's report.md only) and copied to ``out``: (the findings in words, the report as Markdown). It
-    must be finished."""
+    (report.html, report.md, ...; a training run's report.md only) and copied to ``out``: (the
+    findings in words, the report as Markdown). It must be finished."""
     import shutil
 
     from tourney_sim.simulate.results import OutputError
@@ -598,7 +598,7 @@ def _own_report(path: Path, out: str | Path | None, format: str | None) -> tuple
                                   f".md name (or --format md)")
             shutil.copyfile(path / f"report.{fmt}", out)
     except OSError as exc:
-        raise OutputError(f"cannot write the {_kind(path).name}'s report: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write the {_kind(path).name}'s report to {out}: {exc.strerror or exc}") from None
     return findings, (path / "report.md").read_text()
 
 
