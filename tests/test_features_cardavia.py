@@ -16,7 +16,7 @@ from tourney_sim.simulate.games.cardavia import features as fe
 from tourney_sim.simulate.games.cardavia import rules as ca
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import cardavia as heuristics
-from tourney_sim.testing import feature_scales
+from tourney_sim.testing import checked_features
 
 SPEC = get_game("cardavia")
 SUITS = ("swords", "cups", "coins", "clubs")
@@ -229,18 +229,8 @@ SNAPS = list(random_positions(40))
 
 
 def test_every_feature_is_finite_and_within_its_scale():
-    bounds = feature_scales(fe)
     for state, seat, moves, n in SNAPS:
-        out = np.full((n + 3, fe.N_FEATURES + 2), -7.0)
-        fe.move_features(ca.public_view(state), ca.private_view(state, seat), moves, n, out)
-        assert (out[n:] == -7).all() and (out[:, fe.N_FEATURES:] == -7).all()  # nothing else written
-        x = out[:n, :fe.N_FEATURES]
-        assert np.isfinite(x).all()
-        for name, (lo, hi, indicator) in bounds.items():
-            col = x[:, F[name]]
-            assert ((lo <= col) & (col <= hi)).all(), (name, col)
-            if indicator:
-                assert np.isin(col, (0.0, 1.0)).all(), (name, col)
+        x = checked_features(fe, ca, state, seat, moves, n)  # finite, in scale, nothing else written
         place = x[:, F["place"]] == 1
         assert (place == ((moves[:n] & ca.MASK52) == 0)).all()
         for name in ("bonus", "sweep", "capture_late"):

@@ -14,7 +14,7 @@ from tourney_sim.simulate.games.companeros import features as fe
 from tourney_sim.simulate.games.companeros import rules as co
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import companeros as heuristics
-from tourney_sim.testing import feature_scales
+from tourney_sim.testing import checked_features
 
 SPEC = get_game("companeros")
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
@@ -172,18 +172,8 @@ SNAPS = [(p, d) for p in (3, 4, 6) for d in random_positions(p, 6)]
 
 
 def test_every_feature_is_finite_within_its_scale_and_of_its_kind_only():
-    bounds = feature_scales(fe)
     for _, (state, seat, moves, n) in SNAPS:
-        out = np.full((n + 3, fe.N_FEATURES + 2), -7.0)
-        fe.move_features(co.public_view(state), co.private_view(state, seat), moves, n, out)
-        assert (out[n:] == -7).all() and (out[:, fe.N_FEATURES:] == -7).all()  # nothing else written
-        x = out[:n, :fe.N_FEATURES]
-        assert np.isfinite(x).all()
-        for name, (lo, hi, indicator) in bounds.items():
-            col = x[:, F[name]]
-            assert ((lo <= col) & (col <= hi)).all(), (name, col)
-            if indicator:
-                assert np.isin(col, (0.0, 1.0)).all(), (name, col)
+        x = checked_features(fe, co, state, seat, moves, n)  # finite, in scale, nothing else written
         other = fe.TAKE_FEATURES if state[co.H_PHASE] == co.PHASE_PLAY else fe.PLAY_FEATURES
         assert (x[:, list(other)] == 0).all()
 

@@ -1,11 +1,10 @@
 """Partners: the apprentice's move features (simulate/games/partners/features.py, issue 41).
 
 Hand-worked positions (built as tests/test_partners.py builds them) check the features of
-particular moves; random games check the invariants (finite, in their declared bounds, rows and
-columns beyond the moves untouched, every feature varying between the moves of some decision;
-the order of the moves and reading only the seat's views are the contract's hidden check,
-``tourney_sim.testing.check_features``); and a linear score with
-hand-set weights reproduces the most linear heuristic, ``race`` (its move and card values are
+particular moves; random games pass the contract's check (``tourney_sim.testing.check_features``:
+finite, in their declared scales, nothing written beyond the moves' cells, the order of the moves,
+reading only the seat's views) and every feature varies between the moves of some decision; and a
+linear score with hand-set weights reproduces the most linear heuristic, ``race`` (its move and card values are
 linear functions of the features), on nearly every decision.
 """
 from __future__ import annotations
@@ -18,7 +17,7 @@ from tourney_sim.simulate.games.partners import features as F
 from tourney_sim.simulate.games.partners import rules as pa
 from tourney_sim.simulate.stepper import KernelGame
 from tourney_sim.strategies import available
-from tourney_sim.testing import feature_scales
+from tourney_sim.testing import Configuration, check_features, checked_features, feature_scales
 
 from .test_partners import build_state, enter, house, single, sp, split, swap
 
@@ -27,8 +26,6 @@ Y, R, B, G = 0, 1, 2, 3
 START, ACE, TWO, THREE, MINUS4, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, SWAP, TWELVE, THIRTEEN = range(14)
 RING = 56
 NAMES = [name for name, _ in F.FEATURES]
-#: each feature's declared scale (lo, hi), as its description gives it
-LOW, HIGH = np.array([(lo, hi) for lo, hi, _ in feature_scales(F).values()]).T
 SENTINEL = 7.25
 
 
@@ -231,43 +228,13 @@ def test_the_card_to_give_weighs_its_use_to_me_against_its_use_to_the_partner():
 
 
 # ------------------------------------------------------------------ random positions
-def random_positions(games=2, seed=11):
-    """(state, seat, moves) of every decision of random games (the stepper)."""
-    rng = np.random.default_rng(seed)
-    positions = []
-    for g in range(games):
-        k = KernelGame(SPEC, SPEC.make_params(4, SPEC.resolve_options([])), seed, g)
-        while k.to_move() >= 0:
-            moves = np.array(k.legal_moves(), np.int64)
-            positions.append((k.state.copy(), k.to_move(), moves))
-            k.apply(int(moves[rng.integers(len(moves))]))
-    return positions
-
-
-@pytest.fixture(scope="module")
-def positions():
-    return random_positions()
-
-
-def compute(state, seat, moves, width=F.N_FEATURES + 2, fill=SENTINEL):
-    out = np.full((len(moves) + 3, width), fill)
-    F.move_features(pa.public_view(state), pa.private_view(state, seat), moves, len(moves), out)
-    return out
-
-
-def test_features_are_finite_in_bounds_and_write_only_their_cells(positions):
-    assert len(positions) > 600
+def test_random_positions_pass_the_contracts_feature_check_and_every_feature_varies():
+    """At 700 decisions of random games at each of (4,) players, the contract's check
+    (finite, in scale, its own cells only, the moves' order, the seat's views); and every feature
+    tells some moves of some decision apart (a constant one would be useless)."""
     varied = np.zeros(F.N_FEATURES, bool)
-    for state, seat, moves in positions:
-        out = compute(state, seat, moves)
-        f = out[:len(moves), :F.N_FEATURES]
-        assert np.isfinite(f).all()
-        assert (f >= LOW - 1e-12).all() and (f <= HIGH + 1e-12).all(), (f.min(0), f.max(0))
-        assert (out[len(moves):] == SENTINEL).all() and (out[:, F.N_FEATURES:] == SENTINEL).all()
-        varied |= f.max(0) > f.min(0)
-        # what was in ``out`` before does not matter
-        assert np.array_equal(compute(state, seat, moves, fill=-3.0)[:len(moves), :F.N_FEATURES], f)
-    # every feature tells some moves of some decision apart (a constant one would be useless)
+    for players in (4,):
+        assert check_features(Configuration("partners", players), seed=11, positions=700, varied=varied) == 700
     assert varied.all(), [name for name, v in zip(NAMES, varied) if not v]
 
 
@@ -309,7 +276,7 @@ def test_a_linear_score_of_the_features_plays_like_race():
             choice = k.choose(strategy)
             if len(moves) > 1:
                 public = pa.public_view(k.state)
-                f = compute(k.state, seat, moves)[:len(moves), :F.N_FEATURES]
+                f = checked_features(F, pa, k.state, seat, moves, len(moves))
                 total += 1
                 same += int(moves[int(np.argmax(f @ race_weights(public, strategy)))] == choice)
             k.apply(choice if rng.random() < 0.7 else int(moves[rng.integers(len(moves))]))

@@ -805,48 +805,54 @@ def feature_scales(features) -> dict[str, tuple[float, float, bool]]:
     return scales
 
 
-def check_features(config: Configuration, seed: int, positions: int) -> int:
+def checked_features(features, module, state: np.ndarray, seat: int, moves: np.ndarray, n: int,
+                     fill: float = -7.5, g=None) -> np.ndarray:
+    """The features of the ``n`` legal ``moves`` at ``state`` for ``seat`` (an (n, N_FEATURES)
+    array), computed into a buffer filled with ``fill`` and checked: finite, each within the scale
+    it declares (:func:`feature_scales`), nothing written beyond the legal moves' rows or the
+    declared columns. ContractFailure (naming game ``g``) otherwise."""
+    f = features.N_FEATURES
+    out = np.full((n + 2, f + 2), fill)
+    features.move_features(module.public_view(state), module.private_view(state, seat), moves, n, out)
+    _ensure(np.isfinite(out[:n, :f]).all(), "a feature is not finite", g)
+    for j, (name, (lo, hi, two_values)) in enumerate(feature_scales(features).items()):
+        column = out[:n, j]
+        outside = column[(column < lo - 1e-12) | (column > hi + 1e-12) | (two_values & (column != lo) & (column != hi))]
+        _ensure(len(outside) == 0, lambda: f"feature {name} is {float(outside[0]):g}, outside its declared scale "
+                                           f"{'{' if two_values else '['}{lo:g}, {hi:g}{'}' if two_values else ']'}", g)
+    _ensure((out[n:] == fill).all() and (out[:, f:] == fill).all(),
+            "move_features writes beyond the legal moves' rows or its declared columns", g)
+    return out[:n, :f]
+
+
+def check_features(config: Configuration, seed: int, positions: int, varied: np.ndarray | None = None) -> int:
     """The apprentice's features (a game's ``features.py``, if it has one), at every decision of
-    random games: finite and within the scale each declares (:func:`feature_scales`); written only
-    in the rows of the legal moves and the declared columns; the same whatever was in the buffer
+    random games: as :func:`checked_features` checks them; the same whatever was in the buffer
     before; the rows permuted as the moves are; and the same with everything outside the seat's
-    views garbage. Returns the decisions checked (0: no features)."""
+    views garbage. ``varied`` (a bool per feature), if given, is set where a feature tells some
+    moves of a decision apart. Returns the decisions checked (0: no features)."""
     import importlib
     try:
         features = importlib.import_module(f"tourney_sim.simulate.games.{config.game}.features")
     except ModuleNotFoundError:
         return 0
-    m, f = config.spec.module, features.N_FEATURES
-    scales = list(feature_scales(features).items())
+    m = config.spec.module
     rng = np.random.default_rng(13)
     checked = 0
     for g, k in play_to_decisions(config, seed, positions):
         seat = k.to_move()
         moves = np.array(k.legal_moves(), np.int64)
         n = len(moves)
-
-        def compute(state, order=None, fill=-7.5):
-            out = np.full((n + 2, f + 2), fill)
-            ms = moves if order is None else np.ascontiguousarray(moves[order])
-            features.move_features(m.public_view(state), m.private_view(state, seat), ms, n, out)
-            return out
-
-        out = compute(k.state)
-        _ensure(np.isfinite(out[:n, :f]).all(), "a feature is not finite", g)
-        for j, (name, (lo, hi, two_values)) in enumerate(scales):
-            column = out[:n, j]
-            outside = column[(column < lo - 1e-12) | (column > hi + 1e-12) | (two_values & (column != lo) & (column != hi))]
-            _ensure(len(outside) == 0, lambda: f"feature {name} is {float(outside[0]):g}, outside its declared scale "
-                                               f"{'{' if two_values else '['}{lo:g}, {hi:g}{'}' if two_values else ']'}", g)
-        _ensure((out[n:] == -7.5).all() and (out[:, f:] == -7.5).all(),
-                "move_features writes beyond the legal moves' rows or its declared columns", g)
-        _ensure(np.array_equal(compute(k.state, fill=3.0)[:n, :f], out[:n, :f]),
+        x = checked_features(features, m, k.state, seat, moves, n, g=g)
+        _ensure(np.array_equal(checked_features(features, m, k.state, seat, moves, n, fill=3.0, g=g), x),
                 "the features depend on what was in the buffer before", g)
         order = rng.permutation(n)
-        _ensure(np.array_equal(compute(k.state, order)[:n], out[order]),
-                "permuting the moves does not permute the features' rows", g)
-        _ensure(np.array_equal(compute(scrambled(m, k.state, seat, rng)), out),
+        _ensure(np.array_equal(checked_features(features, m, k.state, seat, np.ascontiguousarray(moves[order]), n, g=g),
+                               x[order]), "permuting the moves does not permute the features' rows", g)
+        _ensure(np.array_equal(checked_features(features, m, scrambled(m, k.state, seat, rng), seat, moves, n, g=g), x),
                 "the features read outside the deciding seat's views", g)
+        if varied is not None:
+            varied |= x.max(0) > x.min(0)
         checked += 1
     return checked
 
