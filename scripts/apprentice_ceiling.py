@@ -12,8 +12,10 @@ plays. Measured on held-out games (every fifth), for:
   what ``scripts/bench_apprentice.py`` measures in won games (36% against 36% at Compañeros 3p);
 - the apprentice's own fit (``tourney train``'s: the best on held-out decisions of the imitation,
   the value fits and the regression of the search's values), fitted here on the other games'
-  labels, over the features alone and over the features and their curves (``x |x|``, what the
-  apprentice weighs since 2026-12-06): what a linear score can reach on these labels;
+  labels, over the features alone, over the features and their curves (``x |x|``, what the
+  apprentice weighs since 2026-12-06), and over those and every product of two features (the
+  interactions a linear score cannot weigh unless they are features): what a linear score can
+  reach on these labels;
 - gradient-boosted trees over the same features (scikit-learn, if installed: ``pip install
   scikit-learn``), additive (stumps: each feature's own curve, no interaction) and with
   interactions, and a network of one hidden layer (16 and 64 units, the features standardised):
@@ -195,10 +197,17 @@ def report(args, d: dict, source: str) -> None:
                "search at its playing budget": value_of_choices(test, 2)}
     y = np.array([int(np.nanargmax(fit_on["q"][s:e])) for s, e in zip(fit_on["starts"][:-1], fit_on["starts"][1:])])
     f = guide_col
+    curves_fit, curves_test = train.fitted_columns(train.design(fit_on["X"], f), f), train.design(test["X"], f)
+    pairs = [(i, j) for i in range(f) for j in range(i + 1, f)
+             if np.any(fit_on["X"][:, i] * fit_on["X"][:, j] != 0)]  # products that are ever not 0
+
+    def products(X):
+        return np.stack([X[:, i] * X[:, j] for i, j in pairs], axis=1).astype(np.float32)
     for name, X_fit, X_test in (
             ("tourney train's fit, the features alone", fit_on["X"], test["X"]),
-            ("tourney train's fit, the features and their curves",
-             train.fitted_columns(train.design(fit_on["X"], f), f), train.design(test["X"], f))):
+            ("tourney train's fit, the features and their curves", curves_fit, curves_test),
+            ("tourney train's fit, the features, their curves and every product of two",
+             np.hstack([curves_fit, products(fit_on["X"])]), np.hstack([curves_test, products(test["X"])]))):
         w, _ = train.fit_policy(X_fit, fit_on["starts"], fit_on["q"], y, 1e-3, 1e-5, f)
         figures[name] = train.played_value(X_test, test["starts"], test["q"], w)
     try:
