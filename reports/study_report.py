@@ -23,7 +23,7 @@ from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_
 from tourney_sim.simulate.stats.findings import LEVEL_WORDS
 from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, context, findings_json,
                                                 findings_level, load_study, on_deals, plays_as_heuristic, questions,
-                                                strong_counts, strong_levels)
+                                                same_as_heuristic, strong_counts, strong_levels)
 
 from . import plots
 from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
@@ -313,11 +313,16 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
     q = max(qs, key=lambda q: abs(q.estimate))
     agree = ("they agree within the margin" if all(x.outcome in ("equivalent", "negligible", "unchanged") for x in qs)
              else "no disagreement found")
-    both = count(min(data.levels[(p, "apprentice")].deals, data.levels[(p, "heuristic")].deals)
-                 if (p, "heuristic") in data.levels else 0)
-    same = (f" Here the apprentice plays exactly as {data.strategy.get('heuristic')} (the same result on every one of "
-            f"the {both} deals both played: its weights keep to its guide), so this is the heuristic's answer, and the check is all "
-            f"that makes it strong play." if plays_as_heuristic(data, p) else "")
+    same = ""
+    if plays_as_heuristic(data, p):
+        played, equal = same_as_heuristic(data, p)
+        heuristic = data.strategy.get("heuristic")
+        how = (f"exactly as {heuristic} (the same result on every one of the {count(played)} deals both played: its "
+               f"weights keep to its guide)" if equal == played else
+               f"almost exactly as {heuristic} (the same result on {count(equal)} of the {count(played)} deals both "
+               f"played: its weights seldom leave its guide)")
+        same = (f" Here the apprentice plays {how}, so this is the heuristic's answer, and the check is all that makes "
+                f"it strong play.")
     return (f"Strong play is the apprentice's ({deals} deals), checked against the search on {searched} of the same "
             f"deals: {agree} (largest gap: {_agreement_words(q)}).{same}")
 
