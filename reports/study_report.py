@@ -22,7 +22,7 @@ from tourney_sim.simulate.stats.findings import LEVELS, Family, Question
 from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_deal
 from tourney_sim.simulate.stats.findings import LEVEL_WORDS
 from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, context, findings_json,
-                                                findings_level, load_study, on_deals, plays_as_heuristic, questions,
+                                                findings_level, heuristics_games, load_study, on_deals, questions,
                                                 same_as_heuristic, strong_counts, strong_levels)
 
 from . import plots
@@ -313,9 +313,9 @@ def _check_words(data: StudyData, family: Family, p: int) -> str:
     q = max(qs, key=lambda q: abs(q.estimate))
     agree = ("they agree within the margin" if all(x.outcome in ("equivalent", "negligible", "unchanged") for x in qs)
              else "no disagreement found")
-    same = ""
-    if plays_as_heuristic(data, p):
-        played, equal = same_as_heuristic(data, p)
+    same, counted = "", same_as_heuristic(data, p)
+    if heuristics_games(counted):
+        played, equal = counted
         heuristic = data.strategy.get("heuristic")
         how = (f"exactly as {heuristic} (the same result on every one of the {count(played)} deals both played: its "
                f"weights keep to its guide)" if equal == played else

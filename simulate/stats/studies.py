@@ -148,7 +148,12 @@ def plays_as_heuristic(data: StudyData, players: int) -> bool:
     seat question's value) on at least :data:`AS_HEURISTIC` of the deals both levels played (its
     weights keep to its guide, the heuristic, all but a few moves in thousands). Its answers are
     then the heuristic level's, checked against the search; the report says so."""
-    same = same_as_heuristic(data, players)
+    return heuristics_games(same_as_heuristic(data, players))
+
+
+def heuristics_games(same: tuple[int, int] | None) -> bool:
+    """Whether :func:`same_as_heuristic`'s (deals both played, deals with the same result) are the
+    heuristic's games (:data:`AS_HEURISTIC`)."""
     return same is not None and same[0] > 0 and same[1] >= AS_HEURISTIC * same[0]
 
 
