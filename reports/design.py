@@ -80,8 +80,12 @@ def recheck_words(today: Confirmed | None, designs: list[Confirmed]) -> str | No
 
 
 def _names(tables: list[Confirmed]) -> str:
-    labels = [d.label for d in tables]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    return _and([d.label for d in tables])
+
+
+def _and(words: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _together(level: float, looks: int = 1) -> str:
@@ -301,14 +305,17 @@ def no_fix(manifest: dict, designs: list[Confirmed], today: Confirmed | None = N
                     for d in designs)
     replay = "" if all(d.replays for d in designs) else " and replaying through the reference engine"
     where = "at the strong level" if any(d.rests_on == "apprentice" for d in designs) else "under search play"
+    alike = today is not None and all(findings.heuristics_games(c.same_as_heuristic) for c in [today, *designs])
+    heuristic = (manifest.get("strategies") or {}).get("heuristic") if alike else None
     return (f"No fix found in this search space: no confirmed design's balance gain holds {where} "
-            f"and at the heuristic level while meeting the targets{replay}.{_none_helps(designs)} {why}."
+            f"and at the heuristic level while meeting the targets{replay}.{_none_helps(designs, heuristic)} {why}."
             + _today_words(today))
 
 
-def _none_helps(designs: list[Confirmed]) -> str:
+def _none_helps(designs: list[Confirmed], heuristic: str | None = None) -> str:
     """" None of the 3 helps by more than 1.2 pp under the apprentice's play": when every design
-    rests on the strong level and was measured there within the margin."""
+    rests on the strong level and was measured there within the margin (``heuristic``: every
+    table's apprentice played that heuristic's games, :func:`heuristic_games_words`)."""
     if not designs or any(d.rests_on != "apprentice" for d in designs):
         return ""
     gains = [d.gain_strong for d in designs]
@@ -316,7 +323,8 @@ def _none_helps(designs: list[Confirmed]) -> str:
         return ""
     best = max(g["high"] for g in gains)
     n = len(designs)
-    return (f" Measured within ±{100 * STRONG_MARGIN:g} pp under the apprentice's play (each table's own), "
+    own = f"each table's own, which here plays {heuristic}'s games" if heuristic else "each table's own"
+    return (f" Measured within ±{100 * STRONG_MARGIN:g} pp under the apprentice's play ({own}), "
             f"{'the one design' if n == 1 else f'none of the {n} designs'} tried gains more than {_pp(best)} pp of balance.")
 
 
@@ -517,6 +525,10 @@ def build(out: Path, manifest: dict, today: Confirmed | None, designs: list[Conf
     said = strong_words(m)
     if said:
         b.append(_p(said))
+    said = heuristic_games_words(m, today, designs)
+    if said:
+        b.append(_p(said))
+        r.terminal.append(said)
     _layout_designs(r, m, today, designs, folders)
     figs = [f for f in (_pareto_figure(m, spec.title, designs), _before_after_figure(m, today, designs) if today else None)
             if f is not None]
@@ -747,7 +759,7 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                 "search": d.search_measures, "gain_heuristic": d.gain_heuristic, "gain_search": d.gain_search,
                 "apprentice": d.strong_measures, "gain_apprentice": d.gain_strong,
                 "apprentice_weights": d.entry.get("apprentice"), "strong_looks": d.entry.get("strong_looks"),
-                "rests_on": d.rests_on,
+                "rests_on": d.rests_on, "same_as_heuristic": _same_json(d),
                 "changes_vs_today": d.changes, "at_fault": d.at_fault, "targets": d.targets, "holds": d.holds,
                 "recheck": d.recheck,
                 "replays": d.replays}
@@ -760,9 +772,45 @@ def design_json(m: dict, today: Confirmed | None, designs: list[Confirmed], fold
                                                            "folder": folders[designs.index(best)]},
                   "today": None if today is None else {"heuristic": today.measures, "search": today.search_measures,
                                                        "apprentice": today.strong_measures,
+                                                       "same_as_heuristic": _same_json(today),
                                                        "recheck": today.recheck, "replays": today.replays},
                   "designs": [dict(one(d), folder=f) for d, f in zip(designs, folders)],
                   "disagreements": disagreements(designs), "recheck": recheck_words(today, designs)})
+
+
+def heuristic_games_words(manifest: dict, today: Confirmed | None, designs: list[Confirmed]) -> str | None:
+    """Where a table's apprentice plays its heuristic's games (the same result on nearly every
+    fresh deal both levels played: :func:`findings.heuristics_games`), in words: its figures under
+    the apprentice's play are then the heuristic's, and only the search checks them at strong
+    play. None when no table's does."""
+    tables = [("today's game", today)] if today is not None else []
+    tables += [(f"design {d.rank} ({d.label})", d) for d in designs]
+    alike = [(name, c.same_as_heuristic) for name, c in tables if findings.heuristics_games(c.same_as_heuristic)]
+    if not alike:
+        return None
+    heuristic = (manifest.get("strategies") or {}).get("heuristic") or "the heuristic"
+    exactly = all(equal == played for _, (played, equal) in alike)
+    counts = "; ".join(f"{name} on {count(equal)} of {count(played)}" for name, (played, equal) in alike)
+    said = (f"The apprentice plays {'exactly' if exactly else 'almost exactly'} as {heuristic} at "
+            f"{'every table confirmed' if len(alike) == len(tables) else _and([n for n, _ in alike])}: the same "
+            f"result as {heuristic} on the fresh deals both played ({counts}). There the figures under the apprentice's "
+            f"play are the heuristic's, and the search is all that checks them at strong play.")
+    rest = [c.same_as_heuristic for _, c in tables
+            if c.same_as_heuristic and c.same_as_heuristic[0] and not findings.heuristics_games(c.same_as_heuristic)]
+    if rest:
+        shares = sorted(100 * equal / played for played, equal in rest)
+        said += (f" The other tables' apprentices leave it more often (the same result on "
+                 + (f"{shares[0]:.0f}%" if len(shares) == 1 else f"{shares[0]:.0f}-{shares[-1]:.0f}%")
+                 + " of the deals).")
+    return said
+
+
+def _same_json(c: Confirmed) -> dict | None:
+    """How often the table's apprentice ended a fresh deal as the heuristic did (None: not played)."""
+    if c.same_as_heuristic is None:
+        return None
+    played, equal = c.same_as_heuristic
+    return {"deals": played, "same": equal, "heuristics_games": findings.heuristics_games(c.same_as_heuristic)}
 
 
 def strong_words(manifest: dict) -> str | None:

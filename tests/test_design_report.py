@@ -420,6 +420,35 @@ def test_nothing_confirmed_but_today_says_no_fix(run_dir, tmp_path):
     assert "No design was confirmed" in (there / "report.md").read_text()
 
 
+def test_tables_whose_apprentice_plays_the_heuristics_games_are_said_to(run_dir, tmp_path):
+    """Where a table's strong level ends (nearly) every fresh deal as the heuristic level did, its
+    figures under the apprentice's play are the heuristic's: said under the headline with the
+    counts, and in the headline's "measured within" when every table's does; not where they part."""
+    out, manifest = run_dir
+    alike = copy.deepcopy(manifest)
+    alike["confirmed"] = [manifest["confirmed"][0], manifest["confirmed"][2]]
+    alike["strong"] = {"strategy": "apprentice", "looks": [CH], "margin": 0.03,
+                       "train": {"rounds": 1, "positions": 10, "eval_deals": 10, "start": "shipped"}}
+    for c in alike["confirmed"]:  # the strong level here: the heuristic level's own games
+        c["dirs"]["strong"] = [c["dirs"]["heuristic"]]
+    there = _copy(out, tmp_path / "alike")
+    summary = design.write_report(there, alike)
+    said = (f"The apprentice plays exactly as {H} at every table confirmed: the same result as {H} on the fresh deals "
+            f"both played (today's game on 1,500 of 1,500; design 1 (napula_beyond_10=true) on 1,500 of 1,500). There "
+            f"the figures under the apprentice's play are the heuristic's")
+    assert said in summary and said in (there / "report.md").read_text()
+    report = json.loads((there / "design.json").read_text())
+    assert report["today"]["same_as_heuristic"] == {"deals": CH, "same": CH, "heuristics_games": True}
+    assert f"Measured within ±3 pp under the apprentice's play (each table's own, which here plays {H}'s games)" in summary
+    # today's strong level played by another strategy (the stand-in search, guard): only the design's said
+    parted = copy.deepcopy(alike)
+    parted["confirmed"][0]["dirs"]["strong"] = [parted["confirmed"][0]["dirs"]["search"]]
+    summary = design.write_report(_copy(out, tmp_path / "parted"), parted)
+    assert f"The apprentice plays exactly as {H} at design 1 (napula_beyond_10=true): " in summary
+    assert "The other tables' apprentices leave it more often (the same result on " in summary
+    assert "which here plays" not in summary
+
+
 def _confirmed(label: str, heuristic: tuple, search: tuple) -> designs.Confirmed:
     d = designs.Confirmed({"label": label, "changes": {}}, None, None)
     d.gain_heuristic = dict(zip(("gain", "low", "high", "level"), heuristic + (0.975,)))

@@ -53,7 +53,7 @@ import numpy as np
 
 from tourney_sim.simulate.results import DatasetError
 
-from . import analysis, intervals
+from . import analysis, findings, intervals
 from .load import Config, discover, load_sources
 from .measures import DESIGN_COLUMNS, MEASURES, names, skill_per_deal
 
@@ -167,7 +167,6 @@ def fair_today(game: str, players: int, mirror: list[Path], strategy: str) -> di
     to fix"): every seat, team and first-player question of everyone ``strategy`` on ``mirror``
     (the study's seat questions, :func:`findings.seat_questions`, one Holm over them). ``fair``
     when every one is shown within the margin (or negligible): then there is nothing to fix."""
-    from . import findings
     cfg = _load(mirror)
     if cfg.game != game or cfg.players != players:
         raise DatasetError(f"{mirror[0]} holds {cfg.players}-player {cfg.game}, not {players}-player {game}")
@@ -281,6 +280,9 @@ class Confirmed:
     #: the seat (team) at fault in today's game, its edge before and after, paired: by level
     at_fault: dict = field(default_factory=dict)
     changes: dict = field(default_factory=dict)  # skill, length, draws, decisiveness against today
+    #: (deals both the strong and the heuristic level played, deals with the same result at both):
+    #: the table's apprentice plays its heuristic's games when nearly all are (findings.heuristics_games)
+    same_as_heuristic: tuple[int, int] | None = None
     targets: list = field(default_factory=list)
     verdict: str = ""
     recommended: bool = False
@@ -505,6 +507,9 @@ def confirm(out: Path, manifest: dict) -> tuple[Confirmed | None, list[Confirmed
         return None, []
     today = _read_confirmed(out, game, players, entries[0])
     designs = [_read_confirmed(out, game, players, e) for e in entries[1:]]
+    for d in [today, *designs]:
+        if d.strong is not None:
+            d.same_as_heuristic = findings.same_results(d.strong.cfg, d.heuristic.cfg)
     level = 1 - ALPHA / max(1, len(designs))
     joint = strong_level(len(designs), len((manifest.get("strong") or {}).get("looks") or ()))
     for d in designs:

@@ -450,6 +450,31 @@ def seat_values(cfg: Config) -> list[tuple[str, str, str, str, np.ndarray]]:
     return out
 
 
+#: the apprentice plays its heuristic's games when the results are the same on at least this
+#: share of the deals both levels played (Colleagues' 4- and 5-player weights leave their guide at
+#: a few decisions in ten thousand: a handful of deals in thousands end otherwise)
+AS_HEURISTIC = 0.99
+
+
+def same_results(a: Config, b: Config) -> tuple[int, int]:
+    """(the deals both ``a`` and ``b`` played, those of them on which every seat question's value
+    (:func:`seat_values`) is the same at both): how often two levels of play end a deal alike."""
+    ia, ib = analysis.common_deals(a, b)
+    others = {subject: x for subject, *_, x in seat_values(b)}
+    same = np.ones(len(ia), bool)
+    for subject, *_, x in seat_values(a):
+        if subject not in others:
+            return len(ia), 0
+        same &= x[ia] == others[subject][ib]
+    return len(ia), int(same.sum())
+
+
+def heuristics_games(same: tuple[int, int] | None) -> bool:
+    """Whether :func:`same_results`' (deals both played, deals with the same result) of the
+    apprentice against the heuristic say it played the heuristic's games (:data:`AS_HEURISTIC`)."""
+    return same is not None and same[0] > 0 and same[1] >= AS_HEURISTIC * same[0]
+
+
 def seat_questions(cfg: Config, context: str, level: str) -> list[Question]:
     return [_q("seats", cfg.players, level, subject, measure, context, claim, negative, "pp", x)
             for subject, measure, claim, negative, x in seat_values(cfg)]

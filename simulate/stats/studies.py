@@ -21,7 +21,7 @@ import numpy as np
 from tourney_sim.simulate.results import read_tournament
 
 from . import adaptive, analysis, findings
-from .findings import LEVEL_WORDS, LEVELS, Family, Question
+from .findings import AS_HEURISTIC, LEVEL_WORDS, LEVELS, Family, Question, heuristics_games
 from .load import Config, _assign_deals, load
 from .measures import length_per_deal
 
@@ -121,26 +121,13 @@ def agreement(data: StudyData, players: int) -> list[Question]:
     return findings.agreement_questions(apprentice, search, words + " on the same deals")
 
 
-#: the apprentice plays its heuristic's games when the results are the same on at least this
-#: share of the deals both levels played (Colleagues' 4- and 5-player weights leave their guide at
-#: a few decisions in ten thousand: a handful of deals in thousands end otherwise)
-AS_HEURISTIC = 0.99
-
-
 def same_as_heuristic(data: StudyData, players: int) -> tuple[int, int] | None:
     """(the deals both the apprentice and the heuristic level played at ``players``, those of them
     on which every seat question's value is the same at both); None when either level is missing."""
     a, h = data.levels.get((players, "apprentice")), data.levels.get((players, "heuristic"))
     if a is None or h is None:
         return None
-    ia, ih = analysis.common_deals(a, h)
-    heuristic = {subject: x for subject, *_, x in findings.seat_values(h)}
-    same = np.ones(len(ia), bool)
-    for subject, *_, x in findings.seat_values(a):
-        if subject not in heuristic:
-            return len(ia), 0
-        same &= x[ia] == heuristic[subject][ih]
-    return len(ia), int(same.sum())
+    return findings.same_results(a, h)
 
 
 def plays_as_heuristic(data: StudyData, players: int) -> bool:
@@ -149,12 +136,6 @@ def plays_as_heuristic(data: StudyData, players: int) -> bool:
     weights keep to its guide, the heuristic, all but a few moves in thousands). Its answers are
     then the heuristic level's, checked against the search; the report says so."""
     return heuristics_games(same_as_heuristic(data, players))
-
-
-def heuristics_games(same: tuple[int, int] | None) -> bool:
-    """Whether :func:`same_as_heuristic`'s (deals both played, deals with the same result) are the
-    heuristic's games (:data:`AS_HEURISTIC`)."""
-    return same is not None and same[0] > 0 and same[1] >= AS_HEURISTIC * same[0]
 
 
 def strong_levels(data: StudyData, family: Family) -> dict[int, str]:
