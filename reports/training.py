@@ -20,12 +20,15 @@ def write_report(out: Path, manifest: dict) -> str:
     history = manifest["history"]
     if history:
         ev = [h["evaluation"] for h in history]
+        itself = [e["opponent_win_rate"] for e in ev if e.get("opponent_win_rate") is not None]
         png = plots.intervals([f"round {h['round']}" + (" (best)" if manifest["best"] and manifest["best"]["round"]
                                                            == h["round"] else "") for h in history],
                               [e["win_rate"] for e in ev], [e["win_ci"][0] for e in ev], [e["win_ci"][1] for e in ev],
                               f"{manifest['game']} at {manifest['players']} players: each round's weights against "
-                              f"{manifest['against']}", "win rate in every seat (fresh deals; dashed: an even share)",
-                              reference=1 / len(_seatings(manifest)))
+                              f"{manifest['against']}",
+                              f"win rate in every seat (fresh deals; dashed: {manifest['against']} itself there)"
+                              if itself else "win rate in every seat (fresh deals; dashed: an even share)",
+                              reference=sum(itself) / len(itself) if itself else 1 / len(_seatings(manifest)))
         (Path(out) / CURVE).write_bytes(png)
     text = report_text(manifest, features_of(manifest["game"]).FEATURES)
     (Path(out) / "report.md").write_text(text)
@@ -42,6 +45,10 @@ def _first_paragraph(text: str) -> str:
     return text.split("\n\n")[1] if "\n\n" in text else text
 
 
+def _pp(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
 def _seatings(manifest: dict) -> list:
     from tourney_sim.simulate.games import get_game
     from tourney_sim.simulate.tune import candidate_seatings
@@ -56,20 +63,28 @@ def report_text(manifest: dict, features) -> str:
         lines.append(f"Best weights: the start ({manifest.get('start_from') or 'given weights'}): no round's weights "
                      "played at least as well on this table.")
     elif best:
+        itself = next((h["evaluation"] for h in manifest["history"] if h["round"] == best["round"]), {})
+        edge = itself.get("against_opponent")
+        than = (f"where {manifest['against']} itself wins {itself['opponent_win_rate']:.1%} in those seats on the same "
+                f"deals: {_pp(edge['difference'])} pp [{_pp(edge['difference_ci'][0])}, {_pp(edge['difference_ci'][1])}]"
+                if edge else f"an even share is {1 / len(_seatings(manifest)):.1%}")
         lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
-                     f"{manifest['against']} in every seat (fresh deals; an even share is "
-                     f"{1 / len(_seatings(manifest)):.1%}). Play them: `--strategy apprentice@DIR`. Each round's "
-                     "weights replace the best unless they play measurably worse on the same deals.")
+                     f"{manifest['against']} in every seat (fresh deals; {than}). Play them: "
+                     "`--strategy apprentice@DIR`. Each round's weights replace the best unless they play measurably "
+                     "worse on the same deals.")
     lines += ["", f"![learning curve]({CURVE})" if manifest["history"] else "(no round finished yet)", "",
               "| round | positions | agrees with the search (fit) | log loss | win rate vs "
-              f"{manifest['against']} [95%] | against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|"]
+              f"{manifest['against']} [95%] | {manifest['against']} itself there: edge over it, pp [95%] | "
+              "against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|---|"]
     for h in manifest["history"]:
         ev = h["evaluation"]
-        d = ev.get("against_best")
+        d, o = ev.get("against_best"), ev.get("against_opponent")
         vs = (f"{d['difference']:+.1%} [{d['difference_ci'][0]:+.1%}, {d['difference_ci'][1]:+.1%}]"
               if d else "(first)")
+        edge = (f"{ev['opponent_win_rate']:.1%}: {_pp(o['difference'])} [{_pp(o['difference_ci'][0])}, "
+                f"{_pp(o['difference_ci'][1])}]" if o else "—")
         lines.append(f"| {h['round']} | {h['positions']:,} | {h['fit']['agreement']:.1%} | {h['fit']['log_loss']:.3f} | "
-                     f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {vs} | "
+                     f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {edge} | {vs} | "
                      f"{'yes' if h['kept'] else 'no'} |")
     if best:
         meaning = dict(features)

@@ -563,13 +563,18 @@ class TrainJob(Job):
         return self.student.with_settings(dict(zip(self.features_names(), (float(w) for w in weights))))
 
     def evaluate(self, k: int, weights, best) -> dict:
-        """Round ``k``'s weights against the opponent on fresh deals, paired with ``best``'s."""
+        """Round ``k``'s weights against the opponent on fresh deals, paired with ``best``'s and
+        with the opponent's own games in the same seats (everyone the opponent, same deals): what
+        the weights win is read against what the opponent itself wins there, not against an even
+        share (draws and games nobody wins leave it below 1 / seatings)."""
         c, r = self.config, self.r
         seatings = candidate_seatings(c.players, c.spec.team_game)
         where = self.dir.path / f"round-{k}" / "evaluation"
         field = Field(c, [self.opponent.label], r.seed + 1 + k, r.eval_deals, "win", seatings)
         mine = field.play(self.setting(weights), where / "new", self.backend)
-        out = {"win_rate": float(mine.mean()), "win_ci": paired_summary(mine, mine)["best_ci"]}
+        itself = field.play(self.opponent, where / "opponent", self.backend)
+        out = {"win_rate": float(mine.mean()), "win_ci": paired_summary(mine, mine)["best_ci"],
+               "opponent_win_rate": float(itself.mean()), "against_opponent": paired_summary(mine, itself)}
         if best is not None:
             theirs = field.play(self.setting(best), where / "best", self.backend)
             out["against_best"] = paired_summary(mine, theirs)
@@ -610,7 +615,8 @@ class TrainJob(Job):
                 (self.dir.path / f"round-{k}.toml").write_text(weights_toml(self, w, f"round {k}"))
                 manifest["history"].append(entry)
                 if kept:
-                    manifest["best"] = {"round": k, "weights": entry["weights"], "win_rate": ev["win_rate"]}
+                    manifest["best"] = {"round": k, "weights": entry["weights"], "win_rate": ev["win_rate"],
+                                        "opponent_win_rate": ev["opponent_win_rate"]}
                     (self.dir.path / BEST_FILE).write_text(weights_toml(self, w, f"best: round {k}"))
                 self.dir.write(manifest)  # a run killed from here on keeps this round
         finally:

@@ -224,6 +224,22 @@ def test_a_training_run_is_reproducible_resumes_to_the_same_weights_and_its_weig
     assert not (tmp_path / "other").exists()
     report = (tmp_path / "whole" / "report.md").read_text()
     assert "| round |" in report and "What it weighs most" in report and "guide" in report
+    # a round's win rate is read against the opponent's own games in the same seats on the same
+    # deals (everyone the opponent), counted again here from a run of those deals
+    import pyarrow.dataset as ds
+    from tourney_sim.simulate.matchup import make_matchup
+    from tourney_sim.simulate.runner import run
+    first = whole.manifest["history"][0]["evaluation"]
+    against = whole.manifest["against"]
+    run(make_matchup(config, [against], seed=SMALL["seed"] + 1, rotate=False), SMALL["eval_deals"],
+        tmp_path / "itself", progress=False, workers=1)
+    rows = ds.dataset(str(tmp_path / "itself"), format="parquet").to_table(columns=["game", "seat", "win"]).to_pandas()
+    itself = rows[rows.seat < 2].groupby("seat").win.mean().mean()  # team 0 (seats 0, 2), team 1 (seats 1, 3)
+    assert first["opponent_win_rate"] == pytest.approx(itself)
+    assert first["against_opponent"]["difference"] == pytest.approx(first["win_rate"] - itself)
+    best = next(h["evaluation"] for h in whole.manifest["history"] if h["round"] == whole.manifest["best"]["round"])
+    assert (f"{against} in every seat (fresh deals; where {against} itself wins {best['opponent_win_rate']:.1%} in "
+            f"those seats on the same deals: {100 * best['against_opponent']['difference']:+.1f} pp [") in report
     assert (tmp_path / "whole" / "learning-curve.png").read_bytes()[:4] == b"\x89PNG"
     # `tourney report` and `tourney summary` of a training run: its headline (they said "not a dataset")
     headline = report.split("\n\n")[1]
