@@ -28,7 +28,8 @@ from tourney_sim.simulate.policy import guided_choice
 from tourney_sim.simulate.games.colleagues import features
 from tourney_sim.simulate.games.colleagues import rules as cl
 from tourney_sim.simulate.games.colleagues.features import (  # shared with the features
-    default_values, ipow, unseen_fractions)
+    NONE_HIGH as NONE_KNOWN_HIGH, NONE_LOW as NONE_KNOWN_LOW, default_values, ipow, others_on, stakes,
+    unseen_fractions)
 from tourney_sim.simulate.kernel import STRATEGY_SIGNATURE, popcount
 
 from . import Param, Strategy
@@ -44,8 +45,6 @@ TOKEN_THRESHOLD = 1.0
 EXTREME_FROM = 20
 #: dumper mulligans only when it holds at least this many extreme cards
 MULLIGAN_MIN = 2
-NONE_KNOWN_HIGH = -(1 << 30)
-NONE_KNOWN_LOW = 1 << 30
 
 
 # Speed (these heuristics also play the search's rollouts, thousands of decisions per real one):
@@ -99,43 +98,11 @@ def pick(day, x0, x1, x2, x3, x4):
 
 
 @njit(cache=True, inline="always")
-def others_on(public, private, me, col):
-    """(lowest known value, highest known value, number of unknown cards) of the other cards that
-    will take part in column ``col`` (ILL cards left out)."""
-    n = public[cl.H_PLAYERS]
-    lo, hi, unknown = np.int64(NONE_KNOWN_LOW), np.int64(NONE_KNOWN_HIGH), np.int64(0)
-    for s in range(n):  # branch-free: the seat's own cell and ILL cards change nothing
-        shown = np.int64(public[cl.ROW_SHOWN + s * cl.COLS + col])
-        other = s != me
-        known = other & (shown > cl.SHOWN_ILL)
-        lo = min(lo, shown if known else NONE_KNOWN_LOW)
-        hi = max(hi, shown if known else NONE_KNOWN_HIGH)
-        unknown += np.int64(other & (shown == cl.SHOWN_HIDDEN))
-    grey = public[cl.H_GREY]
-    if grey >= 0 and col < cl.DAYS:
-        card = public[cl.ROW_CARD + grey * cl.COLS + col]
-        if card < 0:
-            card = private[cl.P_SEEN + col]
-        if card >= 0:
-            v = np.int64(public[cl.C_VALUE + card])
-            lo = min(lo, v)
-            hi = max(hi, v)
-        else:
-            unknown += 1
-    return lo, hi, unknown
-
-
-@njit(cache=True, inline="always")
 def column_stakes(public, col, reprimand_weight):
-    """(cost of taking the top, cost of taking the bottom) of column ``col``."""
-    if col == cl.OT_COL:
-        k = public[cl.H_OT_NEXT]
-        top = public[cl.OT_VALUE + k] if k < cl.N_OT else 0
-        return float(top), -1.0
-    w = public[cl.WEEK_WORK + col]
-    r = public[cl.WEEK_REPR + col]
-    return (float(public[cl.W_VALUE + w] - public[cl.W_ICONS + w]),
-            reprimand_weight * public[cl.R_VALUE + r] - public[cl.R_ICONS + r])
+    """(cost of taking the top, cost of taking the bottom) of column ``col``: its values less the
+    tokens they draw (the features' :func:`features.stakes`); Overtime's bottom draws a token."""
+    top, top_icons, bottom, bottom_tokens = stakes(public, col)
+    return top - top_icons, reprimand_weight * bottom - bottom_tokens
 
 
 @njit(cache=True, inline="always")

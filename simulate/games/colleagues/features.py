@@ -162,22 +162,21 @@ def ipow(x, k):
 
 
 @njit(cache=True, inline="always")
-def _column(public, private, me, n, grey, col):
-    """(lowest known other value, highest known other value, unknown other cards, other cards)
-    that take part in column ``col`` (cards with ILLNESS left out)."""
+def others_on(public, private, me, col):
+    """(lowest known value, highest known value, number of unknown cards) of the other cards that
+    will take part in column ``col`` (ILL cards left out; NONE_LOW / NONE_HIGH when none is
+    known): the day estimate the heuristics (strategies/colleagues.py) and the features share."""
+    n = public[cl.H_PLAYERS]
     lo, hi, unknown = np.int64(NONE_LOW), np.int64(NONE_HIGH), np.int64(0)
-    for s in range(n):
-        if s == me:
-            continue
+    for s in range(n):  # branch-free: the seat's own cell and ILL cards change nothing
         shown = np.int64(public[cl.ROW_SHOWN + s * cl.COLS + col])
-        if shown > cl.SHOWN_ILL:
-            lo = min(lo, shown)
-            hi = max(hi, shown)
-        elif shown == cl.SHOWN_HIDDEN:
-            unknown += 1
-    others = n - 1
+        other = s != me
+        known = other & (shown > cl.SHOWN_ILL)
+        lo = min(lo, shown if known else NONE_LOW)
+        hi = max(hi, shown if known else NONE_HIGH)
+        unknown += np.int64(other & (shown == cl.SHOWN_HIDDEN))
+    grey = public[cl.H_GREY]
     if grey >= 0 and col < cl.DAYS:
-        others += 1
         card = public[cl.ROW_CARD + grey * cl.COLS + col]
         if card < 0:
             card = private[cl.P_SEEN + col]
@@ -187,7 +186,15 @@ def _column(public, private, me, n, grey, col):
             hi = max(hi, v)
         else:
             unknown += 1
-    return lo, hi, unknown, others
+    return lo, hi, unknown
+
+
+@njit(cache=True, inline="always")
+def _column(public, private, me, n, grey, col):
+    """(lowest known other value, highest known other value, unknown other cards, other cards)
+    that take part in column ``col`` (cards with ILLNESS left out)."""
+    lo, hi, unknown = others_on(public, private, me, col)
+    return lo, hi, unknown, np.int64(n - 1 + (grey >= 0 and col < cl.DAYS))
 
 
 @njit(cache=True, inline="always")
@@ -199,7 +206,7 @@ def _chances(lo, hi, unknown, v, below, above):
 
 
 @njit(cache=True, inline="always")
-def _stakes(public, col):
+def stakes(public, col):
     """(value of the top, icons of the top, Reprimand value of the bottom, tokens of the bottom)
     of column ``col``: a weekday's Work and Reprimand cards; Overtime: the top Overtime card and
     the lowest card's token."""
@@ -298,11 +305,11 @@ def move_features(public, private, moves, n_moves, out):
         # every column's (lowest, highest known other value, unknown others, others) and stakes,
         # once a decision (each card asks them of every open column)
         column = stack_empty(COLUMN_CELLS, np.int64)  # column col's at 4 col + 0 .. 3
-        stakes = stack_empty(COLUMN_CELLS, np.float64)
+        staked = stack_empty(COLUMN_CELLS, np.float64)
         for col in range(cl.COLS):
             at = 4 * col
             column[at], column[at + 1], column[at + 2], column[at + 3] = _column(public, private, me, n, grey, col)
-            stakes[at], stakes[at + 1], stakes[at + 2], stakes[at + 3] = _stakes(public, col)
+            staked[at], staked[at + 1], staked[at + 2], staked[at + 3] = stakes(public, col)
         counted, below, above, ext = -1, 0.5, 0.5, 0.0
         sum_work, sum_rep, open_cols = 0.0, 0.0, 0
         for k in range(n_moves):
@@ -319,13 +326,13 @@ def move_features(public, private, moves, n_moves, out):
                     if private[cl.P_CARD + col] < 0:
                         at = 4 * col
                         p_top, p_bottom = _chances(column[at], column[at + 1], column[at + 2], v, below, above)
-                        sum_work += p_top * stakes[at] / wscale
-                        sum_rep += p_bottom * stakes[at + 2] / rscale
+                        sum_work += p_top * staked[at] / wscale
+                        sum_rep += p_bottom * staked[at + 2] / rscale
                         open_cols += 1
             at = 4 * day
             unknown, others = column[at + 2], column[at + 3]
             p_top, p_bottom = _chances(column[at], column[at + 1], unknown, v, below, above)
-            top, top_i, bottom, bottom_i = stakes[at], stakes[at + 1], stakes[at + 2], stakes[at + 3]
+            top, top_i, bottom, bottom_i = staked[at], staked[at + 1], staked[at + 2], staked[at + 3]
             work = p_top * top / wscale  # the same arithmetic as in the sums above
             rep = p_bottom * bottom / rscale
             if open_cols > 1:
@@ -357,7 +364,7 @@ def move_features(public, private, moves, n_moves, out):
                 counted = col
                 ill = private[cl.P_ILL + col] > 0
                 lo, hi, unknown, others = _column(public, private, me, n, grey, col)
-                top, top_i, bottom, bottom_i = _stakes(public, col)
+                top, top_i, bottom, bottom_i = stakes(public, col)
                 v = (public[cl.C_VALUE + private[cl.P_CARD + col]]
                      + cl.TOKEN_STEP * (private[cl.P_PLUS + col] - private[cl.P_MINUS + col]))
                 below, above = unseen_fractions(public, unseen, count, default, v)
