@@ -19,7 +19,9 @@ Parts (``--parts``, default all but ``table``):
   within the search's 95% interval.
 - ``rollout``: ``ismcts:rollout=apprentice`` against ``ismcts`` (its default play-outs) at the same
   iterations, each in the heuristic's field on the same deals: the paired difference of their
-  win rates.
+  win rates; and the same in the apprentice's field (every other seat the shipped apprentice):
+  a search plays best when its play-outs play as its opponents do, so the two fields can
+  disagree (``--rollout-fields guide`` for the first only).
 - ``table``: trains an apprentice on a designed table (Cardavia ``match_deals=2``; Colleagues at 4
   players with a component change; Partners with the original rules' bounce, ``house_overshoot=bounce``), measures it against that table's heuristic as ``strength``
   does, and checks that the shipped weights are refused there.
@@ -95,10 +97,19 @@ def speed(config: GameConfig, repeats: int, games: int) -> dict:
         "heuristic_seconds": statistics.median(seconds[heuristic]), "ratio": statistics.median(ends), "ratios": ends}}
 
 
-def field_results(config: GameConfig, names: list[str], deals: int, seed: int, backend, where: Path) -> dict:
-    """Each named strategy's result per seating and deal in the heuristic's field (same deals)."""
-    heuristic = heuristic_of(config.game)
-    field = Field(config, [heuristic], seed, deals, "win", candidate_seatings(config.players, config.spec.team_game))
+#: the rollout part's search: today's search with the apprentice's play-outs
+ROLLOUT_SEARCH = "ismcts:rollout=apprentice"
+
+
+def field_results(config: GameConfig, names: list[str], deals: int, seed: int, backend, where: Path,
+                  opponent: str | None = None) -> dict:
+    """Each named strategy's result per seating and deal in the field of ``opponent`` (default the
+    heuristic) on the same deals."""
+    if opponent is not None:
+        (s,) = resolve(config.game, [opponent], config=config)
+        opponent = s.label
+    field = Field(config, [opponent or heuristic_of(config.game)], seed, deals, "win",
+                  candidate_seatings(config.players, config.spec.team_game))
     out = {}
     for name in names:
         (s,) = resolve(config.game, [name], config=config)
@@ -131,11 +142,22 @@ def strength(config: GameConfig, deals: int, seed: int, backend, where: Path) ->
             "search": edge(r["ismcts"], base), "recovered": share(r["apprentice"], r["ismcts"], base, seed)}
 
 
-def rollout(config: GameConfig, deals: int, seed: int, backend, where: Path) -> dict:
-    r = field_results(config, ["ismcts:rollout=apprentice", "ismcts"], deals, seed, backend, where)
-    s = paired_summary(r["ismcts:rollout=apprentice"], r["ismcts"])
-    return {"deals": deals, "seed": seed, "difference": s["difference"], "ci": s["difference_ci"], "p": s["p_value"],
-            "apprentice_rollouts": s["best"], "default_rollouts": s["defaults"]}
+def rollout(config: GameConfig, deals: int, seed: int, backend, where: Path, fields=("guide", "apprentice"),
+            search: str = ROLLOUT_SEARCH) -> dict:
+    """The search with the apprentice's play-outs (or ``search``) against today's, in the guide's
+    field (the keys at the top) and in the apprentice's (``apprentice_field``)."""
+    out = {"deals": deals, "seed": seed, "search": search}
+    for name in fields:
+        r = field_results(config, [search, "ismcts"], deals, seed, backend, where / name,
+                          opponent=None if name == "guide" else "apprentice")
+        s = paired_summary(r[search], r["ismcts"])
+        figures = {"difference": s["difference"], "ci": s["difference_ci"], "p": s["p_value"],
+                   "apprentice_rollouts": s["best"], "default_rollouts": s["defaults"]}
+        if name == "guide":
+            out.update(figures)
+        else:
+            out["apprentice_field"] = figures
+    return out
 
 
 def balance(config: GameConfig, deals: int, seed: int, backend, where: Path) -> dict:
@@ -184,9 +206,11 @@ def pp(x: float) -> str:
 
 def markdown(results: dict) -> str:
     """The figures as the tables of docs/apprentice.md."""
-    lines = ["| configuration | guide | apprentice's edge [95%], p | search's edge [95%] | share of the search's "
-             "edge recovered [95%] | speed: games/s, apprentice / guide, end to end (kernel) |",
-             "|---|---|---|---|---|---|"]
+    lines = []
+    if any("strength" in e for k, e in results.items() if not k.startswith("table:")):
+        lines += ["| configuration | guide | apprentice's edge [95%], p | search's edge [95%] | share of the search's "
+                  "edge recovered [95%] | speed: games/s, apprentice / guide, end to end (kernel) |",
+                  "|---|---|---|---|---|---|"]
     for key, e in results.items():
         if key.startswith("table:") or "strength" not in e:
             continue
@@ -211,13 +235,20 @@ def markdown(results: dict) -> str:
                               for row in b["seats"])
             lines.append(f"| {key.replace('-', ', ')} players | {seats} | {'yes' if b['all_within'] else 'no'} |")
     if any("rollout" in e for e in results.values()):
-        lines += ["", "| configuration | ismcts:rollout=apprentice against ismcts (each in the guide's field, same "
-                  "deals) [95%], p |", "|---|---|"]
+        lines += ["", "| configuration | ismcts:rollout=apprentice against ismcts, each in the guide's field (same "
+                  "deals) [95%], p | the same in the apprentice's field |", "|---|---|---|"]
+
+        def cell(r: dict | None, deals: int) -> str:
+            if r is None or "difference" not in r:
+                return "—"
+            return f"{pp(r['difference'])} pp [{pp(r['ci'][0])}, {pp(r['ci'][1])}], p {r['p']:.2g} ({deals:,} deals)"
+
         for key, e in results.items():
             if "rollout" in e:
                 r = e["rollout"]
-                lines.append(f"| {key.replace('-', ', ')} players | {pp(r['difference'])} pp [{pp(r['ci'][0])}, "
-                             f"{pp(r['ci'][1])}], p {r['p']:.2g} ({r['deals']:,} deals) |")
+                named = "" if r.get("search", ROLLOUT_SEARCH) == ROLLOUT_SEARCH else f" ({r['search']})"
+                lines.append(f"| {key.replace('-', ', ')} players{named} | {cell(r, r['deals'])} | "
+                             f"{cell(r.get('apprentice_field'), r['deals'])} |")
     tables = [(k, e) for k, e in results.items() if k.startswith("table:")]
     if tables:
         lines += ["", "| designed table | training | its apprentice's edge over the guide [95%], p | the shipped "
@@ -226,7 +257,7 @@ def markdown(results: dict) -> str:
             a = e["apprentice"]
             lines.append(f"| {e['table']} | {e['train_seconds']:.0f} s | {pp(a['edge'])} pp [{pp(a['ci'][0])}, "
                          f"{pp(a['ci'][1])}], p {a['p']:.2g} | {'refused' if e['shipped_refused'] else 'played!'} |")
-    return "\n".join(lines)
+    return "\n".join(lines).strip("\n")
 
 
 def main() -> None:
@@ -236,6 +267,10 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--balance-deals", type=int, default=2000)
     ap.add_argument("--rollout-deals", type=int, default=1000)
+    ap.add_argument("--rollout-search", default=ROLLOUT_SEARCH,
+                    help="the search the rollout part plays against ismcts (e.g. ismcts:rollout=apprentice,score_scale=40)")
+    ap.add_argument("--rollout-fields", default="guide,apprentice",
+                    help="the fields the rollout part plays in: guide, apprentice or both (comma-separated)")
     ap.add_argument("--seed", type=int, default=4141)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--speed-games", type=int, default=20_000)
@@ -247,6 +282,9 @@ def main() -> None:
         print(markdown(json.loads(Path(args.markdown).read_text())))
         return
     parts = args.parts.split(",")
+    fields = tuple(args.rollout_fields.split(","))
+    if not fields or not set(fields) <= {"guide", "apprentice"}:
+        sys.exit(f"error: --rollout-fields takes guide, apprentice or both, comma-separated; got {args.rollout_fields!r}")
     results = json.loads(Path(args.out).read_text()) if args.out and Path(args.out).exists() else {}
 
     def save():
@@ -275,7 +313,9 @@ def main() -> None:
                     elif part == "balance":
                         entry[part] = balance(config, args.balance_deals, args.seed, backend, where)
                     else:
-                        entry[part] = rollout(config, args.rollout_deals, args.seed, backend, where)
+                        # a field not played this time keeps its figures from an earlier run
+                        entry[part] = {**entry.get(part, {}), **rollout(config, args.rollout_deals, args.seed,
+                                                                         backend, where, fields, args.rollout_search)}
                     entry[part]["seconds"] = time.perf_counter() - t
                     print(json.dumps(entry[part]), flush=True)
                     save()
