@@ -10,6 +10,7 @@ from tourney_sim.simulate.policy import curve_name
 from tourney_sim.simulate.train import TRAIN, features_of
 
 from . import plots
+from .render import interval_pp, pp
 
 CURVE = "learning-curve.png"
 
@@ -45,8 +46,10 @@ def _first_paragraph(text: str) -> str:
     return text.split("\n\n")[1] if "\n\n" in text else text
 
 
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}"
+def _edge(ev: dict) -> str:
+    """A round's paired edge over the opponent's own games in the same seats: "+3.2 pp [+1.9, +4.5]"."""
+    d = ev["against_opponent"]
+    return f"{pp(d['difference'])} pp {interval_pp(*d['difference_ci'])}"
 
 
 def _seatings(manifest: dict) -> list:
@@ -64,10 +67,9 @@ def report_text(manifest: dict, features) -> str:
                      "played at least as well on this table.")
     elif best:
         itself = next((h["evaluation"] for h in manifest["history"] if h["round"] == best["round"]), {})
-        edge = itself.get("against_opponent")
         than = (f"where {manifest['against']} itself wins {itself['opponent_win_rate']:.1%} in those seats on the same "
-                f"deals: {_pp(edge['difference'])} pp [{_pp(edge['difference_ci'][0])}, {_pp(edge['difference_ci'][1])}]"
-                if edge else f"an even share is {1 / len(_seatings(manifest)):.1%}")
+                f"deals: {_edge(itself)}" if itself.get("against_opponent")
+                else f"an even share is {1 / len(_seatings(manifest)):.1%}")
         lines.append(f"Best weights: round {best['round']}, winning {best['win_rate']:.1%} of its games against "
                      f"{manifest['against']} in every seat (fresh deals; {than}). Play them: "
                      "`--strategy apprentice@DIR`. Each round's weights replace the best unless they play measurably "
@@ -78,11 +80,10 @@ def report_text(manifest: dict, features) -> str:
               "against the best so far [95%] | kept |", "|---|---|---|---|---|---|---|---|"]
     for h in manifest["history"]:
         ev = h["evaluation"]
-        d, o = ev.get("against_best"), ev.get("against_opponent")
+        d = ev.get("against_best")
         vs = (f"{d['difference']:+.1%} [{d['difference_ci'][0]:+.1%}, {d['difference_ci'][1]:+.1%}]"
               if d else "(first)")
-        edge = (f"{ev['opponent_win_rate']:.1%}: {_pp(o['difference'])} [{_pp(o['difference_ci'][0])}, "
-                f"{_pp(o['difference_ci'][1])}]" if o else "—")
+        edge = f"{ev['opponent_win_rate']:.1%}: {_edge(ev)}" if ev.get("against_opponent") else "—"
         lines.append(f"| {h['round']} | {h['positions']:,} | {h['fit']['agreement']:.1%} | {h['fit']['log_loss']:.3f} | "
                      f"{ev['win_rate']:.1%} [{ev['win_ci'][0]:.1%}, {ev['win_ci'][1]:.1%}] | {edge} | {vs} | "
                      f"{'yes' if h['kept'] else 'no'} |")

@@ -615,8 +615,7 @@ class TrainJob(Job):
                 (self.dir.path / f"round-{k}.toml").write_text(weights_toml(self, w, f"round {k}"))
                 manifest["history"].append(entry)
                 if kept:
-                    manifest["best"] = {"round": k, "weights": entry["weights"], "win_rate": ev["win_rate"],
-                                        "opponent_win_rate": ev["opponent_win_rate"]}
+                    manifest["best"] = {"round": k, "weights": entry["weights"], "win_rate": ev["win_rate"]}
                     (self.dir.path / BEST_FILE).write_text(weights_toml(self, w, f"best: round {k}"))
                 self.dir.write(manifest)  # a run killed from here on keeps this round
         finally:
