@@ -285,6 +285,14 @@ def main() -> None:
     fields = tuple(args.rollout_fields.split(","))
     if not fields or not set(fields) <= {"guide", "apprentice"}:
         sys.exit(f"error: --rollout-fields takes guide, apprentice or both, comma-separated; got {args.rollout_fields!r}")
+    if "rollout" in parts:
+        for game, players in CONFIGS:
+            if args.only and f"{game}-{players}" not in args.only:
+                continue
+            try:
+                resolve(game, [args.rollout_search], config=GameConfig.build(game, players))
+            except StrategyError as exc:
+                sys.exit(f"error: --rollout-search: {exc}")
     results = json.loads(Path(args.out).read_text()) if args.out and Path(args.out).exists() else {}
 
     def save():
