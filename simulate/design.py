@@ -88,7 +88,7 @@ from .matchup import make_matchup
 from .replay import EngineDisagreement, trace as replay_trace
 from .results import read_manifest
 from .stats.designs import STRONG_MARGIN, design_measure, fair_today, hopeless
-from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, names, ranges
+from .stats.measures import DESIGN_OBJECTIVES, DESIGN_TARGETS, MEASURES as REGISTRY, design_targets, names, ranges
 from .runner import run as run_games
 from .games.config import GameConfig
 from .train import MOST_POSITIONS, labels_for
@@ -109,8 +109,15 @@ MAX_DEALS = 2_000_000
 MAX_TRIALS = 100_000
 MAX_DESIGNS = 20
 MAX_CHANGES = 50
-#: a fix that makes the game a coin flip is not a fix: skill keeps at least 75% of today's
+#: a fix must not change the game's character: skill keeps at least 75% of today's (a coin flip
+#: is not a fix), the leader at two thirds wins within ±10 pp as often as today, draws within ±2 pp
+#: (game length is stated, not targeted: a longer match is a designer's usual fix)
 DEFAULT_TARGETS = DESIGN_TARGETS
+
+
+def default_targets(game: str) -> tuple[str, ...]:
+    """:data:`DEFAULT_TARGETS` that ``game`` can measure (decisiveness needs its leader at two thirds)."""
+    return design_targets(name for name, _ in get_game(game).columns)
 SAMPLERS = ("tpe", "nsga2")
 RULE = "rule"
 #: an int rule option is searched over at most this many values from its lowest (``--wide``)
@@ -340,23 +347,40 @@ def select(game: str, dims: list[Dimension], vary, fix, players: int | None = No
 
 
 # ----------------------------------------------------------------------------- targets
-_TARGET = re.compile(r"^\s*([a-z]+)\s*(>=|<=|=)\s*(?:±|\+-|\+/-)?\s*([-+]?[0-9.]+)\s*(%?)\s*$")
+_TARGET = re.compile(r"^\s*([a-z]+)\s*(>=|<=|=)\s*(?:±|\+-|\+/-)?\s*([-+]?[0-9.]+)\s*(%|pp|)\s*$")
+#: the units whose values are shares or differences of shares: a target in percentage points fits them
+POINT_UNITS = ("share", "figure", "difference")
 #: the values each measure can take (absolute targets outside them can never be met)
 MEASURE_RANGE = ranges("design")
 
 
 def parse_target(text: str) -> tuple[str, dict]:
     """``skill>=75%`` (at least 75% of today's), ``length=10%`` (within ±10% of today's),
-    ``draws<=0.05``, ``balance>=0.95`` (absolute) -> (measure, {"op", "value", "relative"})."""
-    form = ("MEASURE>=X, MEASURE<=X or MEASURE=X% (within ±X% of today's game); X% is relative to "
-            f"today's game, a plain number absolute; measures: {', '.join(MEASURES)}")
+    ``decisiveness=10pp`` (within ±10 percentage points of today's), ``draws<=0.05``,
+    ``balance>=0.95`` (absolute) -> (measure, {"op", "value", "relative"}); a target in points is
+    "within" and not relative (its value a difference: 0.10)."""
+    form = ("MEASURE>=X, MEASURE<=X, MEASURE=X% (within ±X% of today's game) or MEASURE=Xpp (within ±X "
+            "percentage points of today's); X% is relative to today's game, a plain number absolute; "
+            f"measures: {', '.join(MEASURES)}")
     m = _TARGET.match(text)
     if not m:
         raise DesignError(f"--target expects {form}, got {text!r}")
     measure, op, number, percent = m.groups()
     if measure not in MEASURES:
         raise DesignError(f"--target {text}: no measure {measure!r} (measures: {', '.join(MEASURES)})")
-    value = float(number)
+    try:
+        value = float(number)
+    except ValueError:
+        raise DesignError(f"--target expects {form}, got {text!r}") from None
+    if percent == "pp":
+        if op != "=":
+            raise DesignError(f"--target {text}: points take '=' (within ±X pp of today's game), e.g. {measure}=10pp")
+        if REGISTRY[measure].unit not in POINT_UNITS:
+            raise DesignError(f"--target {text}: {measure} is not a share, so it has no percentage points "
+                              f"(use {measure}=X% for within ±X% of today's)")
+        if not value > 0:
+            raise DesignError(f"--target {text}: the points must be positive, e.g. {measure}=10pp")
+        return measure, {"op": "within", "value": value / 100, "relative": False}
     relative = percent == "%"
     if relative:
         value /= 100
@@ -383,7 +407,11 @@ def target_excess(measure: str, target: dict, value: float | None, today: float 
         return bound - value
     if target["op"] == "<=":
         return value - bound
-    if today is None or today == 0:
+    if today is None:
+        return 0.0
+    if not target["relative"]:  # within ±X points of today's
+        return abs(value - today) - target["value"]
+    if today == 0:
         return 0.0
     return abs(value / today - 1) - target["value"]
 
@@ -442,14 +470,16 @@ def compensation_only(changes: dict, levers: set[str]) -> bool:
 def best_compensation(history: list[dict], levers: set[str]) -> int | None:
     """The trial of the seat compensation that evens the seats best (issue 42): of the trials
     that change nothing but compensation levers (each single lever value is tried first), the
-    fairest, when it is fairer than today's game; else None. Confirmed beside the designs."""
+    fairest of those that meet the targets (else the fairest of all: the report says which target
+    it misses), when it is fairer than today's game; else None. Confirmed beside the designs."""
     by_trial = {h["trial"]: h for h in history}
     today = by_trial[0]["measures"]["balance"]
     pool = [h for h in history if h["state"] == "complete" and h.get("repeat_of") is None
             and compensation_only(h["changes"], levers) and h["measures"]["balance"] > today]
     if not pool:
         return None
-    return min(pool, key=lambda h: (-h["measures"]["balance"], h["disruption"], h["trial"]))["trial"]
+    return min(pool, key=lambda h: (not h.get("feasible", True), -h["measures"]["balance"], h["disruption"],
+                                    h["trial"]))["trial"]
 
 
 def choose_confirmed(history: list[dict], front: list[int], k: int, levers: set[str] = frozenset()) -> list[int]:
@@ -738,9 +768,12 @@ class DesignRequest:
     objectives: list[str] = option(DEFAULT_OBJECTIVES, "What to optimise besides disruption (always one): balance, "
                                    "skill, length (closeness to today's), decisiveness, draws; repeatable (default: "
                                    "balance and skill).", "--objective")
-    targets: Optional[list[str]] = option(None, "A constraint, repeatable: \"skill>=75%\" (at least 75% of today's: "
-                                          "the default), \"length=10%\" (within ±10% of today's), \"draws<=0.05\", "
-                                          "\"balance>=0.97\" (absolute). --target none: no target.", "--target")
+    targets: Optional[list[str]] = option(None, "A constraint, repeatable: \"skill>=75%\" (at least 75% of today's), "
+                                          "\"decisiveness=10pp\" (within ±10 percentage points of today's), "
+                                          "\"length=10%\" (within ±10% of today's), \"draws<=0.05\", \"balance>=0.97\" "
+                                          "(absolute). Default: skill>=75%, decisiveness=10pp, draws=2pp (those the "
+                                          "game measures); giving any replaces them all. --target none: no target.",
+                                          "--target")
     max_changes: int = option(3, "At most this many values changed in a design.")
     budget: str = option("standard", "quick (minutes), standard (about 10 minutes per game on 2 cores) or thorough "
                          "(about an hour): trials, deals and confirmation; docs/design.md lists each one's numbers and "
@@ -830,7 +863,7 @@ class DesignJob(Job):
         for o in objectives:
             if o not in MEASURES:
                 raise DesignError(f"--objective must be one of {', '.join(MEASURES)} (disruption is always one), got {o!r}")
-        parsed_targets = dict(parse_target(t) for t in (DEFAULT_TARGETS if targets is None else targets))
+        parsed_targets = dict(parse_target(t) for t in (default_targets(game) if targets is None else targets))
         if not (0 <= seed < 2**64):
             raise DesignError(f"--seed must be an integer from 0 to {2**64 - 1}, got {seed}")
         confirm_seed = (seed + 1) % 2**64 if confirm_seed is None else confirm_seed

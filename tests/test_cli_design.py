@@ -52,6 +52,10 @@ def invoke(*args):
     (["cardavia", "--target", "skill>=-10%"], "-10"),
     (["cardavia", "--target", "fun>=0.5"], "fun"),
     (["cardavia", "--target", "balance"], "balance"),
+    (["cardavia", "--target", "length=10pp"], "length is not a share, so it has no percentage points"),
+    (["cardavia", "--target", "draws<=2pp"], "points take '=' (within ±X pp of today's game)"),
+    (["cardavia", "--target", "draws=0pp"], "the points must be positive"),
+    (["cardavia", "--target", "draws=1.2.3pp"], "--target expects"),
     # the rest of the options
     (["cardavia", "--max-changes", 0], "max-changes"),
     (["cardavia", "--players", 3], "3"),

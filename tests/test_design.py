@@ -342,9 +342,9 @@ def test_a_planted_disagreement_fails_its_design_only_and_the_run_completes(no_f
 def test_seat_compensation_is_confirmed_beside_the_designs_and_never_chosen_as_one():
     """Issue 42: a design changing only compensation levers is not one of the front's designs to
     confirm; the fairest such trial, when fairer than today's, is confirmed apart."""
-    def trial(k, changes, balance, state="complete"):
+    def trial(k, changes, balance, state="complete", feasible=True):
         return {"trial": k, "changes": changes, "measures": {"balance": balance}, "disruption": 1.0 + 0.1 * k,
-                "state": state}
+                "state": state, "feasible": feasible}
     levers = {"compensation.points[team0]", "compensation.points[team1]"}
     history = [trial(0, {}, 0.60), trial(1, {"rule:match_deals": "2"}, 0.95),
                trial(2, {"compensation.points[team0]": 3}, 0.90), trial(3, {"compensation.points[team0]": 4}, 0.97),
@@ -353,6 +353,10 @@ def test_seat_compensation_is_confirmed_beside_the_designs_and_never_chosen_as_o
     assert design_module.choose_confirmed(history, [1, 2, 3, 5], 3, levers) == [1, 5]
     assert design_module.best_compensation(history, levers) == 3
     assert design_module.best_compensation(history[:1] + history[4:5], levers) is None  # none fairer than today
+    # the fairest that meets the targets first; one that misses them only when no other is fairer than today's
+    missing = [dict(h, feasible=h["trial"] != 3) for h in history]
+    assert design_module.best_compensation(missing, levers) == 2
+    assert design_module.best_compensation(missing[:1] + missing[3:4], levers) == 3
     # every game declares its levers; the study's "What to change" names them (Partners: none)
     from tourney_sim.reports.study_report import compensation_levers
     assert [lever.split(":")[0] for lever in compensation_levers("cardavia")] == ["compensation.points"]
@@ -654,3 +658,20 @@ def test_each_designs_apprentice_is_retrained_at_the_games_label_budget():
     assert train_plan("cardavia")["positions"] == standard
     assert train_plan("colleagues")["positions"] == labels_for("colleagues", standard) < standard
     assert train_plan("colleagues", strong_labels=700)["positions"] == 700
+
+
+def test_side_effects_are_targets_by_default_in_points_of_today_s_game():
+    """Issue 42: decisiveness and draws stay near today's by default (within ±10 and ±2 points);
+    (a game that recorded no leader at two thirds would get no decisiveness target:
+    test_measures); the search is told how far a trial misses, in points."""
+    for game in ("cardavia", "colleagues", "companeros", "partners"):  # each records its leader at two thirds
+        assert design_module.default_targets(game) == ("skill>=75%", "decisiveness=10pp", "draws=2pp")
+    measure, target = design_module.parse_target("decisiveness=10pp")
+    assert (measure, target) == ("decisiveness", {"op": "within", "value": 0.10, "relative": False})
+    assert design_module.parse_target("draws = ±2 pp")[1]["value"] == pytest.approx(0.02)
+    assert design_module.target_excess(measure, target, 0.608, 0.759) == pytest.approx(0.051)
+    assert design_module.target_excess(measure, target, 0.80, 0.759) == pytest.approx(-0.059)
+    assert design_module.target_excess(measure, target, None, 0.759) == 1.0  # not measured: missed
+    # relative targets as before
+    assert design_module.target_excess("length", design_module.parse_target("length=10%")[1], 120.0, 100.0) \
+        == pytest.approx(0.10)

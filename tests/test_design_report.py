@@ -362,6 +362,12 @@ def test_check_target():
     assert designs.check_target("draws", {"op": "<=", "value": 0.05, "relative": False}, 0.04, 0.5)["met"]
     missing = designs.check_target("decisiveness", {"op": ">=", "value": 0.5, "relative": False}, None, None)
     assert not missing["met"] and "cannot be measured" in missing["why"]
+    points = {"op": "within", "value": 0.10, "relative": False}  # decisiveness=10pp
+    assert designs.check_target("decisiveness", points, 0.659, 0.759)["met"]
+    low = designs.check_target("decisiveness", points, 0.608, 0.759)
+    assert not low["met"] and low["target"] == "decisiveness within ±10 pp of today's"
+    assert low["why"] == "decisiveness 60.8% (-15.1 pp from today's 75.9%) misses decisiveness within ±10 pp of today's"
+    assert not designs.check_target("decisiveness", points, 0.5, None)["met"]  # today's not measured
 
 
 # ----------------------------------------------------------------------------- the designs folder

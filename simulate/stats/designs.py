@@ -126,12 +126,17 @@ def read_deals(game: str, players: int, mirror, skill=()) -> Deals:
     cfg = _load(mirror)
     if cfg.game != game or cfg.players != players:
         raise DatasetError(f"{mirror[0]} holds {cfg.players}-player {cfg.game}, not {players}-player {game}")
-    unit_names, w = analysis.units(cfg)
-    gd = analysis.tables_per_deal(cfg)
-    d = Deals(cfg, unit_names, analysis.per_deal_sum(cfg, w), gd, MEASURES["length"].per_deal(cfg),
-              MEASURES["draws"].per_deal(cfg), MEASURES["decisiveness"].per_deal(cfg))
+    d = deals_of(cfg)
     d.skill, d.skill_deals = _skill_per_deal(skill)
     return d
+
+
+def deals_of(cfg: Config) -> Deals:
+    """The per-deal values of one loaded configuration (everyone the same strategy)."""
+    unit_names, w = analysis.units(cfg)
+    return Deals(cfg, unit_names, analysis.per_deal_sum(cfg, w), analysis.tables_per_deal(cfg),
+                 MEASURES["length"].per_deal(cfg), MEASURES["draws"].per_deal(cfg),
+                 MEASURES["decisiveness"].per_deal(cfg))
 
 
 def summary(d: Deals) -> dict:
@@ -398,10 +403,10 @@ OPS = {">=": lambda x, v: x >= v - TOLERANCE, "<=": lambda x, v: x <= v + TOLERA
 def check_target(measure_name: str, target: dict, value, today) -> dict:
     """One target on one design's estimate: a relative target compares with today's value (``>=
     75%``: at least 0.75 times today's; ``within 10%``: at most 10% away from today's), an absolute
-    one with its number (``within 0.1``: at most 0.1 away from today's)."""
+    one with its number (``within 0.1``, given as ``=10pp``: at most 10 points away from today's)."""
     op, v, relative = target["op"], float(target["value"]), bool(target.get("relative"))
     text = f"{measure_name} {_target_text(target)}"
-    if value is None or (relative and today is None):
+    if value is None or ((relative or op == "within") and today is None):
         return {"measure": measure_name, "target": text, "value": value, "today": today, "met": False,
                 "why": f"{measure_name} cannot be measured in this game"}
     if op == "within":
@@ -410,18 +415,20 @@ def check_target(measure_name: str, target: dict, value, today) -> dict:
     else:
         met = OPS[op](value, v * today if relative else v)
     return {"measure": measure_name, "target": text, "value": value, "today": today, "met": bool(met),
-            "why": None if met else f"{measure_name} {_value_text(measure_name, value, today)} misses {text}"}
+            "why": None if met else f"{measure_name} {_value_text(measure_name, value, today, points=not relative and op == 'within')} misses {text}"}
 
 
 def _target_text(target: dict) -> str:
     v, relative = float(target["value"]), bool(target.get("relative"))
     amount = f"{100 * v:g}% of today's" if relative else f"{v:g}"
     if target["op"] == "within":
-        return f"within ±{100 * v:g}% of today's" if relative else f"within ±{v:g} of today's"
+        return f"within ±{100 * v:g}% of today's" if relative else f"within ±{100 * v:g} pp of today's"
     return f"{target['op']} {amount}"
 
 
-def _value_text(name: str, value, today) -> str:
+def _value_text(name: str, value, today, points: bool = False) -> str:
+    if points:  # a target in points: how far from today's, in points
+        return f"{_fmt(name, value)} ({100 * (value - today):+.1f} pp from today's {_fmt(name, today)})"
     rel = f" ({100 * value / today:.0f}% of today's {_fmt(name, today)})" if today else ""
     return f"{_fmt(name, value)}{rel}"
 

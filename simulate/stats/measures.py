@@ -72,7 +72,9 @@ class Measure:
     question: str | None = None  # its name in a study question ("draw rate"); None: the study asks none
     asked: int = 0  # the study asks about a rule option's effect on it in this order (0: not asked)
     objective: bool = False  # a default objective of tourney design
-    target: str | None = None  # its default target of tourney design (">=75%": at least 75% of today's)
+    #: its default target of tourney design (">=75%": at least 75% of today's; "=10pp": within ±10
+    #: percentage points of today's); a game that cannot measure it does not get it
+    target: str | None = None
     column: str | None = None  # the result column it needs beyond the base columns (None: none)
 
     @property
@@ -264,10 +266,10 @@ LENGTH = register(Measure(
 DECISIVENESS = register(Measure(
     "decisiveness", leader_wins_per_deal, 0.0, 1.0, "max", "how often the leader at two thirds wins", "share",
     uses=("design", "study"), said="the leader at two thirds wins", figure=decisiveness_figure,
-    question="decisiveness", asked=2, column=DECISIVENESS_COLUMN))
+    question="decisiveness", asked=2, column=DECISIVENESS_COLUMN, target="=10pp"))
 DRAWS = register(Measure(
     "draws", draws_per_deal, 0.0, 1.0, "min", "the share of shared first places", "share",
-    uses=("design", "study"), said="draws", figure=draws_figure, question="draw rate", asked=1))
+    uses=("design", "study"), said="draws", figure=draws_figure, question="draw rate", asked=1, target="=2pp"))
 WIN = register(Measure(
     "win", _candidate("win"), 0.0, 1.0, "max", "win rate", "share", reads="dataset", uses=("tune",),
     said="win rate"))
@@ -278,5 +280,13 @@ MARGIN = register(Measure(
 #: tourney design's default objectives (besides disruption, always one) and targets
 DESIGN_OBJECTIVES = tuple(n for n in names("design") if MEASURES[n].objective)
 DESIGN_TARGETS = tuple(f"{n}{MEASURES[n].target}" for n in names("design") if MEASURES[n].target)
+
+
+def design_targets(columns) -> tuple[str, ...]:
+    """The default targets of a design of a game whose results have ``columns``: those of
+    :data:`DESIGN_TARGETS` the game can measure (decisiveness needs its column)."""
+    return tuple(t for n, t in zip((n for n in names("design") if MEASURES[n].target), DESIGN_TARGETS)
+                 if MEASURES[n].column is None or MEASURES[n].column in columns)
+
 #: the result columns a design candidate's measures read beyond the base columns
 DESIGN_COLUMNS = tuple(MEASURES[n].column for n in names("design") if MEASURES[n].column)
