@@ -21,12 +21,13 @@ from tourney_sim.simulate.stats import analysis, findings, intervals
 from tourney_sim.simulate.stats.findings import LEVELS, Family, Question
 from tourney_sim.simulate.stats.measures import margin_per_deal, mean_score_per_deal
 from tourney_sim.simulate.stats.findings import LEVEL_WORDS
-from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, context, findings_json,
+from tourney_sim.simulate.stats.studies import (StudyData, adaptive_counts, changed_any_game, compensation, context,
+                                                findings_json,
                                                 findings_level, heuristics_games, load_study, on_deals, questions,
                                                 same_as_heuristic, strong_counts, strong_levels)
 
 from . import plots
-from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, num, pct, pval, write
+from .render import Report, Table, _fig, _figs, _h, _p, _ul, count, interval_pct, interval_pp, num, pct, pp, pval, write
 from .study_components import _gain, layout_components
 
 SEARCH = "ismcts"
@@ -404,7 +405,8 @@ def _best_heuristic(data: StudyData, family: Family, p: int) -> str | None:
 
 
 # ----------------------------------------------------------------------------- the report
-def build(data: StudyData, family: Family) -> Report:
+def build(data: StudyData, family: Family, found: dict | None = None) -> Report:
+    """The report of a study (``found``: its seat compensation, computed here when not given)."""
     r = Report(data.game, data.title, [], [], [], [], [])
     b = r.blocks
     m = data.manifest
@@ -425,7 +427,7 @@ def build(data: StudyData, family: Family) -> Report:
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
                 f"unfair: a difference too large to be luck (at most a 5% chance of any false alarm among each group "
                 f"of questions; how it is tested is under Methods). {SHARED_FIRST}"))
-    _layout_changes(r, data, family, rows)
+    _layout_changes(r, data, family, rows, found)
     _layout_plots(r, data, rows, seats)
     _layout_findings(r, data, family, rows)
     _layout_seats(r, data, seats)
@@ -441,9 +443,11 @@ def build(data: StudyData, family: Family) -> Report:
     return r
 
 
-def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleRow]) -> None:
+def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleRow], found: dict | None = None) -> None:
     """What to change: the rule options tried, the paired checks of the components' nearest
-    changes, and the ``tourney design`` command that searches for the smallest fix."""
+    changes, the seat compensation that evens the seats best (``found``:
+    :func:`~tourney_sim.simulate.stats.studies.compensation`), and the ``tourney design`` command
+    that searches for the smallest fix."""
     if not rows:
         b = _section(r, "What to change", "change", "No rule option of this game was tried at these player "
                      "counts: the game has none to try here.")
@@ -464,9 +468,42 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
                 + " (docs/design.md)."))
     levers = compensation_levers(data.game)
     if levers:
-        b.append(_p(f"Seat compensation ({'; '.join(levers)}): the same run tries each value of each lever on its own "
-                    f"and reports the one that evens the seats best beside its recommendation, confirmed on fresh deals "
-                    f"(only the compensation: tourney design {data.game} --vary compensation)."))
+        found = compensation(data) if found is None else found
+        if found:
+            b.append(_p(compensation_words(data, found)))
+        b.append(_p(f"Seat compensation ({'; '.join(levers)}): "
+                    + ("the study plays it at the heuristic level only (the apprentice's weights belong to today's "
+                       "table); " if found else "")
+                    + f"the same design run tries each value of each lever on its own and reports the one that evens "
+                    f"the seats best beside its recommendation, confirmed on fresh deals at the strong level by the "
+                    f"table's own apprentice (only the compensation: tourney design {data.game} --vary compensation)."))
+
+
+def compensation_words(data: StudyData, found: dict) -> str:
+    """The seat compensation that evens the seats best at each player count (issue 42), in words:
+    the value, the balance before and after, the gain and the at-fault seat's change, each with
+    its paired interval (jointly over the values tried)."""
+    said = []
+    for p, c in sorted(found.items()):
+        g, f = c["gain"], c["at_fault"]
+        level = f"{100 * (1 - (1 - c['level']) * c['tried']):g}% jointly over the {c['tried']} values tried"
+        where = f"at {p} players" if len(data.players) > 1 else "here"
+        if g.get("gain") is None or g["gain"] <= 0:
+            said.append(f"{where.capitalize()}, none of the {c['tried']} values tried makes the game fairer (the best, "
+                        f"{c['setting']}: balance gained {pp(g.get('gain'))} pp {interval_pp(g.get('low'), g.get('high'))})")
+            continue
+        shown = g.get("low") is not None and g["low"] > 0
+        words = (f"{where.capitalize()}, {c['setting']} evens the seats best of the {c['tried']} values tried: balance "
+                 f"{c['balance_today']:.2f} → {c['balance_with']:.2f} (gained {pp(g['gain'])} pp "
+                 f"{interval_pp(g['low'], g['high'])}, {level}"
+                 + ("" if shown else "; not shown: the interval holds 0") + ")")
+        if f.get("unit") is not None and f.get("change") is not None:
+            words += (f"; {f['unit']}'s edge over the average {pp(f['before'])} → {pp(f['after'])} pp (change "
+                      f"{pp(f['change'])} pp {interval_pp(f['low'], f['high'])})")
+        said.append(words)
+    heuristic = data.strategy.get("heuristic", "the heuristic")
+    return (f"Seat compensation, everyone {heuristic} on the same deals as the default rules: " + "; ".join(said)
+            + ".")
 
 
 def compensation_levers(game: str) -> list[str]:
@@ -882,8 +919,9 @@ def write_report(out: Path, manifest: dict) -> str:
 
     data = load_study(out, manifest)
     family = questions(data)
-    report = build(data, family)
+    found = compensation(data)
+    report = build(data, family, found)
     write(report, Path(out) / "report.html", "html")
     write(report, Path(out) / "report.md", "md", figures=Path(out) / "report-figures")
-    write_json(Path(out) / "findings.json", findings_json(data, family))
+    write_json(Path(out) / "findings.json", findings_json(data, family, found))
     return summary_text(data, family, out, report)

@@ -22,6 +22,13 @@ same seed, so every stage plays the same deals and comparisons between them are 
    ``landscape/<P>p-search-v-<h>``: the search player against each heuristic, the same way, with
    ``--until-decided`` (small first batch): a pair whose answer is already clear stops early.
 4. The player counts side by side (the same measures, from stages 1 to 3).
+   ``compensation/<P>p-heuristic-<address>=<value>``: seat compensation (issue 42), each value of
+   each of the game's compensation levers within its designer-sized range
+   (:func:`compensation_settings`: the points a seat or team starts with, ...), one at a time, at
+   the heuristic level on the same deals; the report names the one that evens the seats best,
+   with its paired interval (:func:`tourney_sim.simulate.stats.studies.compensation`). Not at the
+   strong level: the apprentice's weights belong to today's table (``tourney design`` confirms a
+   compensation there, with the table's own apprentice).
 5. ``adaptive/<P>p-search-<k>``: after every stage above is played, the **adaptive stage** keeps
    playing search-level deals at each player count whose primary search-level questions (seat,
    team and first-player balance under search play) are neither settled nor shown negligible:
@@ -50,7 +57,7 @@ Layout of the study directory::
 
     _study.json          the manifest (format tourney-study/1): parameters, budget, every stage
                          with its command, dataset directory, status and seconds
-    levels/ rules/ landscape/ adaptive/   the stages' datasets and tournaments
+    levels/ rules/ compensation/ landscape/ adaptive/ components/   the stages' datasets and tournaments
     findings.json        every question with its estimate, interval, p-values and outcome
     report.html report.md  the report (the verdict at the top; report-figures/ holds the
                          Markdown's figures, which the HTML embeds)
@@ -75,6 +82,7 @@ from tourney_sim.strategies import RANDOM, available, heuristics
 from . import __version__
 from .games import get_game
 from .games.config import GameConfig
+from .games.spec import RuleError
 from .jobdir import Job, JobKind, Outcome, now, option, run_job, shown_path
 from .matchup import make_matchup
 from .runner import MAX_CHUNK, run as run_games
@@ -143,7 +151,7 @@ def search_chunk(deals: int) -> int:
 @dataclass
 class Stage:
     id: str  # also its directory under the study
-    section: str  # levels | rules | landscape | components
+    section: str  # levels | rules | compensation | landscape | adaptive | components
     kind: str  # run | tournament
     players: int
     strategies: list
@@ -273,6 +281,33 @@ def not_played(game: str, budget: Budget, levels: list[str]) -> list[str]:
     return out
 
 
+def compensation_settings(game: str, players: int) -> list[str]:
+    """The seat compensation a study tries at ``players`` (issue 42): each value of each of the
+    game's compensation levers (its components declared ``compensation``) within its
+    designer-sized range, one at a time, as ``ADDRESS=VALUE``; only those the game plays at that
+    count (a lever of a seat that does not sit is not one). ``tourney design`` tries the same
+    values (its :func:`~tourney_sim.simulate.design.dimensions` marked ``lever``)."""
+    components = get_game(game).components
+    if components is None:
+        return []
+    table, out = components.defaults, []
+    for address, value, _ in components.addresses():
+        if not value.compensation:
+            continue
+        low, high = components.design_range(table, address)
+        now = int(components.get(table, address))
+        for v in range(low, high + 1, value.step):
+            setting = f"{address}={v}"
+            if v == now:
+                continue
+            try:
+                GameConfig.build(game, players, components=[setting])
+            except RuleError:
+                continue
+            out.append(setting)
+    return out
+
+
 def supported_players(game: str) -> list[int]:
     spec = get_game(game)
     return list(range(spec.min_players, spec.max_players + 1))
@@ -299,6 +334,11 @@ def plan(game: str, budget: Budget, players: list[int], levels: list[str]) -> li
                 stages.append(Stage(f"rules/{p}p-{level}-{key}={value}", "rules", "run", p, [strategy[level]],
                                     deals(budget.rule_deals[level], level), level, [f"{key}={value}"],
                                     f"{key}={value}"))
+        if "heuristic" in levels:  # seat compensation: each lever value, paired with the heuristic level
+            for setting in compensation_settings(game, p):
+                stages.append(Stage(f"compensation/{p}p-heuristic-{setting}", "compensation", "run", p,
+                                    [strategy["heuristic"]], budget.rule_deals["heuristic"], "heuristic",
+                                    option=setting, components=[setting]))
         stages.append(Stage(f"landscape/{p}p-heuristics", "landscape", "tournament", p, list(names),
                             budget.landscape_deals))
         if "search" in levels:
@@ -508,8 +548,8 @@ class StudyJob(Job):
             levels = [lv for lv in LEVELS if lv != "apprentice" or APPRENTICE in available(game)]
         self.b, self.counts, self.levels = _check(game, budget, players, list(levels))
         self.stages = plan(game, self.b, self.counts, self.levels)
-        for s in self.stages:  # every strategy and rule is valid before anything is written
-            make_matchup(GameConfig.build(game, s.players, s.rules), s.strategies[:1], seed=seed)
+        for s in self.stages:  # every strategy, rule and component is valid before anything is written
+            make_matchup(GameConfig.build(game, s.players, s.rules, s.components), s.strategies[:1], seed=seed)
         self.game, self.seed, self.workers, self.scheduler, self.progress, self.echo = (
             game, seed, workers, scheduler, progress, echo)
         self.done: dict[str, dict] = {}  # resuming: the stages of the interrupted study

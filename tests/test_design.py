@@ -357,6 +357,14 @@ def test_seat_compensation_is_confirmed_beside_the_designs_and_never_chosen_as_o
     missing = [dict(h, feasible=h["trial"] != 3) for h in history]
     assert design_module.best_compensation(missing, levers) == 2
     assert design_module.best_compensation(missing[:1] + missing[3:4], levers) == 3
+    # the study tries the values the design tries, one lever at a time
+    from tourney_sim.simulate.study import compensation_settings
+    for game in ("cardavia", "colleagues", "companeros", "partners"):
+        spec = get_game(game)
+        for players in range(spec.min_players, spec.max_players + 1):
+            dims = design_module.dimensions(game, spec.resolve_options([]), players)
+            assert compensation_settings(game, players) == [f"{d.address}={v}" for d in dims if d.lever
+                                                            for v in range(d.low, d.high + 1, d.step) if v != d.default]
     # every game declares its levers; the study's "What to change" names them (Partners: none)
     from tourney_sim.reports.study_report import compensation_levers
     assert [lever.split(":")[0] for lever in compensation_levers("cardavia")] == ["compensation.points"]

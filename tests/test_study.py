@@ -679,3 +679,77 @@ def test_a_sequential_pair_is_read_with_the_bets_its_tournament_stopped_with(qui
                 assert q.outcome == "finding", (row, q.outcome, q.p_holm)
                 checked += 1
     assert checked
+
+
+# ----------------------------------------------------------------------------- seat compensation
+def compensation_study(seed: int, today_bias, lever_biases: dict) -> StudyData:
+    """Four players, the heuristic level with ``today_bias`` and one compensation stage per
+    ``lever_biases`` setting, all on the same deals."""
+    game = synthetic.Game(players=4)
+    kw = dict(seed=seed, luck=0.7, draw=0.1, varying_start=True)
+    data = StudyData("synthetic", "Synthetic", {"heuristic": "h"})
+    data.levels[(4, "heuristic")] = synthetic.config(game, [["h"] * 4], {}, DEALS, seat_bias=today_bias, **kw)
+    for setting, bias in lever_biases.items():
+        data.compensation[(4, setting)] = synthetic.config(game, [["h"] * 4], {}, DEALS, seat_bias=bias, **kw)
+    data.manifest = {"levels": ["heuristic"], "stages": [], "seed": seed}
+    return data
+
+
+def test_the_seat_compensation_that_evens_the_seats_is_found_and_a_null_one_is_not_shown():
+    """Issue 42: a study's "what to change" names the compensation that evens the seats best,
+    with its paired interval jointly over the values tried. Planted: seat 0 ahead, and a lever
+    whose value 2 evens it (1 halves it, 3 turns it); found with its gain shown and seat 0's
+    edge falling. Null: no lever value changes anything; over 20 seeds the one named is shown
+    to gain (its joint interval above 0) at most as often as the joint 5% allows."""
+    from tourney_sim.reports.study_report import compensation_words
+    from tourney_sim.simulate.stats.studies import compensation
+    planted = compensation_study(1, [0.8, 0, 0, 0], {"lever=1": [0.4, 0, 0, 0], "lever=2": None,
+                                                     "lever=3": [-0.4, 0, 0, 0]})
+    found = compensation(planted)[4]
+    assert found["setting"] == "lever=2" and found["tried"] == 3
+    assert found["level"] == pytest.approx(1 - 0.05 / 3)
+    assert found["gain"]["low"] > 0 and found["balance_with"] > found["balance_today"]
+    fault = found["at_fault"]
+    assert fault["unit"] == "seat 0" and fault["before"] > 0.05 and fault["high"] < 0
+    assert abs(fault["after"]) < fault["before"] / 3
+    words = compensation_words(planted, {4: found})
+    assert words.startswith("Seat compensation, everyone h on the same deals as the default rules: Here, lever=2 "
+                            "evens the seats best of the 3 values tried: balance ")
+    assert "95% jointly over the 3 values tried" in words and "seat 0's edge over the average" in words
+    assert "not shown" not in words
+    shown = 0
+    for seed in range(20):
+        null = compensation(compensation_study(100 + seed, None, {f"lever={k}": None for k in range(1, 6)}))[4]
+        shown += null["gain"]["low"] is not None and null["gain"]["low"] > 0
+    assert shown <= 3
+
+
+def test_a_study_plays_each_seat_compensation_and_names_the_one_that_evens_the_seats(quick_study):
+    """Issue 42: the study plays every value of every compensation lever at the heuristic level on
+    the same deals, and names the fairest: recounted from the stages' datasets with the design's
+    own paired comparison (:func:`designs.beside`)."""
+    from tourney_sim.simulate.stats import designs
+    from tourney_sim.simulate.study import compensation_settings
+    out, _, _ = quick_study
+    man = json.loads((out / "_study.json").read_text())
+    stages = [s for s in man["stages"] if s["section"] == "compensation"]
+    settings = compensation_settings("companeros", 3)
+    assert len(settings) == 15 and [s["option"] for s in stages] == settings  # 3 seats, 1 to 5 points each
+    heuristic = next(s for s in man["stages"] if s["id"] == "levels/3p-heuristic")
+    for s in stages:
+        assert s["strategies"] == ["greedy-tuned"] and s["deals"] == heuristic["deals"] and s["status"] == "complete"
+        assert f"--component {shlex.quote(s['option'])}" in s["command"]
+    found = json.loads((out / "findings.json").read_text())["compensation"]["3"]
+    level = 1 - 0.05 / 15
+    again = {s["option"]: designs.beside("companeros", 3, [out / heuristic["dir"]], [out / s["dir"]], level)
+             for s in stages}
+    best = max(settings, key=lambda k: again[k]["gain"]["gain"])
+    assert found["setting"] == best and found["tried"] == 15 and found["level"] == pytest.approx(level)
+    for key in ("gain", "low", "high"):
+        assert found["gain"][key] == pytest.approx(again[best]["gain"][key])
+    for key in ("unit", "before", "after", "change", "low", "high"):
+        assert found["at_fault"][key] == pytest.approx(again[best]["at_fault"][key])
+    md = (out / "report.md").read_text()
+    assert (f"Seat compensation, everyone greedy-tuned on the same deals as the default rules: Here, {best} evens the "
+            f"seats best of the 15 values tried") in md
+    assert "the study plays it at the heuristic level only" in md

@@ -38,6 +38,7 @@ class StudyData:
     anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): its tournament's bets}
     streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
     components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
+    compensation: dict = field(default_factory=dict)  # (players, "address=value") -> Config: a lever value, heuristic
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -52,7 +53,7 @@ def context(data: StudyData, players: int, level: str) -> str:
 
 
 def load_study(out: Path, manifest: dict,
-               sections=("levels", "rules", "landscape", "adaptive", "components")) -> StudyData:
+               sections=("levels", "rules", "landscape", "adaptive", "components", "compensation")) -> StudyData:
     """The study's stages (of ``sections``), loaded."""
     from tourney_sim.simulate.games import get_game
     game = manifest["game"]
@@ -74,6 +75,8 @@ def load_study(out: Path, manifest: dict,
             data.rules[(p, st["level"], st["option"])] = load([where])[0]
         elif st["section"] == "components":
             data.components[(p, st["level"], st["option"])] = load([where])[0]
+        elif st["section"] == "compensation":
+            data.compensation[(p, st["option"])] = load([where])[0]
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
@@ -356,11 +359,45 @@ def strong_counts(data: StudyData, family: Family) -> dict | None:
             "open": [f"{q.players} players, {q.subject}" for q in mine if q.outcome not in done], "checks": checks}
 
 
-def findings_json(data: StudyData, family: Family) -> dict:
+#: a study's seat compensation: how sure the interval of the one named is (Bonferroni over the
+#: values tried at its player count: it is the best of them)
+COMPENSATION_ALPHA = 0.05
+
+
+def compensation(data: StudyData) -> dict[int, dict]:
+    """Per player count, the seat compensation that evens the seats best at the heuristic level
+    (issue 42): of the lever values the study played (``compensation/`` stages, everyone the
+    heuristic on the same deals as its levels stage), the one with the largest balance gained;
+    its gain and the change of the seat (team) at fault, each a paired interval at 95% jointly
+    over the values tried (Bonferroni: the one named is the best of them, so its interval holds
+    whichever it is). {players: {setting, tried, level, gain, at_fault, balance_today,
+    balance_with}}: ``gain`` and ``at_fault`` as :func:`~tourney_sim.simulate.stats.designs.paired_gain`
+    and :func:`~tourney_sim.simulate.stats.designs.at_fault_change` give them."""
+    from .designs import _safe, at_fault_change, deals_of, paired_gain, summary_balance
+    out = {}
+    for p in sorted({p for p, _ in data.compensation}):
+        base = data.levels.get((p, "heuristic"))
+        tried = sorted(setting for q, setting in data.compensation if q == p)
+        if base is None:
+            continue
+        level = 1 - COMPENSATION_ALPHA / len(tried)
+        today = deals_of(base)
+        gains = {s: paired_gain(today, deals_of(data.compensation[(p, s)]), level) for s in tried}
+        best = max(tried, key=lambda s: (np.nan_to_num(gains[s]["gain"], nan=-np.inf), -tried.index(s)))
+        out[p] = _safe({"setting": best, "tried": len(tried), "level": level, "gain": gains[best],
+                  "at_fault": at_fault_change(today, deals_of(data.compensation[(p, best)]), level),
+                  "balance_today": summary_balance(base), "balance_with": summary_balance(data.compensation[(p, best)])})
+    return out
+
+
+def findings_json(data: StudyData, family: Family, found: dict | None = None) -> dict:
+    """What findings.json holds (``found``: the study's :func:`compensation`, computed when not given)."""
     m = data.manifest
+    found = compensation(data) if found is None else found
     return {"format": "tourney-study-findings/1", "game": data.game, "budget": m.get("budget"),
             "seed": m.get("seed"), "players": data.players, "levels": m.get("levels"),
             "level_strategies": data.strategy, "questions_tested": family.tested(),
             "findings": len(family.findings()), "not_settled": len(family.not_settled()),
             "adaptive": adaptive_counts(data, family), "strong": strong_counts(data, family),
+            "compensation": {str(p): c for p, c in found.items()},
             "questions": [q.to_dict() for q in family.questions]}
