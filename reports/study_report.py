@@ -427,6 +427,12 @@ def build(data: StudyData, family: Family, found: dict | None = None) -> Report:
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
                 f"unfair: a difference too large to be luck (at most a 5% chance of any false alarm among each group "
                 f"of questions; how it is tested is under Methods). {SHARED_FIRST}"))
+    found = compensation(data) if found is None else found
+    if found and compensation_levers(data.game):
+        r.terminal.append("Seat compensation that evens the seats best (heuristic level; confirm with tourney design): "
+                          + "; ".join(f"{p} players: {c['setting']}, balance gained {pp(c['gain'].get('gain'))} pp "
+                                      f"{interval_pp(c['gain'].get('low'), c['gain'].get('high'))}"
+                                      for p, c in sorted(found.items())) + ".")
     _layout_changes(r, data, family, rows, found)
     _layout_plots(r, data, rows, seats)
     _layout_findings(r, data, family, rows)
@@ -468,7 +474,6 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
                 + " (docs/design.md)."))
     levers = compensation_levers(data.game)
     if levers:
-        found = compensation(data) if found is None else found
         if found:
             b.append(_p(compensation_words(data, found)))
         b.append(_p(f"Seat compensation ({'; '.join(levers)}): "

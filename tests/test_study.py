@@ -730,7 +730,7 @@ def test_a_study_plays_each_seat_compensation_and_names_the_one_that_evens_the_s
     own paired comparison (:func:`designs.beside`)."""
     from tourney_sim.simulate.stats import designs
     from tourney_sim.simulate.study import compensation_settings
-    out, _, _ = quick_study
+    out, stdout, _ = quick_study
     man = json.loads((out / "_study.json").read_text())
     stages = [s for s in man["stages"] if s["section"] == "compensation"]
     settings = compensation_settings("companeros", 3)
@@ -753,3 +753,5 @@ def test_a_study_plays_each_seat_compensation_and_names_the_one_that_evens_the_s
     assert (f"Seat compensation, everyone greedy-tuned on the same deals as the default rules: Here, {best} evens the "
             f"seats best of the 15 values tried") in md
     assert "the study plays it at the heuristic level only" in md
+    assert ("Seat compensation that evens the seats best (heuristic level; confirm with tourney design): 3 players: "
+            f"{best}, balance gained ") in stdout
