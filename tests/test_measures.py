@@ -29,7 +29,7 @@ def test_each_measure_is_registered_once_in_the_order_the_commands_list_them():
 
 def test_the_design_defaults_directions_and_ranges_come_from_the_registry():
     assert measures.DESIGN_OBJECTIVES == ("balance", "skill")
-    assert measures.DESIGN_TARGETS == ("skill>=75%", "decisiveness=10pp", "draws=2pp")
+    assert measures.DESIGN_TARGETS == ("skill>=75%", "decisiveness=10%", "draws=2pp")
     # a game that records no leader at two thirds gets no decisiveness target by default
     assert measures.design_targets(["leader_at_two_thirds", "points"]) == measures.DESIGN_TARGETS
     assert measures.design_targets(["points"]) == ("skill>=75%", "draws=2pp")

@@ -72,8 +72,9 @@ class Measure:
     question: str | None = None  # its name in a study question ("draw rate"); None: the study asks none
     asked: int = 0  # the study asks about a rule option's effect on it in this order (0: not asked)
     objective: bool = False  # a default objective of tourney design
-    #: its default target of tourney design (">=75%": at least 75% of today's; "=10pp": within ±10
-    #: percentage points of today's); a game that cannot measure it does not get it
+    #: its default target of tourney design (">=75%": at least 75% of today's; "=10%": within ±10% of
+    #: today's; "=2pp": within ±2 percentage points of today's); a game that cannot measure it does
+    #: not get it
     target: str | None = None
     column: str | None = None  # the result column it needs beyond the base columns (None: none)
 
@@ -266,7 +267,7 @@ LENGTH = register(Measure(
 DECISIVENESS = register(Measure(
     "decisiveness", leader_wins_per_deal, 0.0, 1.0, "max", "how often the leader at two thirds wins", "share",
     uses=("design", "study"), said="the leader at two thirds wins", figure=decisiveness_figure,
-    question="decisiveness", asked=2, column=DECISIVENESS_COLUMN, target="=10pp"))
+    question="decisiveness", asked=2, column=DECISIVENESS_COLUMN, target="=10%"))
 DRAWS = register(Measure(
     "draws", draws_per_deal, 0.0, 1.0, "min", "the share of shared first places", "share",
     uses=("design", "study"), said="draws", figure=draws_figure, question="draw rate", asked=1, target="=2pp"))
