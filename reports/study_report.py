@@ -475,7 +475,10 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
     levers = compensation_levers(data.game)
     if levers:
         if found:
-            b.append(_p(compensation_words(data, found)))
+            lead, items = compensation_words(data, found)
+            b.append(_p(lead))
+            if items:
+                b.append(_ul(items))
         b.append(_p(f"Seat compensation ({'; '.join(levers)}): "
                     + ("the study plays it at the heuristic level only (the apprentice's weights belong to today's "
                        "table); " if found else "")
@@ -484,21 +487,21 @@ def _layout_changes(r: Report, data: StudyData, family: Family, rows: list[RuleR
                     f"table's own apprentice (only the compensation: tourney design {data.game} --vary compensation)."))
 
 
-def compensation_words(data: StudyData, found: dict) -> str:
+def compensation_words(data: StudyData, found: dict) -> tuple[str, list[str]]:
     """The seat compensation that evens the seats best at each player count (issue 42), in words:
     the value, the balance before and after, the gain and the at-fault seat's change, each with
-    its paired interval (jointly over the values tried)."""
+    its paired interval (jointly over the values tried). (The lead, one sentence per player
+    count): one count's sentence ends the lead; several are a list under it."""
     said = []
     for p, c in sorted(found.items()):
         g, f = c["gain"], c["at_fault"]
         level = f"{100 * (1 - (1 - c['level']) * c['tried']):g}% jointly over the {c['tried']} values tried"
-        where = f"at {p} players" if len(data.players) > 1 else "here"
         if g.get("gain") is None or g["gain"] <= 0:
-            said.append(f"{where.capitalize()}, none of the {c['tried']} values tried makes the game fairer (the best, "
-                        f"{c['setting']}: balance gained {pp(g.get('gain'))} pp {interval_pp(g.get('low'), g.get('high'))})")
+            said.append(f"none of the {c['tried']} values tried makes the game fairer (the best, {c['setting']}: "
+                        f"balance gained {pp(g.get('gain'))} pp {interval_pp(g.get('low'), g.get('high'))})")
             continue
         shown = g.get("low") is not None and g["low"] > 0
-        words = (f"{where.capitalize()}, {c['setting']} evens the seats best of the {c['tried']} values tried: balance "
+        words = (f"{c['setting']} evens the seats best of the {c['tried']} values tried: balance "
                  f"{c['balance_today']:.2f} → {c['balance_with']:.2f} (gained {pp(g['gain'])} pp "
                  f"{interval_pp(g['low'], g['high'])}, {level}"
                  + ("" if shown else "; not shown: the interval holds 0") + ")")
@@ -506,9 +509,10 @@ def compensation_words(data: StudyData, found: dict) -> str:
             words += (f"; {f['unit']}'s edge over the average {pp(f['before'])} → {pp(f['after'])} pp (change "
                       f"{pp(f['change'])} pp {interval_pp(f['low'], f['high'])})")
         said.append(words)
-    heuristic = data.strategy.get("heuristic", "the heuristic")
-    return (f"Seat compensation, everyone {heuristic} on the same deals as the default rules: " + "; ".join(said)
-            + ".")
+    lead = f"Seat compensation, everyone {data.strategy.get('heuristic', 'the heuristic')} on the same deals as the default rules"
+    if len(said) == 1:
+        return f"{lead}: {said[0]}.", []
+    return f"{lead}, at each player count:", [f"{p} players: {w}." for p, w in zip(sorted(found), said)]
 
 
 def compensation_levers(game: str) -> list[str]:

@@ -712,11 +712,14 @@ def test_the_seat_compensation_that_evens_the_seats_is_found_and_a_null_one_is_n
     fault = found["at_fault"]
     assert fault["unit"] == "seat 0" and fault["before"] > 0.05 and fault["high"] < 0
     assert abs(fault["after"]) < fault["before"] / 3
-    words = compensation_words(planted, {4: found})
-    assert words.startswith("Seat compensation, everyone h on the same deals as the default rules: Here, lever=2 "
-                            "evens the seats best of the 3 values tried: balance ")
+    words, items = compensation_words(planted, {4: found})
+    assert words.startswith("Seat compensation, everyone h on the same deals as the default rules: lever=2 "
+                            "evens the seats best of the 3 values tried: balance ") and items == []
     assert "95% jointly over the 3 values tried" in words and "seat 0's edge over the average" in words
     assert "not shown" not in words
+    lead, items = compensation_words(planted, {3: found, 4: found})  # several player counts: a list
+    assert lead.endswith("default rules, at each player count:") and len(items) == 2
+    assert items[0].startswith("3 players: lever=2 evens the seats best") and items[1].startswith("4 players: ")
     shown = 0
     for seed in range(20):
         null = compensation(compensation_study(100 + seed, None, {f"lever={k}": None for k in range(1, 6)}))[4]
@@ -750,7 +753,7 @@ def test_a_study_plays_each_seat_compensation_and_names_the_one_that_evens_the_s
     for key in ("unit", "before", "after", "change", "low", "high"):
         assert found["at_fault"][key] == pytest.approx(again[best]["at_fault"][key])
     md = (out / "report.md").read_text()
-    assert (f"Seat compensation, everyone greedy-tuned on the same deals as the default rules: Here, {best} evens the "
+    assert (f"Seat compensation, everyone greedy-tuned on the same deals as the default rules: {best} evens the "
             f"seats best of the 15 values tried") in md
     assert "the study plays it at the heuristic level only" in md
     assert ("Seat compensation that evens the seats best (heuristic level; confirm with tourney design): 3 players: "
