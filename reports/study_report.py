@@ -411,7 +411,10 @@ def build(data: StudyData, family: Family, found: dict | None = None) -> Report:
     b = r.blocks
     m = data.manifest
     b.append(_h(1, f"{data.title}: balance study" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
-    games = sum(c.tables for c in [*data.levels.values(), *data.rules.values(), *data.landscape.values()])
+    games = sum(c.tables for c in [*data.levels.values(), *data.rules.values(), *data.landscape.values(),
+                                   *data.components.values(), *data.compensation.values()])
+    games += sum(stream.tables - data.levels[(p, "search")].tables for p, stream in data.streams.items()
+                 if (p, "search") in data.levels)  # the adaptive stage's deals
     levels = ", ".join(f"{lv} ({data.strategy[lv]})" for lv in m.get("levels", data.strategy))
     b.append(_p(f"{count(games)} games in {len(m.get('stages', []))} stages, every stage on the same deals "
                 f"(seed {m.get('seed')}); players: {', '.join(map(str, data.players))}; levels of play: "

@@ -756,5 +756,10 @@ def test_a_study_plays_each_seat_compensation_and_names_the_one_that_evens_the_s
     assert (f"Seat compensation, everyone greedy-tuned on the same deals as the default rules: {best} evens the "
             f"seats best of the 15 values tried") in md
     assert "the study plays it at the heuristic level only" in md
+    # the lead counts every stage's games: the compensation's and the adaptive stage's too
+    from tourney_sim.simulate.stats.load import load
+    played = sum(load([out / st["dir"]])[0].tables for st in man["stages"])
+    lead = re.search(r"^([\d,]+) games in (\d+) stages", md, re.M)
+    assert int(lead.group(2)) == len(man["stages"]) and int(lead.group(1).replace(",", "")) == played
     assert ("Seat compensation that evens the seats best (heuristic level; confirm with tourney design): 3 players: "
             f"{best}, balance gained ") in stdout
