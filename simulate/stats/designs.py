@@ -415,7 +415,14 @@ def check_target(measure_name: str, target: dict, value, today) -> dict:
     else:
         met = OPS[op](value, v * today if relative else v)
     return {"measure": measure_name, "target": text, "value": value, "today": today, "met": bool(met),
-            "why": None if met else f"{measure_name} {_value_text(measure_name, value, today, points=not relative and op == 'within')} misses {text}"}
+            "why": None if met else (f"{_said(measure_name)} {_value_text(measure_name, value, today, points=not relative and op == 'within')}: "
+                                     f"misses {text}")}
+
+
+def _said(name: str) -> str:
+    """A measure as a sentence says it before its value ("the leader at two thirds wins")."""
+    m = MEASURES.get(name)
+    return (m.said or name) if m is not None else name
 
 
 def _target_text(target: dict) -> str:
