@@ -874,7 +874,7 @@ def beside_words(result: dict) -> str:
     lines = [f"{result['game']}, {result['players']} players, everyone {result['strategy']}, the same "
              f"{count(int(d['deals']))} deals (seed {result['seed']}):",
              f"  today's game: balance {_balance_cell(t)}",
-             f"  design {result['design']}: balance {_balance_cell(d)}",
+             f"  design {result['name']}: balance {_balance_cell(d)}",
              f"  balance gained: {_gain_cell(g)} pp (paired, 95%)"]
     if f.get("unit") is not None:
         lines.append(f"  {f['unit']}'s edge over the average: {_pp(f['before'])} → {_pp(f['after'])} pp (change "

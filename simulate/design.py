@@ -1275,6 +1275,6 @@ def play_design(folder: Path, out: Path, games: int = 20_000, seed: int = 0, str
         report = run_games(m, games, out / name, workers=workers, progress=progress, overwrite=True, command=None)
         if report.interrupted:
             raise KeyboardInterrupt
-    return {"game": game, "players": players, "strategy": strategy, "seed": seed, "design": Path(folder).name,
+    return {"game": game, "players": players, "strategy": strategy, "seed": seed, "name": Path(folder).name,
             "rules": {"today": baseline, "design": rules},
             **beside(game, players, [out / "today"], [out / "design"])}

@@ -615,11 +615,14 @@ def test_a_confirmed_design_plays_beside_todays_game_with_one_command(match_leng
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0].startswith("cardavia, 4 players, everyone guard-tuned, the same 2,000 deals (seed 0):")
+    assert lines[1].startswith("  today's game: balance ")
+    assert lines[2].startswith(f"  design {folder.name}: balance ") and "{" not in lines[2]  # its name, not a dict
     today, design = (float(re.search(r"balance (\d\.\d+)", line).group(1)) for line in lines[1:3])
     assert today < 0.7 < 0.9 < design
     result = api.play_design(folder, out=tmp_path / "q", games=2000, workers=1)
     assert result["gain"]["low"] > 0.3 and result["at_fault"]["unit"].startswith("team 1")
     assert result["at_fault"]["high"] < 0 and "match_deals=2" in result["rules"]["design"]
+    assert result["name"] == folder.name and result["design"]["balance"] > 0.9
     # the same deals, the same games: played again, the figures are the same
     assert api.play_design(folder, out=tmp_path / "q", games=2000, workers=1, overwrite=True)["gain"] == result["gain"]
 

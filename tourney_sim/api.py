@@ -404,8 +404,9 @@ def play_design(folder: str | Path, *, out: str | Path | None = None, games: int
                 overwrite: bool = False) -> dict:
     """Play a confirmed design (a design run's ``designs/<rank>-<name>/`` folder) beside today's
     game on the same deals, everyone the run's strong heuristic (or ``strategy``), as ``tourney
-    play-design``: ``{"today", "design"}`` (each one's balance figure with its interval, length,
-    draws, ...), ``"gain"`` (the balance gained, paired) and ``"at_fault"`` (the seat at fault in
+    play-design``: ``"name"`` (the design's folder name), ``{"today", "design"}`` (each one's balance
+    figure with its interval, length, draws, ...), ``"gain"`` (the balance gained, paired) and
+    ``"at_fault"`` (the seat at fault in
     today's game, its edge before and after, paired), and ``"text"``, the same in words. The games
     go to ``out/today`` and ``out/design`` (default ``runs/play-<folder name>``)."""
     from tourney_sim.reports.design import beside_words
