@@ -196,6 +196,11 @@ def test_the_known_fix_is_recommended(run_dir, tmp_path):
     assert fix["gain_search"]["low"] > 0 and fix["gain_heuristic"]["low"] > 0
     assert fix["gain_heuristic"]["level"] == pytest.approx(1 - 0.05 / 2)
     assert fix["changes_vs_today"]["length"]["ratio"] == pytest.approx(2.0, rel=0.05)
+    # the decisiveness change is the difference of the two figures the table shows, whatever games have a leader
+    for d in (fix, nothing):
+        change = d["changes_vs_today"]["decisiveness"]
+        assert change["change"] == pytest.approx(d["heuristic"]["decisiveness"] - report["today"]["heuristic"]["decisiveness"])
+        assert change["low"] <= change["change"] <= change["high"]
     assert not nothing["recommended"] and not nothing["holds"]
     assert nothing["gain_heuristic"]["low"] <= 0 <= nothing["gain_heuristic"]["high"]
     md = (out / "report.md").read_text()

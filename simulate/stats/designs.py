@@ -82,6 +82,9 @@ class Deals:
     length: np.ndarray  # [D] mean decisions per game
     draws: np.ndarray  # [D] share of games with a shared first place
     leader: tuple | None  # ([D] share of games the leader at two thirds won, [D] any game had one)
+    #: ([D] games whose leader at two thirds won, [D] games with a leader at two thirds): the
+    #: decisiveness figure is their sums' ratio
+    leader_counts: tuple | None = None
     skill: np.ndarray | None = None  # [S] per skill deal
     skill_deals: SimpleNamespace | None = None  # deal_seed, deal_game of those
 
@@ -134,9 +137,12 @@ def read_deals(game: str, players: int, mirror, skill=()) -> Deals:
 def deals_of(cfg: Config) -> Deals:
     """The per-deal values of one loaded configuration (everyone the same strategy)."""
     unit_names, w = analysis.units(cfg)
+    led = analysis.leader_won(cfg)
+    counts = None if led is None else (analysis.per_deal_sum(cfg, led[0].astype(float)),
+                                       analysis.per_deal_sum(cfg, led[1].astype(float)))
     return Deals(cfg, unit_names, analysis.per_deal_sum(cfg, w), analysis.tables_per_deal(cfg),
                  MEASURES["length"].per_deal(cfg), MEASURES["draws"].per_deal(cfg),
-                 MEASURES["decisiveness"].per_deal(cfg))
+                 MEASURES["decisiveness"].per_deal(cfg), leader_counts=counts)
 
 
 def summary(d: Deals) -> dict:
@@ -388,10 +394,12 @@ def _changes(today: Confirmed, d: Confirmed) -> dict:
     length["ratio"] = float(b.length[ib].mean()) / before if before else None
     out["length"] = length
     out["draws"] = _paired_change(a.draws[ia], b.draws[ib], MEASURES["draws"].change_bounds())
-    if a.leader is not None and b.leader is not None:
-        both = a.leader[1][ia] & b.leader[1][ib]
-        out["decisiveness"] = _paired_change(a.leader[0][ia][both], b.leader[0][ib][both],
-                                             MEASURES["decisiveness"].change_bounds())
+    if a.leader_counts is not None and b.leader_counts is not None:
+        # the difference of the two figures (games whose leader won over games with a leader), paired
+        # by deal: which games have a leader differs between the tables (a compensation adds leads)
+        t = intervals.paired_ratio_difference(a.leader_counts[0][ia], a.leader_counts[1][ia],
+                                              b.leader_counts[0][ib], b.leader_counts[1][ib])
+        out["decisiveness"] = {"change": t.estimate, "low": t.low, "high": t.high, "deals": t.n}
     return _safe(out)
 
 

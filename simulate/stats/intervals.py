@@ -345,6 +345,34 @@ def paired_mean(x, level: float = 0.95, bounds=None) -> MeanTest:
     return MeanTest(mean, ci.low, ci.high, r.pvalue, n)
 
 
+def paired_ratio_difference(num_a, den_a, num_b, den_b, level: float = 0.95, bounds=(-1.0, 1.0)) -> MeanTest:
+    """``sum(num_b) / sum(den_b) - sum(num_a) / sum(den_a)``: the difference of two ratios of
+    per-deal sums on the same deals (each index a deal played under both), with its interval and
+    two-sided p-value against 0. Each deal's linearised contribution (the delta method:
+    ``(num_b - R_b den_b) / mean(den_b) - (num_a - R_a den_a) / mean(den_a)``) carries the
+    pairing, so a deal that counts under one table and not the other still counts; the interval
+    is the t interval on those contributions, clipped to ``bounds``. What a design's
+    decisiveness change needs: the share of games whose leader at two thirds won, where which
+    games have a leader differs between the two tables, so the change is exactly the difference
+    of the two figures shown."""
+    num_a, den_a, num_b, den_b = (np.asarray(x, float) for x in (num_a, den_a, num_b, den_b))
+    n = len(num_a)
+    if n < 2 or den_a.sum() <= 0 or den_b.sum() <= 0:
+        return MeanTest(math.nan, math.nan, math.nan, math.nan, n)
+    ra, rb = num_a.sum() / den_a.sum(), num_b.sum() / den_b.sum()
+    z = (num_b - rb * den_b) / den_b.mean() - (num_a - ra * den_a) / den_a.mean()
+    estimate = float(rb - ra)
+    sd = float(z.std(ddof=1))
+    if sd == 0.0:
+        return MeanTest(estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0, n)
+    from scipy import stats
+    se = sd / math.sqrt(n)
+    q = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    p = float(2 * stats.t.sf(abs(estimate) / se, n - 1))
+    low, high = max(bounds[0], estimate - q * se), min(bounds[1], estimate + q * se)
+    return MeanTest(estimate, low, high, p, n)
+
+
 # ----------------------------------------------------------------------------- power, equivalence
 class Settling(tuple):
     """(differ, equivalent, either): the further deals that would, at 80% power, show the effect
