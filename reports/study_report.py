@@ -411,8 +411,10 @@ def build(data: StudyData, family: Family, found: dict | None = None) -> Report:
     b = r.blocks
     m = data.manifest
     b.append(_h(1, f"{data.title}: balance study" + (f" ({m['budget']} budget)" if m.get("budget") else "")))
+    found = compensation(data) if found is None else found
     games = sum(c.tables for c in [*data.levels.values(), *data.rules.values(), *data.landscape.values(),
-                                   *data.components.values(), *data.compensation.values()])
+                                   *data.components.values()])
+    games += sum(c["games"] for c in found.values())  # the seat compensation's stages
     games += sum(stream.tables - data.levels[(p, "search")].tables for p, stream in data.streams.items()
                  if (p, "search") in data.levels)  # the adaptive stage's deals
     levels = ", ".join(f"{lv} ({data.strategy[lv]})" for lv in m.get("levels", data.strategy))
@@ -430,7 +432,6 @@ def build(data: StudyData, family: Family, found: dict | None = None) -> Report:
     b.append(_p(f"Fair: shown within the margin (±{100 * findings.FAIR_PP:g} pp) at the family's error rate; "
                 f"unfair: a difference too large to be luck (at most a 5% chance of any false alarm among each group "
                 f"of questions; how it is tested is under Methods). {SHARED_FIRST}"))
-    found = compensation(data) if found is None else found
     if found and compensation_levers(data.game):
         r.terminal.append("Seat compensation that evens the seats best (heuristic level; confirm with tourney design): "
                           + "; ".join(f"{p} players: {c['setting']}, balance gained {pp(c['gain'].get('gain'))} pp "

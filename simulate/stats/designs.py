@@ -81,10 +81,9 @@ class Deals:
     games: np.ndarray  # [D] games per deal
     length: np.ndarray  # [D] mean decisions per game
     draws: np.ndarray  # [D] share of games with a shared first place
-    leader: tuple | None  # ([D] share of games the leader at two thirds won, [D] any game had one)
-    #: ([D] games whose leader at two thirds won, [D] games with a leader at two thirds): the
-    #: decisiveness figure is their sums' ratio
-    leader_counts: tuple | None = None
+    #: ([D] games whose leader at two thirds won, [D] games with a leader at two thirds), None when
+    #: the game does not record it: the decisiveness figure is their sums' ratio
+    leader_counts: tuple | None
     skill: np.ndarray | None = None  # [S] per skill deal
     skill_deals: SimpleNamespace | None = None  # deal_seed, deal_game of those
 
@@ -141,8 +140,7 @@ def deals_of(cfg: Config) -> Deals:
     counts = None if led is None else (analysis.per_deal_sum(cfg, led[0].astype(float)),
                                        analysis.per_deal_sum(cfg, led[1].astype(float)))
     return Deals(cfg, unit_names, analysis.per_deal_sum(cfg, w), analysis.tables_per_deal(cfg),
-                 MEASURES["length"].per_deal(cfg), MEASURES["draws"].per_deal(cfg),
-                 MEASURES["decisiveness"].per_deal(cfg), leader_counts=counts)
+                 MEASURES["length"].per_deal(cfg), MEASURES["draws"].per_deal(cfg), counts)
 
 
 def summary(d: Deals) -> dict:

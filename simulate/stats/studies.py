@@ -38,7 +38,10 @@ class StudyData:
     anytime_pairs: dict = field(default_factory=dict)  # players -> {frozenset({a, b}): its tournament's bets}
     streams: dict = field(default_factory=dict)  # players -> every search deal: the first pass and the adaptive stage
     components: dict = field(default_factory=dict)  # (players, level, "address=value") -> Config: paired checks
-    compensation: dict = field(default_factory=dict)  # (players, "address=value") -> Config: a lever value, heuristic
+    #: (players, "address=value") -> a lever value's stage at the heuristic level: its directory (a
+    #: study keeps 15 to 30 of them a player count, so :func:`compensation` reads each in turn and
+    #: keeps its figures only) or a loaded Config (the tests' synthetic studies)
+    compensation: dict = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     out: Path | None = None
 
@@ -76,7 +79,7 @@ def load_study(out: Path, manifest: dict,
         elif st["section"] == "components":
             data.components[(p, st["level"], st["option"])] = load([where])[0]
         elif st["section"] == "compensation":
-            data.compensation[(p, st["option"])] = load([where])[0]
+            data.compensation[(p, st["option"])] = where
         else:
             landscape_dirs.setdefault(p, []).append(where)
             if st["sequential"]:
@@ -371,7 +374,7 @@ def compensation(data: StudyData) -> dict[int, dict]:
     its gain and the change of the seat (team) at fault, each a paired interval at 95% jointly
     over the values tried (Bonferroni: the one named is the best of them, so its interval holds
     whichever it is). {players: {setting, tried, level, gain, at_fault, balance_today,
-    balance_with}}: ``gain`` and ``at_fault`` as :func:`~tourney_sim.simulate.stats.designs.paired_gain`
+    balance_with, games (every value's, together)}}: ``gain`` and ``at_fault`` as :func:`~tourney_sim.simulate.stats.designs.paired_gain`
     and :func:`~tourney_sim.simulate.stats.designs.at_fault_change` give them."""
     from .designs import _safe, at_fault_change, deals_of, paired_gain, summary_balance
     out = {}
@@ -382,11 +385,18 @@ def compensation(data: StudyData) -> dict[int, dict]:
             continue
         level = 1 - COMPENSATION_ALPHA / len(tried)
         today = deals_of(base)
-        gains = {s: paired_gain(today, deals_of(data.compensation[(p, s)]), level) for s in tried}
-        best = max(tried, key=lambda s: (np.nan_to_num(gains[s]["gain"], nan=-np.inf), -tried.index(s)))
-        out[p] = _safe({"setting": best, "tried": len(tried), "level": level, "gain": gains[best],
-                  "at_fault": at_fault_change(today, deals_of(data.compensation[(p, best)]), level),
-                  "balance_today": summary_balance(base), "balance_with": summary_balance(data.compensation[(p, best)])})
+        best, games = None, 0
+        for setting in tried:  # one stage in memory at a time; the first of equal gains stays the best
+            stage = data.compensation[(p, setting)]
+            cfg = load([stage])[0] if isinstance(stage, Path) else stage
+            games += cfg.tables
+            lever = deals_of(cfg)
+            gain = paired_gain(today, lever, level)
+            if best is None or np.nan_to_num(gain["gain"], nan=-np.inf) > np.nan_to_num(best["gain"]["gain"], nan=-np.inf):
+                best = {"setting": setting, "gain": gain, "at_fault": at_fault_change(today, lever, level),
+                        "balance_with": summary_balance(cfg)}
+        out[p] = _safe({**best, "tried": len(tried), "level": level, "balance_today": summary_balance(base),
+                        "games": games})
     return out
 
 
