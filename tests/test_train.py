@@ -173,6 +173,52 @@ def test_the_compiled_apprentice_scores_each_features_curve(game):
     assert checked == 5
 
 
+
+@pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
+def test_the_compiled_apprentice_plays_its_definition_whether_or_not_it_asks_its_guide(game):
+    """The apprentice asks its guide only when the guide's weight could change the winner
+    (policy.guided_choice). Whatever the guide's weight (0, small: the guide rarely asked; as
+    shipped; large: always asked; negative), it plays what its definition plays: each move's score
+    summed in order (the guide's weight first, on the guide's move), the first of equal scores."""
+    from tourney_sim.strategies import resolve
+    from tourney_sim.strategies.common import GUIDES
+    from tourney_sim.testing import Configuration, play_to_decisions
+    players = GameConfig.build(game).players
+    config = Configuration(game, players)
+    features = tr.features_of(game)
+    f = features.N_FEATURES
+    m = config.spec.module
+    guide = GUIDES[game]
+    (shipped,) = resolve(game, ["apprentice"], config=GameConfig.build(game))  # the weights shipped for the table
+    base = shipped.param_row()
+    weightings = []
+    for guide_weight in (0.0, 0.3, float(base[f]), 3.0, 100.0, -2.0):
+        row = base.copy()
+        row[f] = guide_weight
+        weightings.append(row)
+    followed = left = 0
+    for _, k in play_to_decisions(config, 13, 600):
+        moves = np.array(k.legal_moves(), np.int64)
+        if len(moves) < 2:
+            continue
+        seat = k.to_move()
+        public, private = m.public_view(k.state), m.private_view(k.state, seat)
+        x = np.zeros((len(moves), f))
+        features.move_features(public, private, moves, len(moves), x)
+        guided = guide.fn(public, private, moves, len(moves), np.zeros(4, np.uint64), guide.param_row())
+        for row in weightings:
+            scores = []
+            for i in range(len(moves)):
+                s = float(row[f]) if i == guided else 0.0
+                for j in range(f):
+                    s += (float(row[j]) + float(row[f + 2 + j]) * abs(float(x[i, j]))) * float(x[i, j])
+                scores.append(s)
+            expected = int(np.argmax(scores))
+            chosen = shipped.fn(public, private, moves, len(moves), np.zeros(4, np.uint64), row)
+            assert chosen == expected, (row[f], scores, guided)
+            followed += expected == guided
+            left += expected != guided
+    assert followed > 100 and left > 100  # both kinds of choice were checked
 def test_labelled_decisions_join_in_order_and_stop_at_the_limit():
     parts = [{"X": np.arange(6, dtype=np.float32).reshape(3, 2), "starts": np.array([0, 2, 3]),
               "y": np.array([1, 0]), "game": np.array([0, 1]), "q": np.array([0.1, 0.2, 0.3])},
