@@ -293,12 +293,14 @@ def move_features(public, private, moves, n_moves, out):
                     bad += popcount(np.int64(_entry(unseen, d)) >> r0)
             # chance that the later hands (later_cards of the n_unseen) hold none of them
             if bad != known_bad:
-                none = 1.0
-                for i in range(later_cards):
-                    if n_unseen - bad - i <= 0:
-                        none = 0.0
-                        break
-                    none *= (n_unseen - bad - i) / (n_unseen - i)
+                if later_cards > n_unseen - bad:
+                    none = 0.0  # the later hands hold more cards than the unseen ones that do not lift
+                elif bad == 0:
+                    none = 1.0  # each factor below would be x / x, 1 exactly
+                else:
+                    none = 1.0
+                    for i in range(later_cards):
+                        none *= (n_unseen - bad - i) / (n_unseen - i)
                 known_bad, known_none = bad, none
             risk = 1.0 - known_none
             share = bad / n_unseen * after / (n - 1) if n_unseen > 0 else 0.0
