@@ -10,6 +10,8 @@ playing budget, Colleagues 3,750 at 16 times it, Partners 1,500 at 40 times it: 
 the shipped weights stay reproducible if those change; a configuration
 whose run directory already holds a finished run is resumed (nothing is redone), so the script
 can be stopped and started again. Re-running it with the same options gives the same weights.
+Weights that change change the apprentice's seeded games, which ``tests/test_digests.py`` holds:
+record them again in the same commit (``python scripts/digests.py --update``).
 
 Usage: python scripts/train_apprentices.py [--only companeros-4] [--out runs/apprentice]
 """
@@ -62,6 +64,8 @@ def main() -> None:
         shutil.copyfile(out / "best.toml", shipped_path(folder, players))
         print(f"{game} at {players} players: {time.perf_counter() - start:.0f} s -> "
               f"{shipped_path(folder, players)}", flush=True)
+    print("new shipped weights play new games: record their digests in the same commit with "
+          "`python scripts/digests.py --update` (tests/test_digests.py checks the apprentice's)")
 
 
 if __name__ == "__main__":

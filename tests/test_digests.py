@@ -1,10 +1,11 @@
-"""Results stay identical (issue 15): seeded runs of every game, every built-in heuristic and the
-search give exactly the rows recorded in ``tests/data/digests.json`` (SHA-256 of the rows, see
+"""Results stay identical (issue 15): seeded runs of every game, every built-in heuristic, the
+search and the apprentice (its shipped weights against its guide) give exactly the rows recorded in ``tests/data/digests.json`` (SHA-256 of the rows, see
 :func:`rows_digest`), so an optimisation of a kernel or a strategy cannot change a game unnoticed.
 The runs record what each seat was dealt (issue 31): the columns every dataset has keep the
 digests recorded before that column was, and the ``dealt`` column has its own,
 ``tests/data/dealt_digests.json``. A deliberate change (a rules version bump, a strategy's new
-default) regenerates them in the same commit: ``python scripts/digests.py --update``."""
+default, retrained shipped weights) regenerates them in the same commit: ``python scripts/digests.py
+--update``."""
 import json
 from pathlib import Path
 

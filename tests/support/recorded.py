@@ -40,6 +40,11 @@ DIGEST_RULES = {
 }
 #: (game, players) -> games of the search's case (both roots of the search at a small budget)
 DIGEST_SEARCH_GAMES = {("companeros", 4): 6, ("cardavia", 4): 4, ("colleagues", 3): 4, ("partners", 4): 2}
+#: (game, players) -> games of the apprentice's case: the weights shipped for the table, in every
+#: other seat against its guide (the tuned heuristic), so both its own play and its guide's count
+DIGEST_APPRENTICE_GAMES = {("companeros", 3): 300, ("companeros", 4): 300, ("companeros", 6): 200,
+                           ("cardavia", 4): 200, ("colleagues", 2): 200, ("colleagues", 4): 100,
+                           ("partners", 4): 20}
 #: games per heuristics case, and per rule-options case, where a game's default is too slow
 _LONG_GAMES = {"partners": (40, 20)}
 
@@ -52,7 +57,17 @@ def digest_cases() -> list[tuple[str, str, int, list[str], int, list[str]]]:
              for (g, p), seats in DIGEST_HEURISTICS.items()]
             + [(f"{g}-{p}p-heuristics-" + ",".join(r), g, p, DIGEST_HEURISTICS[g, p], games(g, 1), r)
                for (g, p), r in DIGEST_RULES.items()]
-            + [(f"{g}-{p}p-search", g, p, DIGEST_SEARCH, n, []) for (g, p), n in DIGEST_SEARCH_GAMES.items()])
+            + [(f"{g}-{p}p-search", g, p, DIGEST_SEARCH, n, []) for (g, p), n in DIGEST_SEARCH_GAMES.items()]
+            + [(f"{g}-{p}p-apprentice", g, p, ["apprentice", _guide(g)], n, [])
+               for (g, p), n in DIGEST_APPRENTICE_GAMES.items()])
+
+
+def _guide(game: str) -> str:
+    """The name of the apprentice's guide in ``game`` (its tuned heuristic)."""
+    from tourney_sim.strategies import resolve
+    from tourney_sim.strategies.common import GUIDES
+    resolve(game, ["random"])  # imports the game's strategies, which declare the guide
+    return GUIDES[game].label
 
 
 def case_digest(game: str, players: int, seats: list[str], games: int, rules: list[str],
