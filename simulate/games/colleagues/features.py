@@ -315,6 +315,17 @@ def move_features(public, private, moves, n_moves, out):
         for k in range(n_moves):
             rel = moves[k] - cl.MOVE_PLAY
             card, day, face = rel >> 4, (rel >> 1) & 7, rel & 1
+            if k > 0 and moves[k - 1] == moves[k] - 1 and face == 1:
+                # face down after face up, the same card on the same day (the moves come so):
+                # the same estimate, copied; only what the face changes is its own
+                for j in range(F_SPEND):
+                    out[k, j] = out[k - 1, j]
+                for j in range(F_UNKNOWN, N_FEATURES):
+                    out[k, j] = out[k - 1, j]
+                out[k, F_SPEND] = 1.0
+                out[k, F_SPEND_LATE] = progress
+                out[k, F_DOWN_EXTREME] = ext
+                continue
             v = public[cl.C_VALUE + card]
             if card != counted:
                 below, above = unseen_fractions(public, unseen, count, default, v)
