@@ -381,6 +381,9 @@ def parse_target(text: str) -> tuple[str, dict]:
                               f"(use {measure}=X% for within ±X% of today's)")
         if not value > 0:
             raise DesignError(f"--target {text}: the points must be positive, e.g. {measure}=10pp")
+        if value >= 100:
+            raise DesignError(f"--target {text}: a share moves at most 100 points, so this always holds and "
+                              f"constrains nothing; give fewer, e.g. {measure}=2pp")
         return measure, {"op": "within", "value": value / 100, "relative": False}
     relative = percent == "%"
     if relative:

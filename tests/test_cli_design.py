@@ -55,6 +55,7 @@ def invoke(*args):
     (["cardavia", "--target", "length=10pp"], "length is not a share, so it has no percentage points"),
     (["cardavia", "--target", "draws<=2pp"], "points take '=' (within ±X pp of today's game)"),
     (["cardavia", "--target", "draws=0pp"], "the points must be positive"),
+    (["cardavia", "--target", "draws=100pp"], "a share moves at most 100 points, so this always holds"),
     (["cardavia", "--target", "draws=1.2.3pp"], "--target expects"),
     # the rest of the options
     (["cardavia", "--max-changes", 0], "max-changes"),
