@@ -139,30 +139,36 @@ def test_a_yes_no_features_curve_is_fitted_as_zero_and_its_feature_carries_the_w
     halves = tr.design(stored * 0.5, 3)  # no feature of -1, 0 and 1 only: nothing to zero
     assert tr.fitted_columns(halves, 3) is halves
 
+def decisions_with_features(game: str, seed: int, decisions: int, at_least: int):
+    """(public view, private view, legal moves, their features) of the decisions of seeded random
+    games of ``game`` at its default player count that offer at least ``at_least`` moves."""
+    from tourney_sim.testing import Configuration, play_to_decisions
+    config = Configuration(game, GameConfig.build(game).players)
+    features = tr.features_of(game)
+    m = config.spec.module
+    for _, k in play_to_decisions(config, seed, decisions):
+        moves = np.array(k.legal_moves(), np.int64)
+        if len(moves) < at_least:
+            continue
+        public, private = m.public_view(k.state), m.private_view(k.state, k.to_move())
+        x = np.zeros((len(moves), features.N_FEATURES))
+        features.move_features(public, private, moves, len(moves), x)
+        yield public, private, moves, x
+
+
 @pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
 def test_the_compiled_apprentice_scores_each_features_curve(game):
     """With a feature's weight 1 and its curve's -1.5 (everything else 0), the apprentice plays
     the move whose x - 1.5 x|x| is highest, which is not the move with the highest x."""
     from tourney_sim.strategies import resolve
-    from tourney_sim.testing import Configuration, play_to_decisions
-    config = Configuration(game, GameConfig.build(game).players)
-    features = tr.features_of(game)
-    f = features.N_FEATURES
-    m = config.spec.module
+    f = tr.features_of(game).N_FEATURES
     checked = 0
-    for _, k in play_to_decisions(config, 11, 3000):
-        moves = np.array(k.legal_moves(), np.int64)
-        if len(moves) < 3:
-            continue
-        seat = k.to_move()
-        public, private = m.public_view(k.state), m.private_view(k.state, seat)
-        x = np.zeros((len(moves), f))
-        features.move_features(public, private, moves, len(moves), x)
+    for public, private, moves, x in decisions_with_features(game, 11, 3000, at_least=3):
         for j in range(f):
             score = x[:, j] - 1.5 * x[:, j] * np.abs(x[:, j])
             if np.argmax(score) == np.argmax(x[:, j]) or np.sort(score)[-1] - np.sort(score)[-2] < 1e-9:
                 continue
-            name = features.FEATURES[j][0]
+            name = tr.features_of(game).FEATURES[j][0]
             (player,) = resolve(game, [f"apprentice:{name}=1,curve_{name}=-1.5"], config=GameConfig.build(game))
             chosen = player.fn(public, private, moves, len(moves), np.zeros(4, np.uint64), player.param_row())
             assert chosen == int(np.argmax(score)), (name, x[:, j], score)
@@ -173,7 +179,6 @@ def test_the_compiled_apprentice_scores_each_features_curve(game):
     assert checked == 5
 
 
-
 @pytest.mark.parametrize("game", ["companeros", "cardavia", "colleagues", "partners"])
 def test_the_compiled_apprentice_plays_its_definition_whether_or_not_it_asks_its_guide(game):
     """The apprentice asks its guide only when the guide's weight could change the winner
@@ -182,12 +187,7 @@ def test_the_compiled_apprentice_plays_its_definition_whether_or_not_it_asks_its
     summed in order (the guide's weight first, on the guide's move), the first of equal scores."""
     from tourney_sim.strategies import resolve
     from tourney_sim.strategies.common import GUIDES
-    from tourney_sim.testing import Configuration, play_to_decisions
-    players = GameConfig.build(game).players
-    config = Configuration(game, players)
-    features = tr.features_of(game)
-    f = features.N_FEATURES
-    m = config.spec.module
+    f = tr.features_of(game).N_FEATURES
     guide = GUIDES[game]
     (shipped,) = resolve(game, ["apprentice"], config=GameConfig.build(game))  # the weights shipped for the table
     base = shipped.param_row()
@@ -197,14 +197,7 @@ def test_the_compiled_apprentice_plays_its_definition_whether_or_not_it_asks_its
         row[f] = guide_weight
         weightings.append(row)
     followed = left = 0
-    for _, k in play_to_decisions(config, 13, 600):
-        moves = np.array(k.legal_moves(), np.int64)
-        if len(moves) < 2:
-            continue
-        seat = k.to_move()
-        public, private = m.public_view(k.state), m.private_view(k.state, seat)
-        x = np.zeros((len(moves), f))
-        features.move_features(public, private, moves, len(moves), x)
+    for public, private, moves, x in decisions_with_features(game, 13, 600, at_least=2):
         guided = guide.fn(public, private, moves, len(moves), np.zeros(4, np.uint64), guide.param_row())
         for row in weightings:
             scores = []
@@ -219,6 +212,8 @@ def test_the_compiled_apprentice_plays_its_definition_whether_or_not_it_asks_its
             followed += expected == guided
             left += expected != guided
     assert followed > 100 and left > 100  # both kinds of choice were checked
+
+
 def test_labelled_decisions_join_in_order_and_stop_at_the_limit():
     parts = [{"X": np.arange(6, dtype=np.float32).reshape(3, 2), "starts": np.array([0, 2, 3]),
               "y": np.array([1, 0]), "game": np.array([0, 1]), "q": np.array([0.1, 0.2, 0.3])},
