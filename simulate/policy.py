@@ -49,10 +49,16 @@ ROUNDING = 1e-6
 
 
 @njit(inline="always")
+def _term(params, n_features, j, x):
+    """Feature j's part of a move's score, where the move's feature is x: ``(w + c |x|) x``, w the
+    feature's weight ``params[j]``, c its curve's ``params[n_features + 2 + j]``."""
+    return (params[j] + params[n_features + 2 + j] * abs(x)) * x
+
+
+@njit(inline="always")
 def _feature_scores(out, n_moves, n_features, params, scores):
-    """scores[k] = the sum over the features j, in order from 0.0, of ``(w_j + c_j |x|) x`` with
-    x = out[k, j] (w the feature's weight ``params[j]``, c its curve's ``params[n_features + 2 +
-    j]``). Four moves at a time, each move's running sum in a register of its own: the four
+    """scores[k] = the sum over the features j, in order from 0.0, of :func:`_term` of
+    out[k, j]. Four moves at a time, each move's running sum in a register of its own: the four
     chains of additions overlap, where a sum kept in memory waited on its store at every
     feature. Each move's additions are the same and in the same order as one move at a time, so
     the scores are the same bit for bit."""
@@ -61,12 +67,10 @@ def _feature_scores(out, n_moves, n_features, params, scores):
         k1, k2, k3 = min(k0 + 1, n_moves - 1), min(k0 + 2, n_moves - 1), min(k0 + 3, n_moves - 1)
         s0 = s1 = s2 = s3 = 0.0
         for j in range(n_features):
-            weight, curve = params[j], params[n_features + 2 + j]
-            x0, x1, x2, x3 = out[k0, j], out[k1, j], out[k2, j], out[k3, j]
-            s0 += (weight + curve * abs(x0)) * x0
-            s1 += (weight + curve * abs(x1)) * x1
-            s2 += (weight + curve * abs(x2)) * x2
-            s3 += (weight + curve * abs(x3)) * x3
+            s0 += _term(params, n_features, j, out[k0, j])
+            s1 += _term(params, n_features, j, out[k1, j])
+            s2 += _term(params, n_features, j, out[k2, j])
+            s3 += _term(params, n_features, j, out[k3, j])
         scores[k0], scores[k1], scores[k2], scores[k3] = s0, s1, s2, s3
 
 
@@ -116,8 +120,7 @@ def guided_choice(move_features, n_features, guide, guide_row, public, private, 
     guided = guide(public, private, moves, n_moves, rng, row)
     s = guide_weight
     for j in range(n_features):
-        x = out[guided, j]
-        s += (params[j] + params[n_features + 2 + j] * abs(x)) * x
+        s += _term(params, n_features, j, out[guided, j])
     scores[guided] = s
     best, best_score = 0, -np.inf
     for k in range(n_moves):
